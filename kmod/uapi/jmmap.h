@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * jmmap: the record and ioctl ABI between the jmmap kernel module and its
+ * readers (jrec). This is the only header the two sides share.
+ *
+ * Rules that keep it an ABI:
+ *  - fixed-width fields only, explicit padding, no pointers, no kernel
+ *    addresses;
+ *  - every record starts with struct jmmap_rec_header {type, size}; size
+ *    covers the whole record, is a multiple of 8, and a reader skips types it
+ *    does not know by size alone;
+ *  - every ioctl argument starts with a __u32 size that the caller fills with
+ *    sizeof() as it knows it, so structures can grow at the end;
+ *  - JMMAP_ABI_VERSION changes only for incompatible changes; additions are
+ *    announced through feature bits.
+ *
+ * All times are CLOCK_MONOTONIC nanoseconds, taken when the event happened.
+ * Documentation/mmap3.rst describes every field.
+ */
+#ifndef _UAPI_LINUX_JMMAP_H
+#define _UAPI_LINUX_JMMAP_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+#define JMMAP_ABI_VERSION 1
+#define JMMAP_DEVICE_NAME "jmmap"
+
+/* ---------------------------------------------------------------- records */
+
+enum jmmap_rec_type {
+	JMMAP_REC_MMAP3 = 1,
+	JMMAP_REC_MUNMAP = 2,
+	JMMAP_REC_EXEC = 3,
+	JMMAP_REC_FORK = 4,
+	JMMAP_REC_EXIT = 5,
+	JMMAP_REC_LOST = 6,
+	JMMAP_REC_MAX /* one past the last type; LOST counts are indexed by type */
+};
+
+struct jmmap_rec_header {
+	__u16 type;  /* enum jmmap_rec_type */
+	__u16 flags; /* per type; 0 where unused */
+	__u32 size;  /* bytes of the whole record, header included, multiple of 8 */
+};
+
+/* Why a mapping record was emitted (jmmap_rec_mmap3.cause). */
+enum jmmap_cause {
+	JMMAP_CAUSE_MMAP = 1,     /* mmap() created it */
+	JMMAP_CAUSE_MPROTECT = 2, /* mprotect() made the range executable */
+	JMMAP_CAUSE_EXEC = 3,     /* mapped by the ELF loader during exec */
+	JMMAP_CAUSE_BRK = 4,      /* brk() grew an executable heap */
+	JMMAP_CAUSE_SNAPSHOT = 5, /* existed when the pid was added to the session */
+};
+
+/* What the cookie bytes are (jmmap_rec_mmap3.cookie_kind). */
+enum jmmap_cookie_kind {
+	JMMAP_COOKIE_NONE = 0,    /* anonymous, or the file could not be read */
+	JMMAP_COOKIE_ELF_BUILD_ID = 1, /* the GNU build-id note, as readelf -n shows it */
+	JMMAP_COOKIE_CONTENT = 2, /* content cookie, see JMMAP_CONTENT_COOKIE_* */
+};
+
+#define JMMAP_COOKIE_MAX 20
+
+/*
+ * Content cookie, for files without a build-id: the first 20 bytes of
+ * SHA-256 over
+ *     the 16 bytes of JMMAP_CONTENT_COOKIE_TAG (NUL-padded),
+ *     the file size as 8 bytes little endian,
+ *     the first min(size, 4096) bytes of the file,
+ *     the last min(size, 4096) bytes of the file.
+ * (A file of 4096 bytes or less is thus hashed twice; that is intended.)
+ */
+#define JMMAP_CONTENT_COOKIE_TAG "jmmap-content-1"
+#define JMMAP_CONTENT_COOKIE_TAG_LEN 16
+#define JMMAP_CONTENT_COOKIE_EDGE 4096
+
+/*
+ * MMAP3: exactly the range one call mapped or made executable, never the
+ * merged vma; the merged vma's bounds travel beside it for diagnosis.
+ * Followed by the NUL-terminated file name ("//anon" for anonymous memory),
+ * padded with NULs to the record size.
+ */
+struct jmmap_rec_mmap3 {
+	struct jmmap_rec_header hdr;
+	__u32 pid; /* thread group id */
+	__u32 tid;
+	__u64 time;
+	__u64 start; /* what this call mapped or changed */
+	__u64 len;
+	__u64 vma_start; /* the vma after any merge, for diagnosis */
+	__u64 vma_end;
+	__u64 pgoff; /* file offset of start, in bytes */
+	__u32 prot;  /* PROT_* after the call */
+	__u32 flags; /* MAP_* (MAP_SHARED/MAP_PRIVATE, MAP_ANONYMOUS, ...) */
+	__u32 dev_major;
+	__u32 dev_minor;
+	__u64 ino;
+	__u64 ino_generation;
+	__u16 cause; /* enum jmmap_cause */
+	__u8 cookie_kind; /* enum jmmap_cookie_kind */
+	__u8 cookie_len;  /* valid bytes in cookie[] */
+	__u8 cookie[JMMAP_COOKIE_MAX];
+	char filename[]; /* NUL-terminated, padded to a multiple of 8 */
+};
+
+/* Why executable code went away (jmmap_rec_munmap.cause). */
+enum jmmap_unmap_cause {
+	JMMAP_UNMAP_MUNMAP = 1,    /* munmap() */
+	JMMAP_UNMAP_MREMAP = 2,    /* mremap() moved or shrank it */
+	JMMAP_UNMAP_MAP_FIXED = 3, /* a MAP_FIXED mapping replaced it */
+	JMMAP_UNMAP_MPROTECT = 4,  /* mprotect() took PROT_EXEC away */
+};
+
+struct jmmap_rec_munmap {
+	struct jmmap_rec_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u64 time;
+	__u64 start;
+	__u64 len;
+	__u32 cause; /* enum jmmap_unmap_cause */
+	__u32 __reserved;
+};
+
+/* EXEC: the process image was replaced; its executable's cookie and path. */
+struct jmmap_rec_exec {
+	struct jmmap_rec_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u64 time;
+	__u32 dev_major;
+	__u32 dev_minor;
+	__u64 ino;
+	__u64 ino_generation;
+	char comm[16];
+	__u8 cookie_kind;
+	__u8 cookie_len;
+	__u8 cookie[JMMAP_COOKIE_MAX];
+	__u8 __reserved[2];
+	char filename[]; /* NUL-terminated, padded to a multiple of 8 */
+};
+
+/* hdr.flags of FORK and EXIT */
+#define JMMAP_FORK_THREAD 0x1 /* a new thread (CLONE_THREAD), not a process */
+#define JMMAP_EXIT_THREAD 0x1 /* a thread ended; the process lives on */
+
+struct jmmap_rec_fork {
+	struct jmmap_rec_header hdr;
+	__u32 pid; /* the child's thread group id */
+	__u32 tid; /* the child's thread id */
+	__u32 ppid;
+	__u32 ptid;
+	__u64 time;
+};
+
+struct jmmap_rec_exit {
+	struct jmmap_rec_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u64 time;
+};
+
+/* LOST: records dropped since the previous LOST, by record type. */
+struct jmmap_rec_lost {
+	struct jmmap_rec_header hdr;
+	__u64 time; /* when this LOST record was queued */
+	__u64 lost[JMMAP_REC_MAX]; /* indexed by enum jmmap_rec_type; [0] unused */
+};
+
+/* ----------------------------------------------------------------- ioctls */
+
+#define JMMAP_IOC_MAGIC 0xE7
+
+/* Feature bits reported by JMMAP_IOC_VERSION. */
+#define JMMAP_FEAT_MMAP3 (1ULL << 0)      /* MMAP3 records */
+#define JMMAP_FEAT_MUNMAP (1ULL << 1)     /* MUNMAP records */
+#define JMMAP_FEAT_PROC_TREE (1ULL << 2)  /* EXEC/FORK/EXIT records */
+#define JMMAP_FEAT_SNAPSHOT (1ULL << 3)   /* SNAPSHOT on JMMAP_IOC_ADD_PID */
+#define JMMAP_FEAT_COOKIE_ELF (1ULL << 4) /* ELF build-id cookies */
+#define JMMAP_FEAT_COOKIE_CONTENT (1ULL << 5) /* content cookies */
+#define JMMAP_FEAT_SYSTEM_WIDE (1ULL << 6)    /* JMMAP_TARGET_SYSTEM_WIDE */
+#define JMMAP_FEAT_DATA_MMAPS (1ULL << 7)     /* JMMAP_CONFIG_DATA_MMAPS */
+
+struct jmmap_version {
+	__u32 size; /* in: sizeof(struct jmmap_version) as the caller knows it */
+	__u32 abi_version; /* out: JMMAP_ABI_VERSION */
+	__u64 features; /* out: JMMAP_FEAT_* */
+	char module_version[32]; /* out: NUL-terminated */
+};
+
+/* jmmap_target.flags */
+#define JMMAP_TARGET_SYSTEM_WIDE 0x1 /* every process; pid must be 0 */
+#define JMMAP_TARGET_NO_SNAPSHOT 0x2 /* do not emit SNAPSHOT records */
+
+struct jmmap_target {
+	__u32 size;
+	__u32 pid; /* thread group to trace, with its future descendants */
+	__u64 flags;
+};
+
+/* jmmap_config.flags */
+#define JMMAP_CONFIG_DATA_MMAPS 0x1 /* also report non-executable mappings */
+
+struct jmmap_config {
+	__u32 size;
+	__u32 __reserved;
+	__u64 flags;
+	__u64 buffer_bytes; /* 0 keeps the current size */
+};
+
+struct jmmap_stats {
+	__u32 size;
+	__u32 __reserved;
+	__u64 emitted[JMMAP_REC_MAX]; /* queued for this session, by type */
+	__u64 lost[JMMAP_REC_MAX];    /* dropped for a full buffer, by type, since open */
+};
+
+#define JMMAP_IOC_VERSION _IOWR(JMMAP_IOC_MAGIC, 0x01, struct jmmap_version)
+#define JMMAP_IOC_CONFIG _IOW(JMMAP_IOC_MAGIC, 0x02, struct jmmap_config)
+#define JMMAP_IOC_ADD_TARGET _IOW(JMMAP_IOC_MAGIC, 0x03, struct jmmap_target)
+#define JMMAP_IOC_GET_STATS _IOWR(JMMAP_IOC_MAGIC, 0x04, struct jmmap_stats)
+
+#endif /* _UAPI_LINUX_JMMAP_H */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The subcommands of jrec; each takes argv with argv[0] = its own name. */
+#ifndef JREC_COMMANDS_H
+#define JREC_COMMANDS_H
+
+struct jrec_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+
+#endif

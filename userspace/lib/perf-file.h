@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The on-disk layout of a perf.data file ("PERFILE2") as jrec writes and
+ * reads it, and jrec's private feature sections.
+ *
+ * Layout: header | attrs (struct perf_file_attr each, then their id arrays) |
+ * data (standard PERF_RECORD_* only) | feature sections, whose table of
+ * struct perf_file_section sits right after the data section, one entry per
+ * bit set in adds_features, in bit order.
+ *
+ * The data section holds only records stock perf knows. jmmap's records and
+ * jrec's extras travel in feature sections with private ids: perf skips
+ * feature ids it does not know. Documentation/jrec-data.rst describes them.
+ */
+#ifndef JREC_PERF_FILE_H
+#define JREC_PERF_FILE_H
+
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#define PERF_FILE_MAGIC 0x32454c4946524550ULL /* "PERFILE2" in file byte order */
+#define PERF_FILE_MAGIC_SWAPPED 0x50455246494c4532ULL
+
+struct perf_file_section {
+	uint64_t offset;
+	uint64_t size;
+};
+
+#define PERF_FILE_FEAT_BITS 256
+
+struct perf_file_header {
+	uint64_t magic;
+	uint64_t size;      /* sizeof(struct perf_file_header) */
+	uint64_t attr_size; /* size of one struct perf_file_attr as written */
+	struct perf_file_section attrs;
+	struct perf_file_section data;
+	struct perf_file_section event_types; /* unused, zero */
+	uint64_t adds_features[PERF_FILE_FEAT_BITS / 64];
+};
+
+/* One attribute: the perf_event_attr, then where its sample ids are. */
+struct perf_file_attr {
+	struct perf_event_attr attr;
+	struct perf_file_section ids;
+};
+
+/* Standard feature ids, as perf numbers them. */
+enum perf_file_feature {
+	PERF_FEAT_RESERVED = 0,
+	PERF_FEAT_TRACING_DATA = 1,
+	PERF_FEAT_BUILD_ID = 2,
+	PERF_FEAT_HOSTNAME = 3,
+	PERF_FEAT_OSRELEASE = 4,
+	PERF_FEAT_VERSION = 5,
+	PERF_FEAT_ARCH = 6,
+	PERF_FEAT_NRCPUS = 7,
+	PERF_FEAT_CPUDESC = 8,
+	PERF_FEAT_CPUID = 9,
+	PERF_FEAT_TOTAL_MEM = 10,
+	PERF_FEAT_CMDLINE = 11,
+	PERF_FEAT_EVENT_DESC = 12,
+	PERF_FEAT_CPU_TOPOLOGY = 13,
+	PERF_FEAT_NUMA_TOPOLOGY = 14,
+	PERF_FEAT_BRANCH_STACK = 15,
+	PERF_FEAT_PMU_MAPPINGS = 16,
+	PERF_FEAT_GROUP_DESC = 17,
+	PERF_FEAT_AUXTRACE = 18,
+	PERF_FEAT_STAT = 19,
+	PERF_FEAT_CACHE = 20,
+	PERF_FEAT_SAMPLE_TIME = 21,
+	PERF_FEAT_MEM_TOPOLOGY = 22,
+	PERF_FEAT_CLOCKID = 23,
+	PERF_FEAT_DIR_FORMAT = 24,
+	PERF_FEAT_BPF_PROG_INFO = 25,
+	PERF_FEAT_BPF_BTF = 26,
+	PERF_FEAT_COMPRESSED = 27,
+	PERF_FEAT_CPU_PMU_CAPS = 28,
+	PERF_FEAT_CLOCK_DATA = 29,
+	PERF_FEAT_HYBRID_TOPOLOGY = 30,
+	PERF_FEAT_PMU_CAPS = 31,
+};
+
+/*
+ * Strings in standard features are stored as struct perf_file_string: a
+ * u32 length (including the NUL and padding to 8) and the bytes.
+ */
+struct perf_file_string {
+	uint32_t len;
+	char str[];
+};
+
+/*
+ * PERF_FEAT_BUILD_ID entries: a perf_event_header (misc carries the
+ * cpumode, and PERF_RECORD_MISC_BUILD_ID_SIZE when build_id[20] holds the id
+ * length), pid, the build-id in 24 bytes, then the NUL-terminated path padded
+ * to 8; header.size covers it all.
+ */
+struct perf_file_build_id {
+	struct perf_event_header header;
+	int32_t pid;
+	uint8_t build_id[24];
+	char filename[];
+};
+
+/* ------------------------------------------------ jrec's private features */
+
+/*
+ * Private feature ids live high in the 256-bit feature map, far from the ids
+ * perf assigns. Every private section starts with struct jrec_feat_prefix so
+ * that a reader can check it is looking at what it expects.
+ */
+enum jrec_feature {
+	JREC_FEAT_INFO = 200,     /* text: "key=value\n" lines, see below */
+	JREC_FEAT_JMMAP = 201,    /* jmmap records, concatenated as read */
+	JREC_FEAT_JITDUMP = 202,  /* copies of jitdump files */
+	JREC_FEAT_PERFMAP = 203,  /* perf-map lines with the time they appeared */
+	JREC_FEAT_KALLSYMS = 204, /* /proc/kallsyms as read at record time */
+	JREC_FEAT_FILES = 205,    /* what happened to each mapped file */
+	JREC_FEAT_SYMTAB = 206,   /* stored symbol tables */
+};
+
+#define JREC_FEAT_MAGIC 0x4A524543u /* "JREC" */
+#define JREC_FEAT_VERSION 1
+
+struct jrec_feat_prefix {
+	uint32_t magic;   /* JREC_FEAT_MAGIC */
+	uint16_t version; /* JREC_FEAT_VERSION */
+	uint16_t feature; /* the enum jrec_feature id of this section */
+};
+
+/*
+ * JREC_FEAT_INFO keys (text, one "key=value" a line, unknown keys ignored):
+ *   mode=jmmap|fallback     fallback_reason=<one line>
+ *   jmmap_abi=<n>           jmmap_version=<s>
+ *   clockid=<n>             kernel_text=0x<hex>  (runtime address of _text)
+ *   kernel_release=<s>      kernel_build_id=<hex>
+ *   cmdline=<s>             hostname=<s>   nr_cpus=<n>
+ */
+
+/* JREC_FEAT_JITDUMP: entries, each followed by name and data, each padded to 8. */
+struct jrec_jitdump_entry {
+	uint32_t pid;
+	uint32_t name_len; /* bytes of the NUL-terminated original path */
+	uint64_t data_len; /* bytes of the jitdump copy */
+	uint64_t time;     /* when the dump was mapped (CLOCK_MONOTONIC ns) */
+};
+
+/* JREC_FEAT_PERFMAP: one entry a line, followed by the text padded to 8. */
+struct jrec_perfmap_entry {
+	uint64_t time; /* when the line was first seen (CLOCK_MONOTONIC ns); 0 = unknown */
+	uint32_t pid;  /* the pid as seen from the recorder */
+	uint32_t len;  /* bytes of the line, without newline or NUL */
+};
+
+/* JREC_FEAT_FILES status values */
+enum jrec_file_status {
+	JREC_FILE_SAVED = 1,    /* copied into the build-id cache, cookie verified */
+	JREC_FILE_CACHED = 2,   /* already in the cache */
+	JREC_FILE_MISMATCH = 3, /* the file found had another cookie: not saved */
+	JREC_FILE_VANISHED = 4, /* process gone before it could be saved */
+	JREC_FILE_NO_COOKIE = 5,
+};
+
+/* JREC_FEAT_FILES: entries, each followed by the path padded to 8. */
+struct jrec_file_entry {
+	uint32_t pid;
+	uint16_t status;      /* enum jrec_file_status */
+	uint8_t cookie_kind;  /* enum jmmap_cookie_kind */
+	uint8_t cookie_len;
+	uint8_t cookie[20];
+	uint32_t path_len;    /* bytes of the NUL-terminated path */
+};
+
+#endif /* JREC_PERF_FILE_H */
