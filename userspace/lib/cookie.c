@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The jmmap cookie rule, user side: GNU build-id or content cookie. */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <openssl/evp.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cookie.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+static int pread_full(int fd, void *buf, size_t len, off_t off)
+{
+	uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO; /* the file shrank under us */
+		p += n;
+		len -= (size_t)n;
+		off += n;
+	}
+	return 0;
+}
+
+int jrec_cookie_content(int fd, struct jrec_cookie *out)
+{
+	uint8_t tag[JMMAP_CONTENT_COOKIE_TAG_LEN] = { 0 };
+	uint8_t size_le[8];
+	uint8_t edge[JMMAP_CONTENT_COOKIE_EDGE];
+	uint8_t md[EVP_MAX_MD_SIZE];
+	unsigned int md_len = 0;
+	EVP_MD_CTX *ctx;
+	struct stat st;
+	uint64_t size;
+	size_t n;
+	int err, i;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	size = (uint64_t)st.st_size;
+	memcpy(tag, JMMAP_CONTENT_COOKIE_TAG, sizeof(JMMAP_CONTENT_COOKIE_TAG) - 1);
+	for (i = 0; i < 8; i++)
+		size_le[i] = (uint8_t)(size >> (8 * i));
+	n = size < JMMAP_CONTENT_COOKIE_EDGE ? (size_t)size : JMMAP_CONTENT_COOKIE_EDGE;
+
+	ctx = EVP_MD_CTX_new();
+	if (!ctx)
+		return -ENOMEM;
+	err = -EIO;
+	if (!EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) ||
+	    !EVP_DigestUpdate(ctx, tag, sizeof(tag)) ||
+	    !EVP_DigestUpdate(ctx, size_le, sizeof(size_le)))
+		goto out_free;
+	err = pread_full(fd, edge, n, 0);
+	if (err)
+		goto out_free;
+	err = -EIO;
+	if (!EVP_DigestUpdate(ctx, edge, n))
+		goto out_free;
+	err = pread_full(fd, edge, n, (off_t)(size - n));
+	if (err)
+		goto out_free;
+	err = -EIO;
+	if (!EVP_DigestUpdate(ctx, edge, n) || !EVP_DigestFinal_ex(ctx, md, &md_len) ||
+	    md_len < JMMAP_COOKIE_MAX)
+		goto out_free;
+
+	out->kind = JMMAP_COOKIE_CONTENT;
+	out->len = JMMAP_COOKIE_MAX;
+	memcpy(out->bytes, md, JMMAP_COOKIE_MAX);
+	err = 0;
+out_free:
+	EVP_MD_CTX_free(ctx);
+	return err;
+}
+
+/* Look for NT_GNU_BUILD_ID "GNU" in one block of notes; true if found. */
+static bool find_build_id(Elf_Data *data, struct jrec_cookie *out)
+{
+	size_t off = 0, name_off, desc_off;
+	GElf_Nhdr nhdr;
+
+	if (!data)
+		return false;
+	while (off < data->d_size &&
+	       (off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
+		if (nhdr.n_type != NT_GNU_BUILD_ID || nhdr.n_namesz != 4 ||
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4) != 0)
+			continue;
+		if (nhdr.n_descsz == 0 || nhdr.n_descsz > JMMAP_COOKIE_MAX)
+			continue;
+		out->kind = JMMAP_COOKIE_ELF_BUILD_ID;
+		out->len = (uint8_t)nhdr.n_descsz;
+		memset(out->bytes, 0, sizeof(out->bytes));
+		memcpy(out->bytes, (const uint8_t *)data->d_buf + desc_off, nhdr.n_descsz);
+		return true;
+	}
+	return false;
+}
+
+/* Notes of PT_NOTE segments first, then of SHT_NOTE sections. */
+static bool elf_build_id(Elf *elf, struct jrec_cookie *out)
+{
+	size_t phnum = 0, i;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getphdrnum(elf, &phnum) == 0) {
+		for (i = 0; i < phnum; i++) {
+			GElf_Phdr phdr;
+			Elf_Data *data;
+
+			if (!gelf_getphdr(elf, (int)i, &phdr) || phdr.p_type != PT_NOTE)
+				continue;
+			data = elf_getdata_rawchunk(elf, (int64_t)phdr.p_offset, phdr.p_filesz,
+						    phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+			if (find_build_id(data, out))
+				return true;
+		}
+	}
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr shdr;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
+			continue;
+		if (find_build_id(elf_getdata(scn, NULL), out))
+			return true;
+	}
+	return false;
+}
+
+int jrec_cookie_from_fd(int fd, struct jrec_cookie *out)
+{
+	struct jrec_cookie c = { 0 };
+	Elf *elf;
+	bool found = false;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EINVAL;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (elf) {
+		if (elf_kind(elf) == ELF_K_ELF)
+			found = elf_build_id(elf, &c);
+		elf_end(elf);
+	}
+	if (found) {
+		*out = c;
+		return 0;
+	}
+	return jrec_cookie_content(fd, out);
+}
+
+int jrec_cookie_from_path(const char *path, struct jrec_cookie *out)
+{
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	err = jrec_cookie_from_fd(fd, out);
+	close(fd);
+	return err;
+}
+
+void jrec_cookie_hex(const struct jrec_cookie *c, char *buf)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned int i, len = c->kind == JMMAP_COOKIE_NONE ? 0 : c->len;
+
+	if (len > JMMAP_COOKIE_MAX)
+		len = JMMAP_COOKIE_MAX;
+	for (i = 0; i < len; i++) {
+		buf[2 * i] = digits[c->bytes[i] >> 4];
+		buf[2 * i + 1] = digits[c->bytes[i] & 0xf];
+	}
+	buf[2 * len] = '\0';
+}
