@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * jmmap: the one place where kernel versions differ. compat-gen.h holds what
+ * compat-probe.sh found in the headers; everything else in the module uses
+ * the names defined here.
+ */
+#ifndef JMMAP_COMPAT_H
+#define JMMAP_COMPAT_H
+
+#include <linux/fs.h>
+#include "compat-gen.h"
+
+/*
+ * The function every munmap path goes through, with (mm, start, len) as its
+ * arguments 1, 2 and 3 in both shapes:
+ *   do_mas_munmap(mas, mm, start, len, uf, downgrade)     6.1
+ *   do_vmi_munmap(vmi, mm, start, len, uf, unlock)        6.6+
+ */
+#if defined(JMMAP_HAVE_DO_VMI_MUNMAP)
+#define JMMAP_MUNMAP_SYMBOL "do_vmi_munmap"
+#elif defined(JMMAP_HAVE_DO_MAS_MUNMAP)
+#define JMMAP_MUNMAP_SYMBOL "do_mas_munmap"
+#else
+#error "jmmap: neither do_vmi_munmap nor do_mas_munmap is declared; teach compat-probe.sh"
+#endif
+#define JMMAP_MUNMAP_ARG_START 2
+#define JMMAP_MUNMAP_ARG_LEN 3
+
+/*
+ * mprotect_fixup(), called once per vma a mprotect() changes:
+ *   (tlb, vma, pprev, start, end, newflags)          6.1
+ *   (vmi, tlb, vma, pprev, start, end, newflags)     6.6+
+ */
+#define JMMAP_MPROTECT_SYMBOL "mprotect_fixup"
+#if defined(JMMAP_HAVE_MPROTECT_FIXUP_VMI)
+#define JMMAP_MPROTECT_ARG_VMA 2
+#elif defined(JMMAP_HAVE_MPROTECT_FIXUP_TLB)
+#define JMMAP_MPROTECT_ARG_VMA 1
+#else
+#error "jmmap: unknown mprotect_fixup() signature; teach compat-probe.sh"
+#endif
+#define JMMAP_MPROTECT_ARG_START (JMMAP_MPROTECT_ARG_VMA + 2)
+#define JMMAP_MPROTECT_ARG_END (JMMAP_MPROTECT_ARG_VMA + 3)
+#define JMMAP_MPROTECT_ARG_NEWFLAGS (JMMAP_MPROTECT_ARG_VMA + 4)
+
+/* mmap_region(file, addr, len, vm_flags, pgoff, uf) */
+#ifndef JMMAP_HAVE_MMAP_REGION
+#error "jmmap: mmap_region() is not declared as expected; teach compat-probe.sh"
+#endif
+#define JMMAP_MMAP_SYMBOL "mmap_region"
+
+/* The inode's change time, as seconds and nanoseconds. */
+static inline void jmmap_inode_ctime(const struct inode *inode, s64 *sec, u32 *nsec)
+{
+#ifdef JMMAP_HAVE_INODE_GET_CTIME
+	struct timespec64 ts = inode_get_ctime(inode);
+#else
+	struct timespec64 ts = inode->i_ctime;
+#endif
+	*sec = ts.tv_sec;
+	*nsec = (u32)ts.tv_nsec;
+}
+
+#endif

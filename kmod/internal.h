@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* jmmap: what the module's files share. Nothing here leaves the kernel. */
+#ifndef JMMAP_INTERNAL_H
+#define JMMAP_INTERNAL_H
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/poll.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/xarray.h>
+
+#include "jmmap.h"
+
+#define JMMAP_BUF_DEFAULT (1U << 20)
+#define JMMAP_BUF_MIN (1U << 13)
+#define JMMAP_BUF_MAX (1U << 26)
+
+/* Record sizes: the fixed part plus a file name of at most PATH_MAX. */
+#define JMMAP_NAME_MAX 4096
+#define JMMAP_REC_SIZE_MAX (sizeof(struct jmmap_rec_mmap3) + JMMAP_NAME_MAX)
+
+/*
+ * One open of /dev/jmmap. Writers (hooks) take @lock only; the one reader at
+ * a time holds @read_mutex while it copies out, and writers never touch the
+ * bytes between @tail and @head.
+ */
+struct jmmap_session {
+	struct list_head node; /* in the registry (session.c), RCU */
+	spinlock_t lock;       /* ring positions, counters */
+	u8 *buf;
+	u32 size;        /* power of two */
+	u64 head, tail;  /* free-running byte positions */
+	u64 emitted[JMMAP_REC_MAX];
+	u64 lost[JMMAP_REC_MAX];         /* since open */
+	u64 lost_pending[JMMAP_REC_MAX]; /* since the last LOST record */
+	bool lost_owed;
+	struct mutex read_mutex;
+	wait_queue_head_t wait;
+
+	struct mutex ioctl_mutex; /* config and targets changes */
+	bool armed;               /* a target was added: buffer size fixed */
+	bool system_wide;
+	u64 config_flags;         /* JMMAP_CONFIG_* */
+	struct xarray targets;    /* tgid (init namespace) -> xa_mk_value(1) */
+};
+
+/* session.c: sessions, their rings and the registry of open sessions */
+struct jmmap_session *jmmap_session_new(void);
+void jmmap_session_free(struct jmmap_session *s);
+int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config *cfg);
+void jmmap_session_publish(struct jmmap_session *s);
+void jmmap_session_unpublish(struct jmmap_session *s);
+ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t count,
+			   bool nonblock);
+__poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt);
+void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st);
+void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header *rec);
+
+/* Records about a process with this tgid: who wants them. */
+enum jmmap_want {
+	JMMAP_WANT_EXEC_MAPS, /* executable mappings, unmaps, the process tree */
+	JMMAP_WANT_DATA_MAPS, /* non-executable mappings too */
+};
+bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want);
+void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
+
+/* targets.c: which processes a session follows */
+int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out);
+bool jmmap_session_follows(struct jmmap_session *s, u32 tgid);
+void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
+void jmmap_targets_exit(u32 tgid);
+
+/* time of every record */
+u64 jmmap_now(void);
+
+#endif

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jmmap: exact-range mmap records with build-id cookies, for profilers.
+ *
+ * This file is the module's edge: the misc device /dev/jmmap, its file
+ * operations and ioctls, and module init/exit, written as mirrors.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+#ifndef JMMAP_MODULE_VERSION
+#define JMMAP_MODULE_VERSION "0"
+#endif
+
+/* The first published size of each ioctl argument: smaller is -EINVAL. */
+#define JMMAP_VERSION_SIZE_V1 offsetofend(struct jmmap_version, module_version)
+#define JMMAP_TARGET_SIZE_V1 offsetofend(struct jmmap_target, flags)
+#define JMMAP_CONFIG_SIZE_V1 offsetofend(struct jmmap_config, buffer_bytes)
+#define JMMAP_STATS_SIZE_V1 offsetofend(struct jmmap_stats, lost)
+
+static int jmmap_open(struct inode *inode, struct file *file)
+{
+	struct jmmap_session *s;
+
+	if (!perfmon_capable())
+		return -EPERM;
+	s = jmmap_session_new();
+	if (!s)
+		return -ENOMEM;
+	jmmap_session_publish(s);
+	file->private_data = s;
+	return 0;
+}
+
+static int jmmap_release(struct inode *inode, struct file *file)
+{
+	struct jmmap_session *s = file->private_data;
+
+	jmmap_session_unpublish(s);
+	jmmap_session_free(s);
+	return 0;
+}
+
+static ssize_t jmmap_read(struct file *file, char __user *buf, size_t count, loff_t *ppos)
+{
+	return jmmap_session_read(file->private_data, buf, count, file->f_flags & O_NONBLOCK);
+}
+
+static __poll_t jmmap_poll(struct file *file, poll_table *pt)
+{
+	return jmmap_session_poll(file->private_data, file, pt);
+}
+
+/*
+ * Read an ioctl argument that starts with its own __u32 size: at least
+ * @min_size, at most what the module knows plus zeroes.
+ */
+static int arg_in(void *dst, size_t ksize, size_t min_size, const void __user *uarg, u32 *usize)
+{
+	int err;
+
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	if (*usize < min_size)
+		return -EINVAL;
+	err = copy_struct_from_user(dst, ksize, uarg, *usize);
+	if (err)
+		return err;
+	((u32 *)dst)[0] = (u32)ksize;
+	return 0;
+}
+
+/* Write an answer back: as much of it as the caller's size holds. */
+static int arg_out(void __user *uarg, const void *src, size_t ksize, u32 usize)
+{
+	size_t n = min_t(size_t, ksize, usize);
+
+	if (copy_to_user(uarg, src, n))
+		return -EFAULT;
+	if (usize > ksize && clear_user((u8 __user *)uarg + ksize, usize - ksize))
+		return -EFAULT;
+	return 0;
+}
+
+/* The size of an argument the module only writes: at least @min_size. */
+static int arg_size(const void __user *uarg, size_t min_size, u32 *usize)
+{
+	if (get_user(*usize, (const u32 __user *)uarg))
+		return -EFAULT;
+	return *usize < min_size ? -EINVAL : 0;
+}
+
+static long ioctl_version(void __user *uarg)
+{
+	struct jmmap_version v;
+	u32 usize;
+	int err;
+
+	err = arg_size(uarg, JMMAP_VERSION_SIZE_V1, &usize);
+	if (err)
+		return err;
+	memset(&v, 0, sizeof(v));
+	v.size = sizeof(v);
+	v.abi_version = JMMAP_ABI_VERSION;
+	v.features = 0;
+	strscpy(v.module_version, JMMAP_MODULE_VERSION, sizeof(v.module_version));
+	return arg_out(uarg, &v, sizeof(v), usize);
+}
+
+static long ioctl_config(struct jmmap_session *s, void __user *uarg)
+{
+	struct jmmap_config cfg;
+	u32 usize;
+	int err;
+
+	err = arg_in(&cfg, sizeof(cfg), JMMAP_CONFIG_SIZE_V1, uarg, &usize);
+	if (err)
+		return err;
+	return jmmap_session_set_config(s, &cfg);
+}
+
+static long ioctl_add_target(struct jmmap_session *s, void __user *uarg)
+{
+	struct jmmap_target t;
+	u32 usize, tgid = 0;
+	int err;
+
+	err = arg_in(&t, sizeof(t), JMMAP_TARGET_SIZE_V1, uarg, &usize);
+	if (err)
+		return err;
+	return jmmap_target_add(s, &t, &tgid);
+}
+
+static long ioctl_stats(struct jmmap_session *s, void __user *uarg)
+{
+	struct jmmap_stats st;
+	u32 usize;
+	int err;
+
+	err = arg_size(uarg, JMMAP_STATS_SIZE_V1, &usize);
+	if (err)
+		return err;
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	jmmap_session_stats(s, &st);
+	return arg_out(uarg, &st, sizeof(st), usize);
+}
+
+static long jmmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct jmmap_session *s = file->private_data;
+	void __user *uarg = (void __user *)arg;
+
+	switch (cmd) {
+	case JMMAP_IOC_VERSION:
+		return ioctl_version(uarg);
+	case JMMAP_IOC_CONFIG:
+		return ioctl_config(s, uarg);
+	case JMMAP_IOC_ADD_TARGET:
+		return ioctl_add_target(s, uarg);
+	case JMMAP_IOC_GET_STATS:
+		return ioctl_stats(s, uarg);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations jmmap_fops = {
+	.owner = THIS_MODULE,
+	.open = jmmap_open,
+	.release = jmmap_release,
+	.read = jmmap_read,
+	.poll = jmmap_poll,
+	.unlocked_ioctl = jmmap_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static struct miscdevice jmmap_misc = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = JMMAP_DEVICE_NAME,
+	.fops = &jmmap_fops,
+	.mode = 0600,
+};
+
+static int __init jmmap_init(void)
+{
+	int err;
+
+	err = misc_register(&jmmap_misc);
+	if (err)
+		goto out;
+	return 0;
+
+out:
+	return err;
+}
+
+static void __exit jmmap_exit(void)
+{
+	misc_deregister(&jmmap_misc);
+}
+
+module_init(jmmap_init);
+module_exit(jmmap_exit);
+
+MODULE_DESCRIPTION("Exact-range mmap records with build-id cookies for profilers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(JMMAP_MODULE_VERSION);

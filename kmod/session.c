@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jmmap sessions: one per open of /dev/jmmap, each with its own ring of
+ * whole records, and the registry through which hooks reach them.
+ *
+ * The registry is a list changed under jmmap_sessions_mutex and walked under
+ * RCU; hooks run with preemption disabled, which is an RCU read side, and
+ * unpublishing waits for a grace period before a session can be freed.
+ */
+#include <linux/log2.h>
+#include <linux/poll.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+static LIST_HEAD(jmmap_sessions);
+static DEFINE_MUTEX(jmmap_sessions_mutex);
+
+u64 jmmap_now(void)
+{
+	return ktime_get_ns();
+}
+
+struct jmmap_session *jmmap_session_new(void)
+{
+	struct jmmap_session *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	s->buf = vzalloc(JMMAP_BUF_DEFAULT);
+	if (!s->buf) {
+		kfree(s);
+		return NULL;
+	}
+	s->size = JMMAP_BUF_DEFAULT;
+	INIT_LIST_HEAD(&s->node);
+	spin_lock_init(&s->lock);
+	mutex_init(&s->read_mutex);
+	mutex_init(&s->ioctl_mutex);
+	init_waitqueue_head(&s->wait);
+	xa_init(&s->targets);
+	return s;
+}
+
+/* NULL-safe; the session must be unpublished already. */
+void jmmap_session_free(struct jmmap_session *s)
+{
+	if (!s)
+		return;
+	xa_destroy(&s->targets);
+	vfree(s->buf);
+	kfree(s);
+}
+
+void jmmap_session_publish(struct jmmap_session *s)
+{
+	mutex_lock(&jmmap_sessions_mutex);
+	list_add_tail_rcu(&s->node, &jmmap_sessions);
+	mutex_unlock(&jmmap_sessions_mutex);
+}
+
+/* After this returns no hook can still be writing to @s. */
+void jmmap_session_unpublish(struct jmmap_session *s)
+{
+	mutex_lock(&jmmap_sessions_mutex);
+	list_del_rcu(&s->node);
+	mutex_unlock(&jmmap_sessions_mutex);
+	synchronize_rcu();
+}
+
+int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config *cfg)
+{
+	u64 bytes = cfg->buffer_bytes;
+	u8 *buf, *old = NULL;
+	unsigned long flags;
+	int err = 0;
+
+	if (cfg->flags & ~(u64)JMMAP_CONFIG_DATA_MMAPS)
+		return -EINVAL;
+	if (bytes && (bytes < JMMAP_BUF_MIN || bytes > JMMAP_BUF_MAX))
+		return -EINVAL;
+
+	mutex_lock(&s->ioctl_mutex);
+	if (bytes) {
+		bytes = roundup_pow_of_two(bytes);
+		if (s->armed) {
+			err = -EBUSY; /* records may be queued already */
+			goto out;
+		}
+		buf = vzalloc(bytes);
+		if (!buf) {
+			err = -ENOMEM;
+			goto out;
+		}
+		mutex_lock(&s->read_mutex);
+		spin_lock_irqsave(&s->lock, flags);
+		old = s->buf;
+		s->buf = buf;
+		s->size = (u32)bytes;
+		s->head = 0;
+		s->tail = 0;
+		spin_unlock_irqrestore(&s->lock, flags);
+		mutex_unlock(&s->read_mutex);
+		vfree(old);
+	}
+	WRITE_ONCE(s->config_flags, cfg->flags);
+out:
+	mutex_unlock(&s->ioctl_mutex);
+	return err;
+}
+
+static u32 ring_free(const struct jmmap_session *s)
+{
+	return s->size - (u32)(s->head - s->tail);
+}
+
+static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
+{
+	u32 off = (u32)(s->head & (s->size - 1));
+	u32 first = min(len, s->size - off);
+
+	memcpy(s->buf + off, src, first);
+	if (first < len)
+		memcpy(s->buf, (const u8 *)src + first, len - first);
+	s->head += len;
+}
+
+/* Queue the LOST record owed, if it and @then_bytes more fit. Lock held. */
+static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
+{
+	struct jmmap_rec_lost lost;
+
+	if (!s->lost_owed || ring_free(s) < sizeof(lost) + then_bytes)
+		return;
+	memset(&lost, 0, sizeof(lost));
+	lost.hdr.type = JMMAP_REC_LOST;
+	lost.hdr.size = sizeof(lost);
+	lost.time = jmmap_now();
+	memcpy(lost.lost, s->lost_pending, sizeof(lost.lost));
+	memset(s->lost_pending, 0, sizeof(s->lost_pending));
+	s->lost_owed = false;
+	ring_copy_in(s, &lost, sizeof(lost));
+	s->emitted[JMMAP_REC_LOST]++;
+}
+
+/*
+ * Queue one whole record, or count it lost. Once a record is lost, later
+ * ones are dropped too until the LOST record fits ahead of them, so that a
+ * reader sees the gap where it happened.
+ */
+void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header *rec)
+{
+	u32 type = rec->type < JMMAP_REC_MAX ? rec->type : 0;
+	unsigned long flags;
+	bool queued = false;
+
+	spin_lock_irqsave(&s->lock, flags);
+	queue_lost_locked(s, rec->size);
+	if (!s->lost_owed && ring_free(s) >= rec->size) {
+		ring_copy_in(s, rec, rec->size);
+		s->emitted[type]++;
+		queued = true;
+	} else {
+		s->lost[type]++;
+		s->lost_pending[type]++;
+		s->lost_owed = true;
+	}
+	spin_unlock_irqrestore(&s->lock, flags);
+	if (queued && wq_has_sleeper(&s->wait))
+		wake_up_interruptible(&s->wait);
+}
+
+static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want want)
+{
+	if (want == JMMAP_WANT_DATA_MAPS &&
+	    !(READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS))
+		return false;
+	return READ_ONCE(s->system_wide) || jmmap_session_follows(s, tgid);
+}
+
+bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want)
+{
+	struct jmmap_session *s;
+	bool ret = false;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (session_wants(s, tgid, want)) {
+			ret = true;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/* Give @rec to every session entitled to records about @tgid. */
+void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want)
+{
+	struct jmmap_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (session_wants(s, tgid, want))
+			jmmap_session_write(s, rec);
+	}
+	rcu_read_unlock();
+}
+
+static bool ring_has_data(struct jmmap_session *s)
+{
+	return READ_ONCE(s->head) != READ_ONCE(s->tail);
+}
+
+static int copy_out(struct jmmap_session *s, char __user *ubuf, u64 from, u32 len)
+{
+	u32 off = (u32)(from & (s->size - 1));
+	u32 first = min(len, s->size - off);
+
+	if (copy_to_user(ubuf, s->buf + off, first))
+		return -EFAULT;
+	if (first < len && copy_to_user(ubuf + first, s->buf, len - first))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Copy out as many whole records as fit in @count. -EINVAL when not even the
+ * next record fits (JMMAP_READ_SIZE_MIN always does).
+ */
+ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t count,
+			   bool nonblock)
+{
+	struct jmmap_rec_header hdr;
+	u64 head, tail, pos;
+	u32 n = 0;
+	ssize_t ret;
+
+	if (mutex_lock_interruptible(&s->read_mutex))
+		return -ERESTARTSYS;
+	for (;;) {
+		spin_lock_irq(&s->lock);
+		head = s->head;
+		tail = s->tail;
+		spin_unlock_irq(&s->lock);
+		if (head != tail)
+			break;
+		if (nonblock) {
+			ret = -EAGAIN;
+			goto out;
+		}
+		mutex_unlock(&s->read_mutex);
+		if (wait_event_interruptible(s->wait, ring_has_data(s)))
+			return -ERESTARTSYS;
+		if (mutex_lock_interruptible(&s->read_mutex))
+			return -ERESTARTSYS;
+	}
+
+	/* Headers are 8 bytes at 8-byte aligned positions: never split. */
+	for (pos = tail; pos != head; pos += hdr.size) {
+		memcpy(&hdr, s->buf + (pos & (s->size - 1)), sizeof(hdr));
+		if (WARN_ON_ONCE(hdr.size < sizeof(hdr) || hdr.size % 8))
+			break;
+		if (n + (u64)hdr.size > count)
+			break;
+		n += hdr.size;
+	}
+	if (!n) {
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = copy_out(s, ubuf, tail, n);
+	if (ret)
+		goto out;
+	spin_lock_irq(&s->lock);
+	s->tail = tail + n;
+	queue_lost_locked(s, 0);
+	spin_unlock_irq(&s->lock);
+	ret = n;
+out:
+	mutex_unlock(&s->read_mutex);
+	return ret;
+}
+
+__poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt)
+{
+	poll_wait(file, &s->wait, pt);
+	return ring_has_data(s) ? EPOLLIN | EPOLLRDNORM : 0;
+}
+
+void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st)
+{
+	spin_lock_irq(&s->lock);
+	memcpy(st->emitted, s->emitted, sizeof(st->emitted));
+	memcpy(st->lost, s->lost, sizeof(st->lost));
+	spin_unlock_irq(&s->lock);
+}

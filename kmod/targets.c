@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jmmap targets: the processes a session follows. A set of thread-group ids
+ * (init namespace) per session, in an xarray: looked up locklessly from
+ * hooks, grown from the fork hook (GFP_ATOMIC), shrunk when a process exits.
+ */
+#include <linux/capability.h>
+#include <linux/pid.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+
+#include "internal.h"
+
+bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
+{
+	return tgid && xa_load(&s->targets, tgid) != NULL;
+}
+
+/*
+ * Add a target: a pid as the caller sees it in its pid namespace, or the
+ * whole system. The caller needs perfmon_capable() now too, so that a
+ * descriptor handed to a less privileged process cannot widen what it sees.
+ */
+int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out)
+{
+	struct task_struct *task;
+	struct pid *pid;
+	u32 tgid;
+	int err;
+
+	if (t->flags & ~(u64)(JMMAP_TARGET_SYSTEM_WIDE | JMMAP_TARGET_NO_SNAPSHOT))
+		return -EINVAL;
+	if (!perfmon_capable())
+		return -EPERM;
+	if (t->flags & JMMAP_TARGET_SYSTEM_WIDE) {
+		if (t->pid)
+			return -EINVAL;
+		mutex_lock(&s->ioctl_mutex);
+		s->armed = true;
+		WRITE_ONCE(s->system_wide, true);
+		mutex_unlock(&s->ioctl_mutex);
+		return 0;
+	}
+	if (!t->pid || t->pid > PID_MAX_LIMIT)
+		return -EINVAL;
+
+	rcu_read_lock();
+	pid = find_vpid((int)t->pid);
+	task = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
+	tgid = task ? (u32)task_tgid_nr(task) : 0;
+	rcu_read_unlock();
+	if (!tgid)
+		return -ESRCH;
+
+	mutex_lock(&s->ioctl_mutex);
+	s->armed = true;
+	err = xa_err(xa_store(&s->targets, tgid, xa_mk_value(1), GFP_KERNEL));
+	mutex_unlock(&s->ioctl_mutex);
+	if (!err)
+		*tgid_out = tgid;
+	return err;
+}
