@@ -44,6 +44,14 @@ struct perf_file_attr {
 	struct perf_file_section ids;
 };
 
+/* Record types perf's tools add above the kernel's (data section only). */
+#ifndef PERF_RECORD_FINISHED_ROUND
+#define PERF_RECORD_FINISHED_ROUND 68 /* header only: a flush point for sorting */
+#endif
+#ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
+#define PERF_RECORD_MISC_BUILD_ID_SIZE (1 << 15) /* BUILD_ID feature: size in build_id[20] */
+#endif
+
 /* Standard feature ids, as perf numbers them. */
 enum perf_file_feature {
 	PERF_FEAT_RESERVED = 0,
@@ -159,6 +167,8 @@ enum jrec_file_status {
 	JREC_FILE_MISMATCH = 3, /* the file found had another cookie: not saved */
 	JREC_FILE_VANISHED = 4, /* process gone before it could be saved */
 	JREC_FILE_NO_COOKIE = 5,
+	JREC_FILE_NOT_SAVED = 6, /* cookie verified, cache turned off (--no-buildid-cache) */
+	JREC_FILE_FAILED = 7,    /* verified but the copy failed (disk full, permissions) */
 };
 
 /* JREC_FEAT_FILES: entries, each followed by the path padded to 8. */

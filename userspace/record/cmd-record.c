@@ -1,10 +1,666 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the recorder lands (issue: jrec record). */
+/*
+ * jrec record: run a command (or attach to a pid, or the whole system) and
+ * record its profile into a perf.data file. See Documentation/man/jrec-record.1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "commands.h"
+#include "perf-file.h"
+#include "procfs.h"
+#include "record.h"
+
+#define DEFAULT_OUTPUT "jrec.data"
+#define DEFAULT_FREQ 4000
+#define DEFAULT_MMAP_PAGES 128
+#define STOP_GRACE_NS 3000000000ull /* SIGTERM, then SIGKILL after this */
+
+enum {
+	OPT_NO_JMMAP = 256,
+	OPT_NO_BUILDID_CACHE,
+	OPT_BUILDID_DIR,
+};
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "call-graph", no_argument, NULL, 'g' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
+	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: jrec record [OPTIONS] -- COMMAND [ARGS]\n"
+		"       jrec record [OPTIONS] -p PID\n"
+		"       jrec record [OPTIONS] -a [-- COMMAND [ARGS]]\n"
+		"\n"
+		"  -o, --output FILE       write to FILE (default jrec.data; an existing file\n"
+		"                          is kept as FILE.old)\n"
+		"  -F, --freq HZ           sample at HZ samples per second (default %d)\n"
+		"  -c, --count N           sample every N events instead\n"
+		"  -e, --event EVENT       cycles (default), instructions, cpu-clock, task-clock;\n"
+		"                          cycles falls back to cpu-clock without hardware counters\n"
+		"  -g, --call-graph        record frame-pointer call chains\n"
+		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d);\n"
+		"                          a size with K or M is rounded up to pages\n"
+		"  -p, --pid PID           attach to a running process and its threads\n"
+		"  -a, --all-cpus          record the whole system\n"
+		"  -q, --quiet             print nothing but errors\n"
+		"  -v, --verbose           say more about what is recorded\n"
+		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
+		"      --no-buildid-cache  do not copy mapped binaries into the build-id cache\n"
+		"      --buildid-dir DIR   build-id cache directory (default $JREC_BUILDID_DIR,\n"
+		"                          else ~/.cache/jrec)\n"
+		"  -h, --help              this help\n"
+		"\n"
+		"Recording stops when the command exits, the process exits (-p), or on\n"
+		"SIGINT/SIGTERM; the exit status is the command's.\n",
+		DEFAULT_FREQ, DEFAULT_MMAP_PAGES);
+}
+
+uint64_t rec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -EINVAL;
+	*v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_pages(const char *s, unsigned int *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t v, mult = 0;
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -EINVAL;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		mult = 1024;
+	else if (*end == 'M' || *end == 'm')
+		mult = 1024 * 1024;
+	else if (*end)
+		return -EINVAL;
+	if (mult) {
+		if (end[1] || v > (1ull << 30) / mult)
+			return -EINVAL;
+		v = (v * mult + (uint64_t)page - 1) / (uint64_t)page;
+		while (v & (v - 1))
+			v += v & -v; /* round up to a power of two */
+	}
+	if (!v || (v & (v - 1)) || v > (1u << 20))
+		return -EINVAL;
+	*pages = (unsigned int)v;
+	return 0;
+}
+
+static int parse_event(const char *s, enum record_event *ev)
+{
+	if (!strcmp(s, "cycles") || !strcmp(s, "cpu-cycles"))
+		*ev = REC_EV_CYCLES;
+	else if (!strcmp(s, "instructions"))
+		*ev = REC_EV_INSTRUCTIONS;
+	else if (!strcmp(s, "cpu-clock"))
+		*ev = REC_EV_CPU_CLOCK;
+	else if (!strcmp(s, "task-clock"))
+		*ev = REC_EV_TASK_CLOCK;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* 0 to record, 1 when --help was printed, -EINVAL after printing the error. */
+static int parse_args(int argc, char **argv, struct record_opts *o)
+{
+	uint64_t v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = DEFAULT_OUTPUT;
+	o->freq = DEFAULT_FREQ;
+	o->mmap_pages = DEFAULT_MMAP_PAGES;
+	o->full_argc = argc;
+	o->full_argv = argv;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:ah", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			if (parse_u64(optarg, &v) || !v || v > 1000000) {
+				fprintf(stderr, "jrec record: invalid frequency '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->freq = v;
+			break;
+		case 'c':
+			if (parse_u64(optarg, &v) || !v) {
+				fprintf(stderr, "jrec record: invalid period '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->period = v;
+			break;
+		case 'e':
+			if (parse_event(optarg, &o->event)) {
+				fprintf(stderr, "jrec record: unknown event '%s' (cycles, "
+						"instructions, cpu-clock, task-clock)\n", optarg);
+				return -EINVAL;
+			}
+			o->event_given = 1;
+			break;
+		case 'g':
+			o->callchain = 1;
+			break;
+		case 'm':
+			if (parse_pages(optarg, &o->mmap_pages)) {
+				fprintf(stderr, "jrec record: invalid buffer size '%s' (pages, a "
+						"power of two, or a size with K or M)\n", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'q':
+			o->quiet = 1;
+			o->verbose = 0;
+			break;
+		case 'v':
+			o->verbose = 1;
+			o->quiet = 0;
+			break;
+		case 'p':
+			if (parse_u64(optarg, &v) || !v || v > INT32_MAX) {
+				fprintf(stderr, "jrec record: invalid pid '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->pid = (pid_t)v;
+			break;
+		case 'a':
+			o->system_wide = 1;
+			break;
+		case OPT_NO_JMMAP:
+			o->no_jmmap = 1;
+			break;
+		case OPT_NO_BUILDID_CACHE:
+			o->no_buildid_cache = 1;
+			break;
+		case OPT_BUILDID_DIR:
+			o->buildid_dir = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			if (optopt && optopt < 256)
+				fprintf(stderr, "jrec record: invalid or incomplete option '-%c'; "
+						"see 'jrec record --help'\n", optopt);
+			else
+				fprintf(stderr, "jrec record: invalid or incomplete option '%s'; "
+						"see 'jrec record --help'\n", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	if (o->pid && (o->argc || o->system_wide)) {
+		fprintf(stderr, "jrec record: -p cannot be combined with a command or -a\n");
+		return -EINVAL;
+	}
+	if (!o->pid && !o->argc && !o->system_wide) {
+		fprintf(stderr, "jrec record: no command to run; usage: jrec record [OPTIONS] -- "
+				"COMMAND [ARGS] (or -p PID, or -a)\n");
+		return -EINVAL;
+	}
+	if (o->period && o->freq != DEFAULT_FREQ) {
+		fprintf(stderr, "jrec record: -F and -c exclude each other\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int paranoid_level(void)
+{
+	struct rec_buf b = REC_BUF_INIT;
+	int v = 2;
+
+	if (!procfs_read_file("/proc/sys/kernel/perf_event_paranoid", &b) && b.len) {
+		char tmp[16] = "";
+
+		memcpy(tmp, b.data, b.len < 15 ? b.len : 15);
+		v = atoi(tmp);
+	}
+	rec_buf__release(&b);
+	return v;
+}
+
+static void events_error(struct record *r, int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		fprintf(stderr,
+			"jrec record: no permission to open perf events (kernel.perf_event_paranoid"
+			" = %d); run as root, give jrec CAP_PERFMON, or lower it with: sysctl "
+			"kernel.perf_event_paranoid=%d\n",
+			paranoid_level(), r->opts.system_wide ? -1 : 1);
+	else if (err == -ESRCH)
+		fprintf(stderr, "jrec record: no such process: %d\n", (int)r->opts.pid);
+	else if (err == -EMFILE)
+		fprintf(stderr, "jrec record: too many open files for the events; raise "
+				"'ulimit -n'\n");
+	else if (err == -ENOENT || err == -EOPNOTSUPP)
+		fprintf(stderr, "jrec record: event %s is not supported on this machine\n",
+			r->event_name);
+	else
+		fprintf(stderr, "jrec record: cannot open perf events: %s\n", strerror(-err));
+}
+
+static int keep_old_output(const char *path)
+{
+	char old[4096];
+	struct stat st;
+
+	if (stat(path, &st))
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
+		return -ENAMETOOLONG;
+	if (rename(path, old))
+		return -errno;
+	return 0;
+}
+
+static int setup_signals(struct record *r, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, old))
+		return -errno;
+	r->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return r->sig_fd < 0 ? -errno : 0;
+}
+
+static void read_signals(struct record *r)
+{
+	struct signalfd_siginfo si;
+
+	while (read(r->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM || si.ssi_signo == SIGHUP)
+			r->stop_signal = (int)si.ssi_signo;
+	}
+}
+
+static int setup_jmmap(struct record *r)
+{
+	int err;
+
+	if (r->opts.no_jmmap) {
+		snprintf(r->jmmap_reason, sizeof(r->jmmap_reason), "--no-jmmap given");
+	} else {
+		err = rec_jmmap__open(NULL, &r->jm, r->jmmap_reason, sizeof(r->jmmap_reason));
+		if (!err) {
+			uint32_t pid = r->opts.pid ? (uint32_t)r->opts.pid : (uint32_t)r->child;
+
+			err = rec_jmmap__add_target(r->jm, pid, r->opts.system_wide);
+			if (err) {
+				snprintf(r->jmmap_reason, sizeof(r->jmmap_reason),
+					 "cannot target the workload: %s", strerror(-err));
+				rec_jmmap__free(r->jm);
+				r->jm = NULL;
+			}
+		}
+	}
+	if (!r->jm && !r->opts.quiet)
+		fprintf(stderr, "jrec record: running without the jmmap module: %s\n",
+			r->jmmap_reason);
+	else if (r->jm && r->opts.verbose)
+		fprintf(stderr, "jrec record: using jmmap %s (ABI %u)\n",
+			r->jm->version.module_version, r->jm->version.abi_version);
+	return 0;
+}
+
+static void kernel_text(struct record *r)
+{
+	struct rec_buf b = REC_BUF_INIT;
+
+	r->kernel_text_err = procfs_read_file("/proc/kallsyms", &b);
+	if (!r->kernel_text_err)
+		r->kernel_text_err = procfs_parse_kallsyms_sym((const char *)b.data, b.len,
+							       "_text", &r->kernel_text);
+	rec_buf__release(&b);
+	if (r->kernel_text_err && r->opts.verbose)
+		fprintf(stderr, "jrec record: no kernel _text address (%s)\n",
+			strerror(-r->kernel_text_err));
+}
+
+/* Stop the workload: SIGTERM, then SIGKILL if it lingers. */
+static void stop_child(struct record *r, uint64_t *term_at)
+{
+	if (r->child <= 0 || r->child_exited)
+		return;
+	if (!*term_at) {
+		kill(r->child, SIGTERM);
+		*term_at = rec_now();
+	} else if (rec_now() - *term_at > STOP_GRACE_NS) {
+		kill(r->child, SIGKILL);
+	}
+}
+
+static int target_gone(struct record *r)
+{
+	struct pollfd p = { r->pid_fd, POLLIN, 0 };
+
+	if (r->pid_fd < 0)
+		return 0;
+	return poll(&p, 1, 0) > 0;
+}
+
+static int main_loop(struct record *r)
+{
+	struct pollfd *pfd;
+	uint64_t term_at = 0;
+	size_t i, n = 0;
+	int err = 0;
+
+	pfd = calloc(r->nr_rings + 3, sizeof(*pfd));
+	if (!pfd)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_rings; i++)
+		pfd[n++] = (struct pollfd){ r->rings[i].fd, POLLIN, 0 };
+	pfd[n++] = (struct pollfd){ r->sig_fd, POLLIN, 0 };
+	if (r->jm)
+		pfd[n++] = (struct pollfd){ r->jm->fd, POLLIN, 0 };
+	for (;;) {
+		int done;
+
+		if (poll(pfd, n, (int)(REC_TICK_NS / 1000000)) < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		read_signals(r);
+		err = rec_events_drain(r);
+		if (!err && r->jm)
+			err = rec_jmmap__read(r->jm);
+		if (!err)
+			err = rec_watch_tick(r, 0);
+		if (err)
+			break;
+		if (r->child > 0 && rec_workload_reap(r) < 0)
+			break;
+		done = (r->child > 0 && r->child_exited) || target_gone(r);
+		if (r->stop_signal) {
+			if (r->child > 0 && !r->child_exited)
+				stop_child(r, &term_at);
+			else
+				done = 1;
+		}
+		if (done)
+			break;
+	}
+	free(pfd);
+	return err;
+}
+
+static int finish(struct record *r)
+{
+	int err;
+
+	rec_events_disable(r);
+	err = rec_events_drain(r);
+	if (!err && r->jm)
+		err = rec_jmmap__read(r->jm);
+	if (!err)
+		err = rec_watch_tick(r, 1);
+	if (r->bid) {
+		if (r->opts.verbose)
+			fprintf(stderr, "jrec record: waiting for the build-id cache\n");
+		rec_bidcache__stop(r->bid);
+	}
+	if (!err)
+		err = rec_features_write(r);
+	if (!err)
+		err = perf_writer__finish(r->w);
+	return err;
+}
+
+static void closing_line(struct record *r)
+{
+	double mb = (double)perf_writer__file_size(r->w) / (1024.0 * 1024.0);
+	uint64_t lost = r->nr_lost + (r->jm ? r->jm->lost : 0);
+
+	if (r->opts.verbose && r->bid) {
+		unsigned int c[8];
+
+		rec_bidcache__counts(r->bid, c);
+		fprintf(stderr, "[ jrec record: build-id cache: %u saved, %u already cached, "
+				"%u mismatched, %u vanished ]\n",
+			c[JREC_FILE_SAVED], c[JREC_FILE_CACHED], c[JREC_FILE_MISMATCH],
+			c[JREC_FILE_VANISHED]);
+	}
+	if (r->opts.quiet)
+		return;
+	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s (%llu samples, %llu module "
+			"records, %llu lost) ]\n",
+		mb, r->opts.output, (unsigned long long)r->nr_samples,
+		(unsigned long long)(r->jm ? r->jm->nr_records : 0), (unsigned long long)lost);
+}
+
+static void cleanup(struct record *r)
+{
+	if (r->go_fd >= 0)
+		close(r->go_fd);
+	if (r->err_fd >= 0)
+		close(r->err_fd);
+	if (r->child > 0 && !r->child_exited) {
+		kill(r->child, SIGKILL);
+		rec_workload_reap(r);
+	}
+	rec_events_close(r);
+	rec_watch_free(r);
+	rec_bidcache__free(r->bid);
+	rec_jmmap__free(r->jm);
+	perf_writer__free(r->w);
+	if (r->sig_fd >= 0)
+		close(r->sig_fd);
+	if (r->pid_fd >= 0)
+		close(r->pid_fd);
+}
+
+static int setup_output(struct record *r)
+{
+	size_t i;
+	int err;
+
+	err = keep_old_output(r->opts.output);
+	if (!err)
+		err = perf_writer__new(r->opts.output, &r->w);
+	if (err) {
+		fprintf(stderr, "jrec record: cannot create %s: %s\n", r->opts.output,
+			strerror(-err));
+		return err;
+	}
+	/* one attribute; every fd's id belongs to it */
+	(void)i;
+	err = perf_writer__add_attr(r->w, &r->attr, r->ids, r->nr_fds);
+	if (!err)
+		err = perf_writer__begin(r->w);
+	if (err)
+		fprintf(stderr, "jrec record: cannot write %s: %s\n", r->opts.output,
+			strerror(-err));
+	return err;
+}
+
+static int setup_buildid_cache(struct record *r)
+{
+	const char *dir = NULL;
+	int err;
+
+	if (!r->opts.no_buildid_cache) {
+		if (r->opts.buildid_dir)
+			snprintf(r->buildid_dir, sizeof(r->buildid_dir), "%s", r->opts.buildid_dir);
+		else if (rec_bidcache_default_dir(r->buildid_dir, sizeof(r->buildid_dir)))
+			r->buildid_dir[0] = '\0';
+		if (r->buildid_dir[0])
+			dir = r->buildid_dir;
+	}
+	err = rec_bidcache__new(dir, &r->bid);
+	if (err == -EACCES || err == -EROFS || err == -ENOTDIR || err == -EEXIST) {
+		if (!r->opts.quiet)
+			fprintf(stderr, "jrec record: warning: build-id cache %s unusable (%s); "
+					"binaries will not be saved\n", dir, strerror(-err));
+		r->buildid_dir[0] = '\0';
+		err = rec_bidcache__new(NULL, &r->bid);
+	}
+	if (err)
+		fprintf(stderr, "jrec record: cannot start the build-id cache: %s\n",
+			strerror(-err));
+	return err;
+}
 
 int cmd_record(int argc, char **argv)
 {
-	fprintf(stderr, "jrec record: not built yet\n");
-	return 1;
+	struct record r;
+	sigset_t old_mask;
+	int err, status = 1;
+
+	memset(&r, 0, sizeof(r));
+	r.go_fd = r.err_fd = r.sig_fd = r.pid_fd = -1;
+	err = parse_args(argc, argv, &r.opts);
+	if (err)
+		return err > 0 ? 0 : 2;
+
+	err = setup_signals(&r, &old_mask);
+	if (err) {
+		fprintf(stderr, "jrec record: cannot set up signals: %s\n", strerror(-err));
+		goto out;
+	}
+	kernel_text(&r);
+	if (r.opts.pid) {
+		r.pid_fd = (int)syscall(SYS_pidfd_open, r.opts.pid, 0);
+		if (r.pid_fd < 0 && errno == ESRCH) {
+			fprintf(stderr, "jrec record: no such process: %d\n", (int)r.opts.pid);
+			goto out;
+		}
+	}
+	if (r.opts.argc) {
+		err = rec_workload_prepare(&r);
+		if (err) {
+			fprintf(stderr, "jrec record: cannot start the workload: %s\n",
+				strerror(-err));
+			goto out;
+		}
+	}
+	err = setup_buildid_cache(&r);
+	if (err)
+		goto out;
+	err = rec_events_open(&r);
+	if (err) {
+		events_error(&r, err);
+		goto out;
+	}
+	err = rec_events_mmap(&r);
+	if (err) {
+		fprintf(stderr, "jrec record: cannot map the ring buffers (%s); try a smaller "
+				"-m or raise kernel.perf_event_mlock_kb\n", strerror(-err));
+		goto out;
+	}
+	setup_jmmap(&r);
+	err = setup_output(&r);
+	if (err)
+		goto out;
+
+	r.t0 = rec_now();
+	err = rec_synth_kernel(&r);
+	if (!err && !r.opts.argc && !r.opts.system_wide)
+		err = rec_events_enable(&r);
+	else if (!err && r.opts.system_wide)
+		err = rec_events_enable(&r);
+	if (!err && r.opts.pid)
+		err = rec_synth_process(&r, r.opts.pid);
+	else if (!err && r.opts.system_wide)
+		err = rec_synth_all(&r);
+	if (!err && r.child > 0)
+		err = rec_watch_pid(&r, (uint32_t)r.child);
+	if (!err && r.opts.pid)
+		err = rec_watch_pid(&r, (uint32_t)r.opts.pid);
+	if (!err)
+		err = perf_writer__flush(r.w);
+	if (err) {
+		fprintf(stderr, "jrec record: cannot write %s: %s\n", r.opts.output,
+			strerror(-err));
+		goto out;
+	}
+	if (r.opts.argc) {
+		err = rec_workload_start(&r);
+		if (err) {
+			fprintf(stderr, "jrec record: cannot run '%s': %s\n", r.opts.argv[0],
+				strerror(-err));
+			rec_workload_reap(&r);
+			status = 127;
+			unlink(r.opts.output);
+			goto out;
+		}
+	}
+	err = main_loop(&r);
+	if (!err)
+		err = finish(&r);
+	if (err) {
+		fprintf(stderr, "jrec record: error while recording to %s: %s\n", r.opts.output,
+			strerror(-err));
+		goto out;
+	}
+	closing_line(&r);
+	if (r.child > 0)
+		status = r.child_status;
+	else
+		status = 0;
+out:
+	cleanup(&r);
+	if (r.sig_fd >= 0 || err)
+		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	return status;
 }

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf.data writer: header, attributes with their sample ids, a data section
+ * of standard records appended as they come, and feature sections at the end.
+ *
+ * Crash safety: every perf_writer__flush() writes the buffered records and
+ * then rewrites header.data.size, so a writer killed at any point leaves a
+ * file whose header covers every record flushed before the last header update
+ * and whose feature bitmap is empty (features are written, and announced in
+ * the header, only by perf_writer__finish()). A reader tells a recording cut
+ * short by the missing JREC_FEAT_INFO section.
+ */
+#ifndef JREC_PERF_WRITER_H
+#define JREC_PERF_WRITER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+#include "rec-buf.h"
+
+struct perf_writer;
+
+/* Create path (mode 0600, truncated). 0 or -errno. */
+int perf_writer__new(const char *path, struct perf_writer **out);
+
+/* Add an attribute and the ids of its events, before perf_writer__begin(). */
+int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
+			  const uint64_t *ids, size_t nr_ids);
+
+/* Write header, attributes and ids; records may follow. 0 or -errno. */
+int perf_writer__begin(struct perf_writer *w);
+
+/* Append one record (header.size bytes at rec) to the data section. */
+int perf_writer__write(struct perf_writer *w, const void *rec, size_t len);
+
+/* Write what is buffered and update header.data.size. 0 or -errno. */
+int perf_writer__flush(struct perf_writer *w);
+
+/*
+ * Queue a feature section; the writer takes the buffer's contents (b is left
+ * empty). Written by perf_writer__finish() in id order. Each id once.
+ */
+int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct rec_buf *b);
+
+/* Flush, write the feature sections, then the final header. 0 or -errno. */
+int perf_writer__finish(struct perf_writer *w);
+
+/* Bytes of data section written so far (flushed or buffered). */
+uint64_t perf_writer__data_size(const struct perf_writer *w);
+/* Total bytes in the file after finish (or so far). */
+uint64_t perf_writer__file_size(const struct perf_writer *w);
+
+/* Close the file (without finishing) and free. NULL-safe. */
+void perf_writer__free(struct perf_writer *w);
+
+#endif

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The build-id cache writer thread; see rec-bidcache.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "perf-file.h"
+#include "rec-bidcache.h"
+
+#define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
+
+struct job {
+	struct job *next;
+	struct rec_bidcache_map m;
+	char *path;
+	int fd; /* map_files descriptor opened at enqueue, or -1 */
+	int fd_err;
+};
+
+struct rec_bidcache {
+	char *dir;
+	pthread_t thread;
+	int thread_started;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct job *head, *tail;
+	int stopping;
+	unsigned int pinned;
+	/* dedup set of keys: open addressing, power-of-two size */
+	char **keys;
+	size_t nr_keys, keys_cap;
+	/* results, appended by the thread under lock */
+	struct rec_bidcache_result *res;
+	size_t nr_res, res_cap;
+};
+
+static uint64_t fnv1a(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (n--) {
+		h ^= (uint8_t)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* 1 if added, 0 if present, -ENOMEM. Keys are NUL-free strings. */
+static int keyset_add(struct rec_bidcache *c, const char *key)
+{
+	size_t i, mask;
+
+	if ((c->nr_keys + 1) * 2 > c->keys_cap) {
+		size_t ncap = c->keys_cap ? c->keys_cap * 2 : 256;
+		char **nk = calloc(ncap, sizeof(*nk));
+
+		if (!nk)
+			return -ENOMEM;
+		for (i = 0; i < c->keys_cap; i++) {
+			size_t j;
+
+			if (!c->keys[i])
+				continue;
+			j = fnv1a(c->keys[i], strlen(c->keys[i])) & (ncap - 1);
+			while (nk[j])
+				j = (j + 1) & (ncap - 1);
+			nk[j] = c->keys[i];
+		}
+		free(c->keys);
+		c->keys = nk;
+		c->keys_cap = ncap;
+	}
+	mask = c->keys_cap - 1;
+	for (i = fnv1a(key, strlen(key)) & mask; c->keys[i]; i = (i + 1) & mask)
+		if (!strcmp(c->keys[i], key))
+			return 0;
+	c->keys[i] = strdup(key);
+	if (!c->keys[i])
+		return -ENOMEM;
+	c->nr_keys++;
+	return 1;
+}
+
+int rec_bidcache_default_dir(char *buf, size_t len)
+{
+	const char *env = getenv("JREC_BUILDID_DIR");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/jrec", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int mkdir_p(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			int err = -errno;
+
+			*p = '/';
+			return err;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+static int same_cookie(const struct jrec_cookie *a, const struct jrec_cookie *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
+}
+
+static int copy_fd(int in, int out)
+{
+	char buf[65536];
+	off_t off = 0;
+
+	for (;;) {
+		ssize_t n = pread(in, buf, sizeof(buf), off), w;
+		char *p = buf;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return 0;
+		off += n;
+		while (n > 0) {
+			w = write(out, p, (size_t)n);
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			p += w;
+			n -= w;
+		}
+	}
+}
+
+/* Copy fd into DIR/<hex>/file, verified. Returns a status. */
+static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *ck,
+		     const char *orig_path, int *errp)
+{
+	char hex[JREC_COOKIE_HEX_LEN], *dir = NULL, *file = NULL, *tmp = NULL, *pfile = NULL;
+	struct jrec_cookie got;
+	int status = JREC_FILE_FAILED, err, out = -1;
+	FILE *pf;
+
+	jrec_cookie_hex(ck, hex);
+	err = -ENOMEM;
+	if (asprintf(&dir, "%s/%s", c->dir, hex) < 0) {
+		dir = NULL;
+		goto out;
+	}
+	if (asprintf(&file, "%s/file", dir) < 0) {
+		file = NULL;
+		goto out;
+	}
+	if (!access(file, F_OK)) {
+		status = JREC_FILE_CACHED;
+		err = 0;
+		goto out;
+	}
+	err = mkdir_p(dir);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	if (asprintf(&tmp, "%s/.file.XXXXXX", dir) < 0) {
+		tmp = NULL;
+		goto out;
+	}
+	out = mkostemp(tmp, O_CLOEXEC);
+	if (out < 0) {
+		err = -errno;
+		goto out;
+	}
+	err = copy_fd(fd, out);
+	if (err)
+		goto out_unlink;
+	err = jrec_cookie_from_fd(out, &got);
+	if (err)
+		goto out_unlink;
+	if (!same_cookie(&got, ck)) {
+		status = JREC_FILE_MISMATCH; /* changed while we copied */
+		err = -ESTALE;
+		goto out_unlink;
+	}
+	if (fchmod(out, 0644) || rename(tmp, file)) {
+		err = -errno;
+		goto out_unlink;
+	}
+	if (asprintf(&pfile, "%s/path", dir) >= 0) {
+		pf = fopen(pfile, "we");
+		if (pf) {
+			fprintf(pf, "%s\n", orig_path);
+			fclose(pf);
+		}
+	} else {
+		pfile = NULL;
+	}
+	status = JREC_FILE_SAVED;
+	err = 0;
+	goto out;
+out_unlink:
+	unlink(tmp);
+out:
+	if (out >= 0)
+		close(out);
+	free(pfile);
+	free(tmp);
+	free(file);
+	free(dir);
+	*errp = err;
+	return status;
+}
+
+static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_result *r)
+{
+	const struct jrec_cookie *want = &j->m.cookie;
+	struct jrec_cookie got;
+	int fd = j->fd, from_path = 0, err = 0;
+	struct stat st;
+
+	memset(r, 0, sizeof(*r));
+	r->pid = j->m.pid;
+	r->cookie = *want;
+	if (fd < 0) {
+		char mf[80];
+
+		snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", j->m.pid,
+			 (unsigned long long)j->m.start, (unsigned long long)j->m.end);
+		fd = open(mf, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		/* the process (or the mapping) is gone: fall back to the path */
+		from_path = 1;
+		fd = open(j->path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			r->status = JREC_FILE_VANISHED;
+			r->err = -errno;
+			return;
+		}
+	}
+	err = jrec_cookie_from_fd(fd, &got);
+	if (err) {
+		r->status = JREC_FILE_NO_COOKIE;
+		r->err = err;
+		goto out;
+	}
+	if (want->kind != JMMAP_COOKIE_NONE) {
+		if (!same_cookie(want, &got)) {
+			r->status = JREC_FILE_MISMATCH;
+			goto out;
+		}
+	} else if (from_path) {
+		/* no cookie in the record: the inode must be the one mapped */
+		if (fstat(fd, &st) || major(st.st_dev) != j->m.dev_major ||
+		    minor(st.st_dev) != j->m.dev_minor || st.st_ino != j->m.ino) {
+			r->status = JREC_FILE_VANISHED;
+			r->err = -ESTALE;
+			goto out;
+		}
+	}
+	r->cookie = got;
+	if (!c->dir) {
+		r->status = JREC_FILE_NOT_SAVED;
+		goto out;
+	}
+	r->status = (uint16_t)save_file(c, fd, &got, j->path, &r->err);
+out:
+	close(fd);
+}
+
+static void *worker(void *arg)
+{
+	struct rec_bidcache *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		struct rec_bidcache_result r;
+		struct job *j;
+
+		while (!c->head && !c->stopping)
+			pthread_cond_wait(&c->cond, &c->lock);
+		j = c->head;
+		if (!j)
+			break;
+		c->head = j->next;
+		if (!c->head)
+			c->tail = NULL;
+		if (j->fd >= 0)
+			c->pinned--;
+		pthread_mutex_unlock(&c->lock);
+
+		process(c, j, &r);
+		r.path = j->path;
+		j->path = NULL;
+		free(j);
+
+		pthread_mutex_lock(&c->lock);
+		if (c->nr_res == c->res_cap) {
+			size_t ncap = c->res_cap ? c->res_cap * 2 : 64;
+			struct rec_bidcache_result *nr = realloc(c->res, ncap * sizeof(*nr));
+
+			if (!nr) {
+				free(r.path);
+				continue;
+			}
+			c->res = nr;
+			c->res_cap = ncap;
+		}
+		c->res[c->nr_res++] = r;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
+{
+	struct rec_bidcache *c;
+	int err;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cond, NULL);
+	if (dir) {
+		c->dir = strdup(dir);
+		if (!c->dir) {
+			rec_bidcache__free(c);
+			return -ENOMEM;
+		}
+		err = mkdir_p(c->dir);
+		if (err) {
+			rec_bidcache__free(c);
+			return err;
+		}
+	}
+	err = -pthread_create(&c->thread, NULL, worker, c);
+	if (err) {
+		rec_bidcache__free(c);
+		return err;
+	}
+	c->thread_started = 1;
+	*out = c;
+	return 0;
+}
+
+int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m)
+{
+	char hex[JREC_COOKIE_HEX_LEN], *key = NULL;
+	struct job *j;
+	int n, err;
+
+	if (m->cookie.kind != JMMAP_COOKIE_NONE) {
+		jrec_cookie_hex(&m->cookie, hex);
+		n = asprintf(&key, "%s|%s", m->path, hex);
+	} else {
+		n = asprintf(&key, "%s|%x:%x:%llu:%llu", m->path, m->dev_major, m->dev_minor,
+			     (unsigned long long)m->ino, (unsigned long long)m->ino_generation);
+	}
+	if (n < 0)
+		return -ENOMEM;
+	/* only the caller's thread touches the key set */
+	err = keyset_add(c, key);
+	free(key);
+	if (err <= 0)
+		return err;
+
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	j->m = *m;
+	j->path = strdup(m->path);
+	if (!j->path) {
+		free(j);
+		return -ENOMEM;
+	}
+	j->m.path = NULL;
+	j->fd = -1;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->pinned < MAX_PINNED_FDS) {
+		char mf[80];
+
+		snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", m->pid,
+			 (unsigned long long)m->start, (unsigned long long)m->end);
+		j->fd = open(mf, O_RDONLY | O_CLOEXEC);
+		if (j->fd >= 0)
+			c->pinned++;
+		else
+			j->fd_err = -errno;
+	}
+	if (c->tail)
+		c->tail->next = j;
+	else
+		c->head = j;
+	c->tail = j;
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	return 0;
+}
+
+void rec_bidcache__stop(struct rec_bidcache *c)
+{
+	if (!c || !c->thread_started)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stopping = 1;
+	pthread_cond_signal(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	c->thread_started = 0;
+}
+
+size_t rec_bidcache__results(struct rec_bidcache *c, const struct rec_bidcache_result **out)
+{
+	*out = c->res;
+	return c->nr_res;
+}
+
+void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
+{
+	size_t i;
+
+	memset(counts, 0, 8 * sizeof(counts[0]));
+	for (i = 0; i < c->nr_res; i++)
+		if (c->res[i].status < 8)
+			counts[c->res[i].status]++;
+}
+
+int rec_bidcache_emit_file(const struct rec_bidcache_result *r, struct rec_buf *b)
+{
+	struct jrec_file_entry e;
+	int err;
+
+	memset(&e, 0, sizeof(e));
+	e.pid = r->pid;
+	e.status = r->status;
+	e.cookie_kind = r->cookie.kind;
+	e.cookie_len = r->cookie.len;
+	memcpy(e.cookie, r->cookie.bytes, sizeof(e.cookie));
+	e.path_len = (uint32_t)strlen(r->path) + 1;
+	err = rec_buf__append(b, &e, sizeof(e));
+	if (!err)
+		err = rec_buf__append(b, r->path, e.path_len);
+	if (!err)
+		err = rec_buf__pad(b, 8);
+	return err;
+}
+
+void rec_bidcache__free(struct rec_bidcache *c)
+{
+	struct job *j;
+	size_t i;
+
+	if (!c)
+		return;
+	rec_bidcache__stop(c);
+	while ((j = c->head)) {
+		c->head = j->next;
+		if (j->fd >= 0)
+			close(j->fd);
+		free(j->path);
+		free(j);
+	}
+	for (i = 0; i < c->keys_cap; i++)
+		free(c->keys[i]);
+	free(c->keys);
+	for (i = 0; i < c->nr_res; i++)
+		free(c->res[i].path);
+	free(c->res);
+	free(c->dir);
+	pthread_cond_destroy(&c->cond);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}

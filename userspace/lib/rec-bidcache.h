@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The build-id cache writer. For each file-backed executable mapping the
+ * recorder hands over, a background thread identifies the exact mapped file
+ * (read through /proc/PID/map_files/START-END, so a file renamed over or
+ * deleted after it was mapped is still the one read), checks it against the
+ * cookie the mapping record carried, and copies it into
+ *
+ *     DIR/<cookie hex>/file     the bytes, verified again after the copy
+ *     DIR/<cookie hex>/path     the original path, one line
+ *
+ * A cookie already in the cache is not copied again. The thread never
+ * blocks the caller: enqueueing only takes a short lock.
+ */
+#ifndef JREC_REC_BIDCACHE_H
+#define JREC_REC_BIDCACHE_H
+
+#include <stdint.h>
+
+#include "cookie.h"
+#include "rec-buf.h"
+
+struct rec_bidcache;
+
+/* What one mapping record said. */
+struct rec_bidcache_map {
+	uint32_t pid;
+	uint64_t start, end;
+	const char *path;
+	struct jrec_cookie cookie; /* from the record; kind NONE when it had none */
+	uint32_t dev_major, dev_minor; /* identity when there is no cookie */
+	uint64_t ino, ino_generation;
+};
+
+/* Outcome for one distinct mapped file (see enum jrec_file_status). */
+struct rec_bidcache_result {
+	uint32_t pid;
+	uint16_t status;
+	struct jrec_cookie cookie; /* expected cookie, or the file's when none was given */
+	char *path;
+	int err; /* -errno behind a VANISHED/FAILED status */
+};
+
+/* dir NULL: identify files but save nothing (status NOT_SAVED). 0 or -errno. */
+int rec_bidcache__new(const char *dir, struct rec_bidcache **out);
+
+/*
+ * Queue a mapping. Duplicates (same path and cookie, or same path and inode
+ * when there is no cookie) are dropped here. Opens the mapping through
+ * map_files right away so that the file is pinned even if the process exits
+ * before the thread gets to it. 0 or -ENOMEM.
+ */
+int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m);
+
+/* Wait for the queue to drain and stop the thread. */
+void rec_bidcache__stop(struct rec_bidcache *c);
+
+/* After stop: the results, in the order the files were queued. */
+size_t rec_bidcache__results(struct rec_bidcache *c, const struct rec_bidcache_result **out);
+
+/* Counts by status, after stop. */
+void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8]);
+
+void rec_bidcache__free(struct rec_bidcache *c);
+
+/* Default cache directory: $JREC_BUILDID_DIR, else $HOME/.cache/jrec. */
+int rec_bidcache_default_dir(char *buf, size_t len);
+
+/* The JREC_FEAT_FILES entry of a result. */
+int rec_bidcache_emit_file(const struct rec_bidcache_result *r, struct rec_buf *b);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Growable byte buffers. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec-buf.h"
+
+int rec_buf__reserve(struct rec_buf *b, size_t extra)
+{
+	size_t cap;
+	uint8_t *p;
+
+	if (extra > SIZE_MAX / 2 - b->len)
+		return -ENOMEM;
+	if (b->len + extra <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra)
+		cap *= 2;
+	p = realloc(b->data, cap);
+	if (!p)
+		return -ENOMEM;
+	b->data = p;
+	b->cap = cap;
+	return 0;
+}
+
+int rec_buf__append(struct rec_buf *b, const void *p, size_t len)
+{
+	int err;
+
+	if (!len)
+		return 0;
+	err = rec_buf__reserve(b, len);
+	if (err)
+		return err;
+	memcpy(b->data + b->len, p, len);
+	b->len += len;
+	return 0;
+}
+
+int rec_buf__pad(struct rec_buf *b, size_t align)
+{
+	size_t pad = (align - (b->len & (align - 1))) & (align - 1);
+	int err;
+
+	if (!pad)
+		return 0;
+	err = rec_buf__reserve(b, pad);
+	if (err)
+		return err;
+	memset(b->data + b->len, 0, pad);
+	b->len += pad;
+	return 0;
+}
+
+int rec_buf__append_perf_string(struct rec_buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	uint32_t len = (uint32_t)((n + 63) & ~(size_t)63);
+	int err;
+
+	err = rec_buf__append(b, &len, sizeof(len));
+	if (!err)
+		err = rec_buf__append(b, s, n);
+	if (!err)
+		err = rec_buf__reserve(b, len - n);
+	if (!err) {
+		memset(b->data + b->len, 0, len - n);
+		b->len += len - n;
+	}
+	return err;
+}
+
+void rec_buf__release(struct rec_buf *b)
+{
+	if (!b)
+		return;
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}

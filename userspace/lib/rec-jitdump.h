@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Incremental copy of a jitdump file (jit-PID.dump) while its JIT appends to
+ * it. Only whole records are kept: the copy is the header and every record
+ * that was complete when last read, so a reader never sees half a record.
+ * The file is read through a descriptor the recorder opened while the dump
+ * was mapped, so a dump the runtime deletes at exit is still copied.
+ */
+#ifndef JREC_REC_JITDUMP_H
+#define JREC_REC_JITDUMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rec-buf.h"
+
+#define JITDUMP_MAGIC 0x4A695444u
+#define JITDUMP_MAGIC_SWAPPED 0x4454694Au
+#define JITDUMP_HEADER_MIN 40
+#define JITDUMP_HEADER_MAX 4096
+#define JITDUMP_RECORD_MIN 16
+#define JITDUMP_RECORD_MAX (64u << 20) /* a single record above this is corrupt */
+#define JITDUMP_COPY_MAX (512ull << 20) /* stop copying one dump beyond this */
+
+/*
+ * Advance *committed over the header and whole records in buf[0..len).
+ * 0 when everything complete is committed (more bytes may follow),
+ * -EINVAL when the bytes are not a jitdump or a record size is impossible
+ * (*committed stays at the last good record).
+ */
+int rec_jitdump_scan(const uint8_t *buf, size_t len, size_t *committed);
+
+struct rec_jitdump {
+	int fd;
+	uint32_t pid;
+	uint64_t time;      /* when the dump was seen mapped */
+	char *path;
+	struct rec_buf data; /* bytes read so far */
+	size_t committed;    /* bytes of data that form whole records */
+	int error;           /* first error: copying stopped */
+};
+
+/* Start copying from fd (taken over). 0 or -errno. */
+int rec_jitdump__new(int fd, uint32_t pid, uint64_t time, const char *path,
+		     struct rec_jitdump **out);
+/* Read what was appended since the last call. 0 or -errno (also kept in error). */
+int rec_jitdump__update(struct rec_jitdump *j);
+/* Close the descriptor (after a last update). */
+void rec_jitdump__close(struct rec_jitdump *j);
+/* Append the JREC_FEAT_JITDUMP entry of this copy to b. */
+int rec_jitdump__emit(const struct rec_jitdump *j, struct rec_buf *b);
+void rec_jitdump__free(struct rec_jitdump *j);
+
+#endif

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/* jmmap session for the recorder; see rec-jmmap.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "rec-jmmap.h"
+
+#define JMMAP_REC_SIZE_MAX (64 * 1024) /* a larger record means a corrupt stream */
+
+long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
+		    uint64_t *lost)
+{
+	size_t off = 0;
+
+	while (len - off >= sizeof(struct jmmap_rec_header)) {
+		struct jmmap_rec_header h;
+
+		memcpy(&h, bytes + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > JMMAP_REC_SIZE_MAX)
+			return -EINVAL;
+		if (h.size > len - off)
+			break;
+		if (h.type < JMMAP_REC_MAX)
+			nr_by_type[h.type]++;
+		if (h.type == JMMAP_REC_LOST && h.size >= sizeof(struct jmmap_rec_lost)) {
+			struct jmmap_rec_lost l;
+			int i;
+
+			memcpy(&l, bytes + off, sizeof(l));
+			for (i = 1; i < JMMAP_REC_MAX; i++)
+				*lost += l.lost[i];
+		}
+		off += h.size;
+	}
+	return (long)off;
+}
+
+int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len)
+{
+	struct rec_jmmap *s;
+	int err;
+
+	if (!path)
+		path = "/dev/" JMMAP_DEVICE_NAME;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(reason, reason_len, "out of memory");
+		return -ENOMEM;
+	}
+	s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (s->fd < 0) {
+		err = -errno;
+		if (err == -ENOENT || err == -ENXIO || err == -ENODEV)
+			snprintf(reason, reason_len, "module not loaded (%s: %s)", path,
+				 strerror(-err));
+		else if (err == -EACCES || err == -EPERM)
+			snprintf(reason, reason_len,
+				 "no permission to open %s (needs CAP_PERFMON or CAP_SYS_ADMIN)",
+				 path);
+		else
+			snprintf(reason, reason_len, "cannot open %s: %s", path, strerror(-err));
+		goto out_free;
+	}
+	s->version.size = sizeof(s->version);
+	if (ioctl(s->fd, JMMAP_IOC_VERSION, &s->version)) {
+		err = -errno;
+		snprintf(reason, reason_len, "version query on %s failed: %s", path,
+			 strerror(-err));
+		goto out_free;
+	}
+	s->version.module_version[sizeof(s->version.module_version) - 1] = '\0';
+	if (s->version.abi_version != JMMAP_ABI_VERSION) {
+		err = -EPROTO;
+		snprintf(reason, reason_len, "ABI version mismatch (module %u, jrec %u)",
+			 s->version.abi_version, JMMAP_ABI_VERSION);
+		goto out_free;
+	}
+	if (!(s->version.features & JMMAP_FEAT_MMAP3)) {
+		err = -EOPNOTSUPP;
+		snprintf(reason, reason_len, "module does not emit MMAP3 records");
+		goto out_free;
+	}
+	*out = s;
+	return 0;
+out_free:
+	rec_jmmap__free(s);
+	return err;
+}
+
+int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide)
+{
+	struct jmmap_target t;
+
+	memset(&t, 0, sizeof(t));
+	t.size = sizeof(t);
+	t.pid = system_wide ? 0 : pid;
+	t.flags = system_wide ? JMMAP_TARGET_SYSTEM_WIDE : 0;
+	if (ioctl(s->fd, JMMAP_IOC_ADD_TARGET, &t))
+		return -errno;
+	return 0;
+}
+
+int rec_jmmap__read(struct rec_jmmap *s)
+{
+	struct rec_buf *b = &s->partial;
+	long whole;
+	int err;
+
+	for (;;) {
+		ssize_t n;
+
+		err = rec_buf__reserve(b, 64 * 1024);
+		if (err)
+			return err;
+		n = read(s->fd, b->data + b->len, b->cap - b->len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				break;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		b->len += (size_t)n;
+		if (b->len < b->cap)
+			break; /* short read: nothing more ready */
+	}
+	whole = rec_jmmap_scan(b->data, b->len, s->nr_by_type, &s->lost);
+	if (whole < 0)
+		return (int)whole;
+	err = rec_buf__append(&s->records, b->data, (size_t)whole);
+	if (err)
+		return err;
+	memmove(b->data, b->data + whole, b->len - (size_t)whole);
+	b->len -= (size_t)whole;
+	s->nr_records = 0;
+	for (int i = 0; i < JMMAP_REC_MAX; i++)
+		s->nr_records += s->nr_by_type[i];
+	return 0;
+}
+
+void rec_jmmap__free(struct rec_jmmap *s)
+{
+	if (!s)
+		return;
+	if (s->fd >= 0)
+		close(s->fd);
+	rec_buf__release(&s->records);
+	rec_buf__release(&s->partial);
+	free(s);
+}

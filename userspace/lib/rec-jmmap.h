@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A jmmap session as the recorder uses it: open /dev/jmmap, check the ABI,
+ * target the workload (or a pid, or the whole system), and read records into
+ * a buffer that becomes the JREC_FEAT_JMMAP section. When the device cannot be
+ * used, rec_jmmap__open() fails with an errno and a one-line reason.
+ */
+#ifndef JREC_REC_JMMAP_H
+#define JREC_REC_JMMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jmmap.h"
+#include "rec-buf.h"
+
+struct rec_jmmap {
+	int fd;
+	struct jmmap_version version;
+	struct rec_buf records; /* whole records, as read */
+	struct rec_buf partial; /* an incomplete record tail, if a read split one */
+	uint64_t nr_records;
+	uint64_t nr_by_type[JMMAP_REC_MAX];
+	uint64_t lost;          /* summed from LOST records */
+};
+
+/*
+ * Open the device at path (NULL: /dev/jmmap) and check its ABI. On failure,
+ * reason gets one line: not loaded, no permission, ABI mismatch.
+ */
+int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len);
+
+/* Target pid (0 with system_wide). 0 or -errno. */
+int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide);
+
+/* Read what is ready (the fd is non-blocking). 0 or -errno. */
+int rec_jmmap__read(struct rec_jmmap *s);
+
+/*
+ * Account for whole records in bytes: counts per type and LOST totals.
+ * Returns the number of bytes that form whole records, or -EINVAL when a
+ * record header is impossible. Pure: what the fuzz target drives.
+ */
+long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
+		    uint64_t *lost);
+
+void rec_jmmap__free(struct rec_jmmap *s);
+
+#endif

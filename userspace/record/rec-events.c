@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec record: the perf events. One event per CPU (per thread and CPU with
+ * -p), inheriting into children, CLOCK_MONOTONIC timestamps, sample ids on
+ * every record, MMAP2 (with build-ids when the kernel has attr.build_id),
+ * COMM, FORK/EXIT. One ring buffer per CPU; other events on that CPU write
+ * into it through PERF_EVENT_IOC_SET_OUTPUT.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perf-file.h"
+#include "record.h"
+
+#define REC_RECORD_MAX 65536
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
+			       unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static void set_event(struct record *r, enum record_event ev)
+{
+	struct perf_event_attr *a = &r->attr;
+
+	switch (ev) {
+	case REC_EV_CYCLES:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_CPU_CYCLES;
+		r->event_name = "cycles";
+		break;
+	case REC_EV_INSTRUCTIONS:
+		a->type = PERF_TYPE_HARDWARE;
+		a->config = PERF_COUNT_HW_INSTRUCTIONS;
+		r->event_name = "instructions";
+		break;
+	case REC_EV_CPU_CLOCK:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_CPU_CLOCK;
+		r->event_name = "cpu-clock";
+		break;
+	case REC_EV_TASK_CLOCK:
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_TASK_CLOCK;
+		r->event_name = "task-clock";
+		break;
+	}
+}
+
+static void init_attr(struct record *r)
+{
+	struct perf_event_attr *a = &r->attr;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	set_event(r, r->opts.event);
+	if (r->opts.period) {
+		a->sample_period = r->opts.period;
+	} else {
+		a->freq = 1;
+		a->sample_freq = r->opts.freq;
+	}
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	if (r->opts.callchain)
+		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	a->disabled = 1;
+	a->inherit = !r->opts.system_wide;
+	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide;
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->build_id = 1;
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(r->opts.mmap_pages * (unsigned long)page / 4);
+}
+
+/* The threads to open events for: the -p process's, or just -1/child. */
+static int target_tids(struct record *r, pid_t **tids, size_t *nr)
+{
+	char path[64];
+	struct dirent *de;
+	size_t n = 0, cap = 16;
+	pid_t *t;
+	DIR *d;
+
+	t = calloc(cap, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	if (r->opts.system_wide) {
+		t[n++] = -1;
+		goto out;
+	}
+	if (!r->opts.pid) {
+		t[n++] = r->child;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)r->opts.pid);
+	d = opendir(path);
+	if (!d) {
+		free(t);
+		return -ESRCH;
+	}
+	while ((de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (n == cap) {
+			pid_t *nt = realloc(t, 2 * cap * sizeof(*t));
+
+			if (!nt) {
+				closedir(d);
+				free(t);
+				return -ENOMEM;
+			}
+			t = nt;
+			cap *= 2;
+		}
+		t[n++] = (pid_t)tid;
+	}
+	closedir(d);
+out:
+	*tids = t;
+	*nr = n;
+	return 0;
+}
+
+static int open_one(struct record *r, pid_t tid, int cpu)
+{
+	int fd;
+
+	for (;;) {
+		fd = sys_perf_event_open(&r->attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			return fd;
+		if ((errno == EINVAL || errno == E2BIG) && r->attr.build_id) {
+			/* kernel before 5.12: MMAP2 without build-ids */
+			r->attr.build_id = 0;
+			continue;
+		}
+		if ((errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) &&
+		    r->attr.type == PERF_TYPE_HARDWARE && r->attr.config == PERF_COUNT_HW_CPU_CYCLES &&
+		    !r->opts.event_given) {
+			if (!r->opts.quiet)
+				fprintf(stderr, "jrec record: cycles not supported (no hardware "
+						"counters), falling back to cpu-clock\n");
+			set_event(r, REC_EV_CPU_CLOCK);
+			continue;
+		}
+		if ((errno == EACCES || errno == EPERM) && !r->attr.exclude_kernel) {
+			r->attr.exclude_kernel = 1;
+			r->attr.exclude_hv = 1;
+			if (r->opts.verbose)
+				fprintf(stderr, "jrec record: kernel samples not permitted, "
+						"recording user space only\n");
+			continue;
+		}
+		return -errno;
+	}
+}
+
+int rec_events_open(struct record *r)
+{
+	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	pid_t *tids = NULL;
+	size_t nr_tids = 0, i;
+	int cpu, err;
+
+	init_attr(r);
+	err = target_tids(r, &tids, &nr_tids);
+	if (err)
+		return err;
+	r->fds = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->fds));
+	r->ids = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->ids));
+	r->rings = calloc((size_t)nr_cpus, sizeof(*r->rings));
+	if (!r->fds || !r->ids || !r->rings) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (cpu = 0; cpu < nr_cpus; cpu++) {
+		int first = -1;
+
+		for (i = 0; i < nr_tids; i++) {
+			int fd = open_one(r, tids[i], cpu);
+
+			if (fd == -ENODEV || (fd == -EINVAL && first < 0 && cpu > 0))
+				break; /* offline CPU */
+			if (fd == -ESRCH && r->opts.pid)
+				continue; /* a thread that just exited */
+			if (fd < 0) {
+				err = fd;
+				goto out;
+			}
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[r->nr_fds])) {
+				err = -errno;
+				close(fd);
+				goto out;
+			}
+			r->fds[r->nr_fds++] = fd;
+			if (first < 0) {
+				first = fd;
+				r->rings[r->nr_rings].fd = fd;
+				r->rings[r->nr_rings].cpu = cpu;
+				r->nr_rings++;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first)) {
+				err = -errno;
+				goto out;
+			}
+		}
+	}
+	err = r->nr_rings ? 0 : -ENODEV;
+out:
+	free(tids);
+	return err;
+}
+
+int rec_events_mmap(struct record *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t i;
+
+	for (i = 0; i < r->nr_rings; i++) {
+		struct rec_ring *rg = &r->rings[i];
+		size_t len = ((size_t)r->opts.mmap_pages + 1) * (size_t)page;
+
+		rg->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rg->fd, 0);
+		if (rg->base == MAP_FAILED) {
+			rg->base = NULL;
+			return -errno;
+		}
+		rg->data_size = (size_t)r->opts.mmap_pages * (size_t)page;
+	}
+	return 0;
+}
+
+static int ioctl_all(struct record *r, unsigned long req)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fds; i++)
+		if (ioctl(r->fds[i], req, 0))
+			return -errno;
+	return 0;
+}
+
+int rec_events_enable(struct record *r)
+{
+	return ioctl_all(r, PERF_EVENT_IOC_ENABLE);
+}
+
+int rec_events_disable(struct record *r)
+{
+	return ioctl_all(r, PERF_EVENT_IOC_DISABLE);
+}
+
+static int handle(struct record *r, const struct perf_event_header *h)
+{
+	int err;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		r->nr_samples++;
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			uint64_t lost;
+
+			memcpy(&lost, (const uint8_t *)h + sizeof(*h) + 8, sizeof(lost));
+			r->nr_lost += lost;
+		}
+		break;
+	default:
+		break;
+	}
+	err = perf_writer__write(r->w, h, h->size);
+	if (err)
+		return err;
+	return rec_watch_record(r, h);
+}
+
+static int drain_ring(struct record *r, struct rec_ring *rg, int *wrote)
+{
+	struct perf_event_mmap_page *pg = rg->base;
+	const uint8_t *data = (const uint8_t *)rg->base + pg->data_offset;
+	uint64_t head, tail, mask = rg->data_size - 1;
+	union {
+		struct perf_event_header h;
+		uint8_t b[REC_RECORD_MAX];
+	} tmp;
+	int err = 0;
+
+	if (!pg->data_offset)
+		data = (const uint8_t *)rg->base + sysconf(_SC_PAGESIZE);
+	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	tail = pg->data_tail;
+	while (tail < head) {
+		const struct perf_event_header *h = (const void *)(data + (tail & mask));
+		size_t off = tail & mask, size;
+		struct perf_event_header hh;
+
+		if (off + sizeof(hh) <= rg->data_size) {
+			memcpy(&hh, h, sizeof(hh));
+		} else {
+			size_t first = rg->data_size - off;
+
+			memcpy(&hh, h, first);
+			memcpy((uint8_t *)&hh + first, data, sizeof(hh) - first);
+		}
+		size = hh.size;
+		if (size < sizeof(hh) || size > head - tail) {
+			err = -EIO; /* a torn ring: should not happen */
+			break;
+		}
+		if (off + size > rg->data_size) {
+			size_t first = rg->data_size - off;
+
+			memcpy(tmp.b, data + off, first);
+			memcpy(tmp.b + first, data, size - first);
+			h = &tmp.h;
+		}
+		err = handle(r, h);
+		if (err)
+			break;
+		*wrote = 1;
+		tail += size;
+	}
+	__atomic_store_n(&pg->data_tail, tail, __ATOMIC_RELEASE);
+	return err;
+}
+
+int rec_events_drain(struct record *r)
+{
+	int wrote = 0, err;
+	size_t i;
+
+	for (i = 0; i < r->nr_rings; i++) {
+		err = drain_ring(r, &r->rings[i], &wrote);
+		if (err)
+			return err;
+	}
+	if (wrote) {
+		struct perf_event_header fr = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(fr) };
+
+		err = perf_writer__write(r->w, &fr, sizeof(fr));
+		if (!err)
+			err = perf_writer__flush(r->w);
+		r->nr_rounds++;
+		return err;
+	}
+	return 0;
+}
+
+void rec_events_close(struct record *r)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t i;
+
+	for (i = 0; i < r->nr_rings; i++)
+		if (r->rings[i].base)
+			munmap(r->rings[i].base, ((size_t)r->opts.mmap_pages + 1) * (size_t)page);
+	for (i = 0; i < r->nr_fds; i++)
+		close(r->fds[i]);
+	free(r->rings);
+	free(r->fds);
+	free(r->ids);
+	r->rings = NULL;
+	r->fds = NULL;
+	r->ids = NULL;
+	r->nr_rings = r->nr_fds = 0;
+}

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec record: the feature sections written at the end of the recording.
+ * Standard ones as perf writes them (BUILD_ID, HOSTNAME, OSRELEASE, VERSION,
+ * ARCH, NRCPUS, CMDLINE, CLOCKID, CLOCK_DATA) and jrec's private ones
+ * (perf-file.h, Documentation/jrec-data.rst).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perf-file.h"
+#include "procfs.h"
+#include "record.h"
+
+static int add(struct record *r, unsigned int id, struct rec_buf *b, int err)
+{
+	if (!err)
+		err = perf_writer__add_feature(r->w, id, b);
+	rec_buf__release(b);
+	return err;
+}
+
+static int add_string(struct record *r, unsigned int id, const char *s)
+{
+	struct rec_buf b = REC_BUF_INIT;
+
+	return add(r, id, &b, rec_buf__append_perf_string(&b, s));
+}
+
+static int private_prefix(struct rec_buf *b, unsigned int id)
+{
+	struct jrec_feat_prefix p = { JREC_FEAT_MAGIC, JREC_FEAT_VERSION, (uint16_t)id };
+
+	return rec_buf__append(b, &p, sizeof(p));
+}
+
+static int build_id_entry(struct rec_buf *b, uint16_t misc, int32_t pid, const uint8_t *id,
+			  uint8_t id_len, const char *path)
+{
+	struct perf_file_build_id e;
+	size_t n = strlen(path) + 1, padded = (n + 63) & ~(size_t)63;
+	int err;
+
+	memset(&e, 0, sizeof(e));
+	e.header.type = 0;
+	e.header.misc = misc | PERF_RECORD_MISC_BUILD_ID_SIZE;
+	e.header.size = (uint16_t)(sizeof(e) + padded);
+	e.pid = pid;
+	memcpy(e.build_id, id, id_len);
+	e.build_id[20] = id_len;
+	err = rec_buf__append(b, &e, sizeof(e));
+	if (!err)
+		err = rec_buf__append(b, path, n);
+	if (!err)
+		err = rec_buf__reserve(b, padded - n);
+	if (!err) {
+		memset(b->data + b->len, 0, padded - n);
+		b->len += padded - n;
+	}
+	return err;
+}
+
+static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
+{
+	const struct rec_bidcache_result *res = NULL;
+	struct rec_buf b = REC_BUF_INIT;
+	size_t n = 0, i, k;
+	int err = 0;
+
+	if (kid_len)
+		err = build_id_entry(&b, PERF_RECORD_MISC_KERNEL, -1, kid, kid_len,
+				     "[kernel.kallsyms]");
+	if (r->bid)
+		n = rec_bidcache__results(r->bid, &res);
+	for (i = 0; i < n && !err; i++) {
+		const struct rec_bidcache_result *x = &res[i];
+		int dup = 0;
+
+		if (x->cookie.kind != JMMAP_COOKIE_ELF_BUILD_ID || x->status == JREC_FILE_MISMATCH)
+			continue;
+		for (k = 0; k < i && !dup; k++)
+			dup = res[k].cookie.kind == x->cookie.kind &&
+			      res[k].cookie.len == x->cookie.len &&
+			      !memcmp(res[k].cookie.bytes, x->cookie.bytes, x->cookie.len) &&
+			      !strcmp(res[k].path, x->path);
+		if (!dup)
+			err = build_id_entry(&b, PERF_RECORD_MISC_USER, -1, x->cookie.bytes,
+					     x->cookie.len, x->path);
+	}
+	return add(r, PERF_FEAT_BUILD_ID, &b, err);
+}
+
+static int cmdline(struct record *r)
+{
+	struct rec_buf b = REC_BUF_INIT;
+	uint32_t nr = (uint32_t)r->opts.full_argc + 1;
+	int i, err;
+
+	err = rec_buf__append(&b, &nr, sizeof(nr));
+	if (!err)
+		err = rec_buf__append_perf_string(&b, "jrec");
+	for (i = 0; i < r->opts.full_argc && !err; i++)
+		err = rec_buf__append_perf_string(&b, r->opts.full_argv[i]);
+	return add(r, PERF_FEAT_CMDLINE, &b, err);
+}
+
+static int nrcpus(struct record *r)
+{
+	struct rec_buf b = REC_BUF_INIT;
+	uint32_t v[2];
+
+	v[0] = (uint32_t)sysconf(_SC_NPROCESSORS_CONF); /* available */
+	v[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN); /* online */
+	return add(r, PERF_FEAT_NRCPUS, &b, rec_buf__append(&b, v, sizeof(v)));
+}
+
+static int clock_features(struct record *r)
+{
+	struct rec_buf b = REC_BUF_INIT;
+	struct timespec res, mono, real;
+	struct {
+		uint32_t version, clockid;
+		uint64_t tod_ns, clockid_ns;
+	} cd;
+	uint64_t res_ns = 1;
+	int err;
+
+	if (!clock_getres(CLOCK_MONOTONIC, &res))
+		res_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
+	err = add(r, PERF_FEAT_CLOCKID, &b, rec_buf__append(&b, &res_ns, sizeof(res_ns)));
+	if (err)
+		return err;
+	clock_gettime(CLOCK_REALTIME, &real);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	cd.version = 1;
+	cd.clockid = CLOCK_MONOTONIC;
+	cd.tod_ns = (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec;
+	cd.clockid_ns = (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec;
+	return add(r, PERF_FEAT_CLOCK_DATA, &b, rec_buf__append(&b, &cd, sizeof(cd)));
+}
+
+static int infof(struct rec_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int infof(struct rec_buf *b, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -EINVAL;
+	if ((size_t)n >= sizeof(line))
+		n = sizeof(line) - 1;
+	/* one line per key: no newline may hide inside a value */
+	for (int i = 0; i < n - 1; i++)
+		if (line[i] == '\n')
+			line[i] = ' ';
+	return rec_buf__append(b, line, (size_t)n);
+}
+
+static int info(struct record *r, const struct utsname *u, const uint8_t *kid, uint8_t kid_len)
+{
+	struct rec_buf b = REC_BUF_INIT;
+	char host[256] = "", hex[JREC_COOKIE_HEX_LEN];
+	int i, err;
+
+	gethostname(host, sizeof(host) - 1);
+	err = private_prefix(&b, JREC_FEAT_INFO);
+	if (!err && r->jm)
+		err = infof(&b, "mode=jmmap\njmmap_abi=%u\njmmap_version=%s\n",
+			    r->jm->version.abi_version, r->jm->version.module_version);
+	else if (!err)
+		err = infof(&b, "mode=fallback\nfallback_reason=%s\n", r->jmmap_reason);
+	if (!err)
+		err = infof(&b, "clockid=%d\n", CLOCK_MONOTONIC);
+	if (!err && r->kernel_text)
+		err = infof(&b, "kernel_text=0x%llx\n", (unsigned long long)r->kernel_text);
+	if (!err)
+		err = infof(&b, "kernel_release=%s\n", u->release);
+	if (!err && kid_len) {
+		struct jrec_cookie c = { JMMAP_COOKIE_ELF_BUILD_ID, kid_len, { 0 } };
+
+		memcpy(c.bytes, kid, kid_len);
+		jrec_cookie_hex(&c, hex);
+		err = infof(&b, "kernel_build_id=%s\n", hex);
+	}
+	if (!err)
+		err = infof(&b, "hostname=%s\nnr_cpus=%ld\n", host, sysconf(_SC_NPROCESSORS_ONLN));
+	if (!err)
+		err = infof(&b, "event=%s\n", r->event_name);
+	if (!err && r->bid && r->buildid_dir[0])
+		err = infof(&b, "buildid_dir=%s\n", r->buildid_dir);
+	if (!err)
+		err = infof(&b, "perfmap_poll_ns=%llu\n", (unsigned long long)REC_TICK_NS);
+	if (!err)
+		err = infof(&b, "lost_samples=%llu\nlost_module_records=%llu\n",
+			    (unsigned long long)r->nr_lost,
+			    (unsigned long long)(r->jm ? r->jm->lost : 0));
+	if (!err)
+		err = rec_buf__append(&b, "cmdline=jrec", 12);
+	for (i = 0; i < r->opts.full_argc && !err; i++)
+		err = infof(&b, " %s", r->opts.full_argv[i]);
+	if (!err)
+		err = rec_buf__append(&b, "\n", 1);
+	return add(r, JREC_FEAT_INFO, &b, err);
+}
+
+static int kallsyms(struct record *r)
+{
+	struct rec_buf b = REC_BUF_INIT;
+	int err;
+
+	if (!r->kernel_text)
+		return 0; /* addresses hidden: a copy would be useless */
+	err = private_prefix(&b, JREC_FEAT_KALLSYMS);
+	if (!err)
+		err = procfs_read_file("/proc/kallsyms", &b);
+	if (err) {
+		rec_buf__release(&b);
+		return 0; /* optional */
+	}
+	return add(r, JREC_FEAT_KALLSYMS, &b, 0);
+}
+
+static int side_files(struct record *r)
+{
+	const struct rec_bidcache_result *res = NULL;
+	struct rec_buf b = REC_BUF_INIT;
+	size_t i, n;
+	int err;
+
+	if (r->jm) {
+		err = private_prefix(&b, JREC_FEAT_JMMAP);
+		if (!err)
+			err = rec_buf__append(&b, r->jm->records.data, r->jm->records.len);
+		err = add(r, JREC_FEAT_JMMAP, &b, err);
+		if (err)
+			return err;
+	}
+	if (r->nr_jitdumps) {
+		err = private_prefix(&b, JREC_FEAT_JITDUMP);
+		for (i = 0; i < r->nr_jitdumps && !err; i++)
+			err = rec_jitdump__emit(r->jitdumps[i], &b);
+		err = add(r, JREC_FEAT_JITDUMP, &b, err);
+		if (err)
+			return err;
+	}
+	if (r->perfmap_lines.len) {
+		err = private_prefix(&b, JREC_FEAT_PERFMAP);
+		if (!err)
+			err = rec_buf__append(&b, r->perfmap_lines.data, r->perfmap_lines.len);
+		err = add(r, JREC_FEAT_PERFMAP, &b, err);
+		if (err)
+			return err;
+	}
+	if (r->bid) {
+		n = rec_bidcache__results(r->bid, &res);
+		err = private_prefix(&b, JREC_FEAT_FILES);
+		for (i = 0; i < n && !err; i++)
+			err = rec_bidcache_emit_file(&res[i], &b);
+		err = add(r, JREC_FEAT_FILES, &b, err);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int rec_features_write(struct record *r)
+{
+	uint8_t kid[20];
+	uint8_t kid_len = 0;
+	struct utsname u;
+	char version[64];
+	int err;
+
+	if (procfs_read_kernel_build_id(kid, &kid_len))
+		kid_len = 0;
+	uname(&u);
+	snprintf(version, sizeof(version), "jrec %s", JREC_VERSION);
+	err = build_ids(r, kid, kid_len);
+	if (!err) {
+		char host[256] = "";
+
+		gethostname(host, sizeof(host) - 1);
+		err = add_string(r, PERF_FEAT_HOSTNAME, host);
+	}
+	if (!err)
+		err = add_string(r, PERF_FEAT_OSRELEASE, u.release);
+	if (!err)
+		err = add_string(r, PERF_FEAT_VERSION, version);
+	if (!err)
+		err = add_string(r, PERF_FEAT_ARCH, u.machine);
+	if (!err)
+		err = nrcpus(r);
+	if (!err)
+		err = cmdline(r);
+	if (!err)
+		err = clock_features(r);
+	if (!err)
+		err = info(r, &u, kid, kid_len);
+	if (!err)
+		err = kallsyms(r);
+	if (!err)
+		err = side_files(r);
+	return err;
+}

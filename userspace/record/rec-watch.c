@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec record: what the recorder does with the records it sees. A
+ * file-backed executable MMAP2 goes to the build-id cache thread; a mapped
+ * jit-PID.dump starts a jitdump copy; an anonymous executable mapping starts
+ * watching the process's perf map. rec_watch_tick() polls the side files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "record.h"
+
+#define REC_MAX_PERFMAPS 4096
+#define REC_MAX_JITDUMPS 1024
+
+struct mmap2_view {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t prot;
+	uint64_t time;
+	struct rec_bidcache_map bm;
+	const char *name;
+};
+
+/* Parse a MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
+static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
+{
+	const uint8_t *b = (const uint8_t *)h;
+	size_t name_max;
+
+	if (h->size < 8 + 64 + 8 + 32)
+		return -EINVAL;
+	memset(v, 0, sizeof(*v));
+	memcpy(&v->pid, b + 8, 4);
+	memcpy(&v->tid, b + 12, 4);
+	memcpy(&v->start, b + 16, 8);
+	memcpy(&v->len, b + 24, 8);
+	memcpy(&v->pgoff, b + 32, 8);
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		uint8_t n = b[40];
+
+		if (n > 20)
+			return -EINVAL;
+		if (n) {
+			v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+			v->bm.cookie.len = n;
+			memcpy(v->bm.cookie.bytes, b + 44, n);
+		}
+	} else {
+		memcpy(&v->bm.dev_major, b + 40, 4);
+		memcpy(&v->bm.dev_minor, b + 44, 4);
+		memcpy(&v->bm.ino, b + 48, 8);
+		memcpy(&v->bm.ino_generation, b + 56, 8);
+	}
+	memcpy(&v->prot, b + 64, 4);
+	memcpy(&v->time, b + h->size - 24, 8);
+	v->name = (const char *)b + 72;
+	name_max = h->size - 72 - 32;
+	if (!memchr(v->name, '\0', name_max))
+		return -EINVAL;
+	v->bm.pid = v->pid;
+	v->bm.start = v->start;
+	v->bm.end = v->start + v->len;
+	v->bm.path = v->name;
+	return 0;
+}
+
+static int is_jitdump_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	const char *p;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "jit-", 4))
+		return 0;
+	p = base + 4;
+	if (*p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return !strcmp(p, ".dump");
+}
+
+static int is_anon_name(const char *name)
+{
+	return !name[0] || !strcmp(name, "//anon") || !strncmp(name, "[anon", 5) ||
+	       !strncmp(name, "/memfd:", 7);
+}
+
+int rec_watch_pid(struct record *r, uint32_t pid)
+{
+	struct rec_perfmap **n, *pm;
+	size_t i;
+	int err;
+
+	for (i = 0; i < r->nr_perfmaps; i++)
+		if (r->perfmaps[i]->pid == pid)
+			return 0;
+	if (r->nr_perfmaps >= REC_MAX_PERFMAPS)
+		return 0;
+	err = rec_perfmap__new(pid, &pm);
+	if (err)
+		return err == -ESRCH || err == -ENOENT ? 0 : err;
+	n = realloc(r->perfmaps, (r->nr_perfmaps + 1) * sizeof(*n));
+	if (!n) {
+		rec_perfmap__free(pm);
+		return -ENOMEM;
+	}
+	r->perfmaps = n;
+	r->perfmaps[r->nr_perfmaps++] = pm;
+	if (r->opts.verbose)
+		fprintf(stderr, "jrec record: watching %s\n", pm->path);
+	return 0;
+}
+
+static int start_jitdump(struct record *r, const struct mmap2_view *v)
+{
+	struct rec_jitdump **n, *j;
+	char mf[80];
+	size_t i;
+	int fd, err;
+
+	for (i = 0; i < r->nr_jitdumps; i++)
+		if (r->jitdumps[i]->pid == v->pid && !strcmp(r->jitdumps[i]->path, v->name))
+			return 0;
+	if (r->nr_jitdumps >= REC_MAX_JITDUMPS)
+		return 0;
+	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", v->pid,
+		 (unsigned long long)v->start, (unsigned long long)(v->start + v->len));
+	fd = open(mf, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		fd = open(v->name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (!r->opts.quiet)
+			fprintf(stderr, "jrec record: warning: cannot copy %s: %s\n", v->name,
+				strerror(errno));
+		return 0;
+	}
+	err = rec_jitdump__new(fd, v->pid, v->time, v->name, &j);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	n = realloc(r->jitdumps, (r->nr_jitdumps + 1) * sizeof(*n));
+	if (!n) {
+		rec_jitdump__free(j);
+		return -ENOMEM;
+	}
+	r->jitdumps = n;
+	r->jitdumps[r->nr_jitdumps++] = j;
+	rec_jitdump__update(j);
+	if (r->opts.verbose)
+		fprintf(stderr, "jrec record: copying %s\n", v->name);
+	/* a JIT with a jitdump may also write a perf map */
+	return rec_watch_pid(r, v->pid);
+}
+
+static int on_exit_pid(struct record *r, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_perfmaps; i++)
+		if (r->perfmaps[i]->pid == pid)
+			rec_perfmap__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
+	for (i = 0; i < r->nr_jitdumps; i++)
+		if (r->jitdumps[i]->pid == pid)
+			rec_jitdump__update(r->jitdumps[i]);
+	return 0;
+}
+
+int rec_watch_record(struct record *r, const struct perf_event_header *h)
+{
+	struct mmap2_view v;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		if (parse_mmap2(h, &v) || !(v.prot & PROT_EXEC) || v.pid == (uint32_t)-1)
+			return 0;
+		if (is_anon_name(v.name))
+			return rec_watch_pid(r, v.pid);
+		if (is_jitdump_name(v.name))
+			return start_jitdump(r, &v);
+		if (v.name[0] != '/' || !r->bid)
+			return 0;
+		return rec_bidcache__add(r->bid, &v.bm);
+	case PERF_RECORD_EXIT:
+		if (h->size >= 8 + 16) {
+			uint32_t pid, tid;
+
+			memcpy(&pid, (const uint8_t *)h + 8, 4);
+			memcpy(&tid, (const uint8_t *)h + 16, 4);
+			if (pid == tid)
+				return on_exit_pid(r, pid);
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int rec_watch_tick(struct record *r, int final)
+{
+	uint64_t now = rec_now();
+	size_t i;
+	int err;
+
+	if (!final && now - r->last_tick < REC_TICK_NS)
+		return 0;
+	r->last_tick = now;
+	for (i = 0; i < r->nr_perfmaps; i++) {
+		err = rec_perfmap__update(r->perfmaps[i], now, &r->perfmap_lines);
+		if (err == -ENOMEM)
+			return err;
+	}
+	for (i = 0; i < r->nr_jitdumps; i++) {
+		rec_jitdump__update(r->jitdumps[i]);
+		if (final)
+			rec_jitdump__close(r->jitdumps[i]);
+	}
+	return 0;
+}
+
+void rec_watch_free(struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_perfmaps; i++)
+		rec_perfmap__free(r->perfmaps[i]);
+	free(r->perfmaps);
+	r->perfmaps = NULL;
+	r->nr_perfmaps = 0;
+	for (i = 0; i < r->nr_jitdumps; i++)
+		rec_jitdump__free(r->jitdumps[i]);
+	free(r->jitdumps);
+	r->jitdumps = NULL;
+	r->nr_jitdumps = 0;
+	rec_buf__release(&r->perfmap_lines);
+}
