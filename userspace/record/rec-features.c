@@ -145,71 +145,102 @@ static int clock_features(struct record *r)
 	return add(r, PERF_FEAT_CLOCK_DATA, &b, rec_buf__append(&b, &cd, sizeof(cd)));
 }
 
-static int infof(struct rec_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int infof(struct rec_buf *b, const char *fmt, ...)
+/* One "key=value" line; a newline inside the value becomes a space. */
+static int kv(struct rec_buf *b, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int kv(struct rec_buf *b, const char *key, const char *fmt, ...)
 {
-	char line[1024];
+	char val[2048];
 	va_list ap;
-	int n;
+	int n, i, err;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line), fmt, ap);
+	n = vsnprintf(val, sizeof(val), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return -EINVAL;
-	if ((size_t)n >= sizeof(line))
-		n = sizeof(line) - 1;
-	/* one line per key: no newline may hide inside a value */
-	for (int i = 0; i < n - 1; i++)
-		if (line[i] == '\n')
-			line[i] = ' ';
-	return rec_buf__append(b, line, (size_t)n);
+	if ((size_t)n >= sizeof(val))
+		n = sizeof(val) - 1;
+	for (i = 0; i < n; i++)
+		if (val[i] == '\n' || val[i] == '\r')
+			val[i] = ' ';
+	err = rec_buf__append(b, key, strlen(key));
+	if (!err)
+		err = rec_buf__append(b, "=", 1);
+	if (!err)
+		err = rec_buf__append(b, val, (size_t)n);
+	if (!err)
+		err = rec_buf__append(b, "\n", 1);
+	return err;
 }
 
 static int info(struct record *r, const struct utsname *u, const uint8_t *kid, uint8_t kid_len)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct rec_buf b = REC_BUF_INIT, cmd = REC_BUF_INIT;
 	char host[256] = "", hex[JREC_COOKIE_HEX_LEN];
 	int i, err;
 
 	gethostname(host, sizeof(host) - 1);
 	err = private_prefix(&b, JREC_FEAT_INFO);
-	if (!err && r->jm)
-		err = infof(&b, "mode=jmmap\njmmap_abi=%u\njmmap_version=%s\n",
-			    r->jm->version.abi_version, r->jm->version.module_version);
-	else if (!err)
-		err = infof(&b, "mode=fallback\nfallback_reason=%s\n", r->jmmap_reason);
+	if (!err && r->jm) {
+		err = kv(&b, "mode", "jmmap");
+		if (!err)
+			err = kv(&b, "jmmap_abi", "%u", r->jm->version.abi_version);
+		if (!err)
+			err = kv(&b, "jmmap_version", "%s", r->jm->version.module_version);
+	} else if (!err) {
+		err = kv(&b, "mode", "fallback");
+		if (!err)
+			err = kv(&b, "fallback_reason", "%s", r->jmmap_reason);
+	}
 	if (!err)
-		err = infof(&b, "clockid=%d\n", CLOCK_MONOTONIC);
+		err = kv(&b, "clockid", "%d", CLOCK_MONOTONIC);
 	if (!err && r->kernel_text)
-		err = infof(&b, "kernel_text=0x%llx\n", (unsigned long long)r->kernel_text);
+		err = kv(&b, "kernel_text", "0x%llx", (unsigned long long)r->kernel_text);
 	if (!err)
-		err = infof(&b, "kernel_release=%s\n", u->release);
+		err = kv(&b, "kernel_release", "%s", u->release);
 	if (!err && kid_len) {
 		struct jrec_cookie c = { JMMAP_COOKIE_ELF_BUILD_ID, kid_len, { 0 } };
 
 		memcpy(c.bytes, kid, kid_len);
 		jrec_cookie_hex(&c, hex);
-		err = infof(&b, "kernel_build_id=%s\n", hex);
+		err = kv(&b, "kernel_build_id", "%s", hex);
 	}
 	if (!err)
-		err = infof(&b, "hostname=%s\nnr_cpus=%ld\n", host, sysconf(_SC_NPROCESSORS_ONLN));
+		err = kv(&b, "hostname", "%s", host);
 	if (!err)
-		err = infof(&b, "event=%s\n", r->event_name);
+		err = kv(&b, "nr_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	if (!err)
+		err = kv(&b, "event", "%s", r->event_name);
 	if (!err && r->bid && r->buildid_dir[0])
-		err = infof(&b, "buildid_dir=%s\n", r->buildid_dir);
+		err = kv(&b, "buildid_dir", "%s", r->buildid_dir);
 	if (!err)
-		err = infof(&b, "perfmap_poll_ns=%llu\n", (unsigned long long)REC_TICK_NS);
+		err = kv(&b, "perfmap_poll_ns", "%llu", (unsigned long long)REC_TICK_NS);
 	if (!err)
-		err = infof(&b, "lost_samples=%llu\nlost_module_records=%llu\n",
-			    (unsigned long long)r->nr_lost,
-			    (unsigned long long)(r->jm ? r->jm->lost : 0));
+		err = kv(&b, "samples", "%llu", (unsigned long long)r->nr_samples);
 	if (!err)
-		err = rec_buf__append(&b, "cmdline=jrec", 12);
-	for (i = 0; i < r->opts.full_argc && !err; i++)
-		err = infof(&b, " %s", r->opts.full_argv[i]);
+		err = kv(&b, "lost_samples", "%llu", (unsigned long long)r->nr_lost);
 	if (!err)
-		err = rec_buf__append(&b, "\n", 1);
+		err = kv(&b, "module_records", "%llu",
+			 (unsigned long long)(r->jm ? r->jm->nr_records : 0));
+	if (!err)
+		err = kv(&b, "lost_module_records", "%llu",
+			 (unsigned long long)(r->jm ? r->jm->lost : 0));
+	if (!err && r->stop_signal)
+		err = kv(&b, "stopped_by_signal", "%d", r->stop_signal);
+	if (!err)
+		err = rec_buf__append(&cmd, "jrec", 4);
+	for (i = 0; i < r->opts.full_argc && !err; i++) {
+		err = rec_buf__append(&cmd, " ", 1);
+		if (!err)
+			err = rec_buf__append(&cmd, r->opts.full_argv[i],
+					      strlen(r->opts.full_argv[i]));
+	}
+	if (!err)
+		err = rec_buf__append(&cmd, "", 1);
+	if (!err)
+		err = kv(&b, "cmdline", "%s", (const char *)cmd.data);
+	rec_buf__release(&cmd);
 	return add(r, JREC_FEAT_INFO, &b, err);
 }
 
