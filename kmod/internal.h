@@ -17,6 +17,11 @@
 #define JMMAP_BUF_MIN (1U << 13)
 #define JMMAP_BUF_MAX (1U << 26)
 
+#define JMMAP_FEATURES                                                                             \
+	(JMMAP_FEAT_MMAP3 | JMMAP_FEAT_MUNMAP | JMMAP_FEAT_PROC_TREE | JMMAP_FEAT_SNAPSHOT |       \
+	 JMMAP_FEAT_COOKIE_ELF | JMMAP_FEAT_COOKIE_CONTENT | JMMAP_FEAT_SYSTEM_WIDE |              \
+	 JMMAP_FEAT_DATA_MMAPS)
+
 /* Record sizes: the fixed part plus a file name of at most PATH_MAX. */
 #define JMMAP_NAME_MAX 4096
 #define JMMAP_REC_SIZE_MAX (sizeof(struct jmmap_rec_mmap3) + JMMAP_NAME_MAX)
@@ -66,11 +71,17 @@ enum jmmap_want {
 bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want);
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
 
+/* A record of @type about @tgid could not even be built: count it lost. */
+void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want);
+
+/* Follow a new process in every session that follows its parent. */
+void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
+/* Forget an exited process in every session. */
+void jmmap_targets_exit(u32 tgid);
+
 /* targets.c: which processes a session follows */
 int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out);
 bool jmmap_session_follows(struct jmmap_session *s, u32 tgid);
-void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
-void jmmap_targets_exit(u32 tgid);
 
 /* time of every record */
 u64 jmmap_now(void);

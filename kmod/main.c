@@ -12,6 +12,9 @@
 #include <linux/poll.h>
 #include <linux/uaccess.h>
 
+#include "cookie.h"
+#include "defer.h"
+#include "hooks.h"
 #include "internal.h"
 
 #ifndef JMMAP_MODULE_VERSION
@@ -108,7 +111,7 @@ static long ioctl_version(void __user *uarg)
 	memset(&v, 0, sizeof(v));
 	v.size = sizeof(v);
 	v.abi_version = JMMAP_ABI_VERSION;
-	v.features = 0;
+	v.features = JMMAP_FEATURES;
 	strscpy(v.module_version, JMMAP_MODULE_VERSION, sizeof(v.module_version));
 	return arg_out(uarg, &v, sizeof(v), usize);
 }
@@ -134,7 +137,10 @@ static long ioctl_add_target(struct jmmap_session *s, void __user *uarg)
 	err = arg_in(&t, sizeof(t), JMMAP_TARGET_SIZE_V1, uarg, &usize);
 	if (err)
 		return err;
-	return jmmap_target_add(s, &t, &tgid);
+	err = jmmap_target_add(s, &t, &tgid);
+	if (err || !tgid || (t.flags & JMMAP_TARGET_NO_SNAPSHOT))
+		return err;
+	return jmmap_snapshot(s, tgid);
 }
 
 static long ioctl_stats(struct jmmap_session *s, void __user *uarg)
@@ -193,11 +199,31 @@ static int __init jmmap_init(void)
 {
 	int err;
 
-	err = misc_register(&jmmap_misc);
+	err = jmmap_cookie_init();
 	if (err)
 		goto out;
+	err = jmmap_defer_init();
+	if (err)
+		goto out_cookie;
+	err = jmmap_hooks_proc_register();
+	if (err)
+		goto out_defer;
+	err = jmmap_hooks_mm_register();
+	if (err)
+		goto out_hooks_proc;
+	err = misc_register(&jmmap_misc);
+	if (err)
+		goto out_hooks_mm;
 	return 0;
 
+out_hooks_mm:
+	jmmap_hooks_mm_unregister();
+out_hooks_proc:
+	jmmap_hooks_proc_unregister();
+out_defer:
+	jmmap_defer_exit();
+out_cookie:
+	jmmap_cookie_exit();
 out:
 	return err;
 }
@@ -205,6 +231,10 @@ out:
 static void __exit jmmap_exit(void)
 {
 	misc_deregister(&jmmap_misc);
+	jmmap_hooks_mm_unregister();
+	jmmap_hooks_proc_unregister();
+	jmmap_defer_exit();
+	jmmap_cookie_exit();
 }
 
 module_init(jmmap_init);

@@ -213,6 +213,58 @@ void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want wa
 	rcu_read_unlock();
 }
 
+static void jmmap_session_count_lost(struct jmmap_session *s, u16 type)
+{
+	unsigned long flags;
+
+	if (type >= JMMAP_REC_MAX)
+		type = 0;
+	spin_lock_irqsave(&s->lock, flags);
+	s->lost[type]++;
+	s->lost_pending[type]++;
+	s->lost_owed = true;
+	spin_unlock_irqrestore(&s->lock, flags);
+}
+
+void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want)
+{
+	struct jmmap_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (session_wants(s, tgid, want))
+			jmmap_session_count_lost(s, type);
+	}
+	rcu_read_unlock();
+}
+
+void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid)
+{
+	struct jmmap_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (!jmmap_session_follows(s, parent_tgid))
+			continue;
+		/* On failure the child is not followed: its records count as lost. */
+		if (xa_err(xa_store(&s->targets, child_tgid, xa_mk_value(1), GFP_ATOMIC)))
+			jmmap_session_count_lost(s, JMMAP_REC_FORK);
+	}
+	rcu_read_unlock();
+}
+
+void jmmap_targets_exit(u32 tgid)
+{
+	struct jmmap_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (jmmap_session_follows(s, tgid))
+			xa_erase(&s->targets, tgid);
+	}
+	rcu_read_unlock();
+}
+
 static bool ring_has_data(struct jmmap_session *s)
 {
 	return READ_ONCE(s->head) != READ_ONCE(s->tail);

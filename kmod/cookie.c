@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jmmap cookies, kernel side. The rule is the one userspace follows
+ * (userspace/lib/cookie.c):
+ *   - a little-endian ELF file whose PT_NOTE segments, or else SHT_NOTE
+ *     sections, hold an NT_GNU_BUILD_ID "GNU" note of 1..20 bytes is named
+ *     by the first such note;
+ *   - any other file by the content cookie of jmmap.h (SHA-256 over a tag,
+ *     the size and the first and last 4 KiB, cut to 20 bytes).
+ * The file is read with kernel_read(), so the note is found wherever it is
+ * and whether or not the page cache has seen the file.
+ *
+ * Results are cached per inode (device, inode number) and trusted while the
+ * inode's generation, change time and size are those seen when computing,
+ * and only if that change time was at least a second older than the
+ * computation, so that a file rewritten within one timestamp tick is never
+ * served a stale cookie.
+ */
+#include <crypto/hash.h>
+#include <linux/elf.h>
+#include <linux/hashtable.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+
+#include "compat.h"
+#include "cookie.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+#define NOTE_SEG_MAX (64 * 1024) /* bytes of one note segment we read */
+#define PHNUM_MAX 512
+#define SHNUM_MAX 4096
+#define CACHE_MAX 2048
+
+struct cache_entry {
+	struct hlist_node hnode;
+	struct list_head lru;
+	dev_t dev;
+	unsigned long ino;
+	u32 generation;
+	s64 ctime_sec;
+	u32 ctime_nsec;
+	loff_t size;
+	struct jmmap_cookie cookie;
+};
+
+static struct crypto_shash *sha256;
+static DEFINE_MUTEX(cache_mutex);
+static DEFINE_HASHTABLE(cache, 10);
+static LIST_HEAD(cache_lru);
+static unsigned int cache_count;
+
+static int read_exact(struct file *file, void *buf, size_t len, loff_t pos)
+{
+	ssize_t n;
+
+	while (len) {
+		n = kernel_read(file, buf, len, &pos);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			return -EIO;
+		buf = (u8 *)buf + n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Scan one block of notes at @off for the build-id; notes aligned to @align. */
+static bool scan_notes(struct file *file, loff_t fsize, u64 off, u64 len, u32 align,
+		       struct jmmap_cookie *out)
+{
+	u8 *buf;
+	u64 pos = 0;
+	bool found = false;
+
+	if (!len || off > (u64)fsize || len > (u64)fsize - off)
+		return false;
+	len = min_t(u64, len, NOTE_SEG_MAX);
+	buf = kmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return false;
+	if (read_exact(file, buf, len, (loff_t)off))
+		goto out;
+	while (len - pos >= sizeof(Elf32_Nhdr)) {
+		Elf32_Nhdr nh;
+		u64 name, desc, desc_pad;
+
+		memcpy(&nh, buf + pos, sizeof(nh));
+		name = pos + sizeof(nh);
+		if (nh.n_namesz > len - name)
+			break;
+		desc = ALIGN(name + nh.n_namesz, align);
+		desc_pad = ALIGN((u64)nh.n_descsz, align);
+		if (desc > len || len - desc < desc_pad)
+			break;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(buf + name, "GNU", 4) && nh.n_descsz >= 1 &&
+		    nh.n_descsz <= JMMAP_COOKIE_MAX) {
+			out->kind = JMMAP_COOKIE_ELF_BUILD_ID;
+			out->len = (u8)nh.n_descsz;
+			memset(out->bytes, 0, sizeof(out->bytes));
+			memcpy(out->bytes, buf + desc, nh.n_descsz);
+			found = true;
+			break;
+		}
+		pos = desc + desc_pad;
+	}
+out:
+	kfree(buf);
+	return found;
+}
+
+struct elf_layout {
+	bool is64;
+	u64 phoff, shoff;
+	u32 phnum, shnum, phentsize, shentsize;
+};
+
+static bool elf_layout(struct file *file, loff_t fsize, struct elf_layout *l)
+{
+	union {
+		Elf64_Ehdr e64;
+		Elf32_Ehdr e32;
+	} eh;
+
+	if (fsize < (loff_t)sizeof(Elf32_Ehdr))
+		return false;
+	memset(&eh, 0, sizeof(eh));
+	if (read_exact(file, &eh, min_t(loff_t, fsize, sizeof(eh)), 0))
+		return false;
+	if (memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e32.e_ident[EI_DATA] != ELFDATA2LSB)
+		return false;
+	if (eh.e32.e_ident[EI_CLASS] == ELFCLASS64) {
+		if (fsize < (loff_t)sizeof(Elf64_Ehdr))
+			return false;
+		l->is64 = true;
+		l->phoff = eh.e64.e_phoff;
+		l->phnum = eh.e64.e_phnum;
+		l->phentsize = eh.e64.e_phentsize;
+		l->shoff = eh.e64.e_shoff;
+		l->shnum = eh.e64.e_shnum;
+		l->shentsize = eh.e64.e_shentsize;
+	} else if (eh.e32.e_ident[EI_CLASS] == ELFCLASS32) {
+		l->is64 = false;
+		l->phoff = eh.e32.e_phoff;
+		l->phnum = eh.e32.e_phnum;
+		l->phentsize = eh.e32.e_phentsize;
+		l->shoff = eh.e32.e_shoff;
+		l->shnum = eh.e32.e_shnum;
+		l->shentsize = eh.e32.e_shentsize;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Read a table of @num entries of @entsize at @off; NULL if it is not all there. */
+static void *read_table(struct file *file, loff_t fsize, u64 off, u32 num, u32 entsize)
+{
+	u64 len = (u64)num * entsize;
+	void *tab;
+
+	if (!num || off > (u64)fsize || len > (u64)fsize - off)
+		return NULL;
+	tab = kmalloc(len, GFP_KERNEL);
+	if (tab && read_exact(file, tab, len, (loff_t)off)) {
+		kfree(tab);
+		tab = NULL;
+	}
+	return tab;
+}
+
+static bool elf_build_id(struct file *file, loff_t fsize, struct jmmap_cookie *out)
+{
+	struct elf_layout l;
+	bool found = false;
+	void *tab;
+	u32 i;
+
+	if (!elf_layout(file, fsize, &l))
+		return false;
+
+	if (l.phnum <= PHNUM_MAX &&
+	    l.phentsize == (l.is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) {
+		tab = read_table(file, fsize, l.phoff, l.phnum, l.phentsize);
+		for (i = 0; tab && i < l.phnum && !found; i++) {
+			u64 off, sz, align;
+			u32 type;
+
+			if (l.is64) {
+				Elf64_Phdr *p = (Elf64_Phdr *)tab + i;
+
+				type = p->p_type, off = p->p_offset, sz = p->p_filesz;
+				align = p->p_align;
+			} else {
+				Elf32_Phdr *p = (Elf32_Phdr *)tab + i;
+
+				type = p->p_type, off = p->p_offset, sz = p->p_filesz;
+				align = p->p_align;
+			}
+			if (type == PT_NOTE)
+				found = scan_notes(file, fsize, off, sz, align == 8 ? 8 : 4, out);
+		}
+		kfree(tab);
+	}
+	if (found)
+		return true;
+
+	if (l.shnum <= SHNUM_MAX &&
+	    l.shentsize == (l.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
+		tab = read_table(file, fsize, l.shoff, l.shnum, l.shentsize);
+		for (i = 0; tab && i < l.shnum && !found; i++) {
+			u64 off, sz, align;
+			u32 type;
+
+			if (l.is64) {
+				Elf64_Shdr *sh = (Elf64_Shdr *)tab + i;
+
+				type = sh->sh_type, off = sh->sh_offset, sz = sh->sh_size;
+				align = sh->sh_addralign;
+			} else {
+				Elf32_Shdr *sh = (Elf32_Shdr *)tab + i;
+
+				type = sh->sh_type, off = sh->sh_offset, sz = sh->sh_size;
+				align = sh->sh_addralign;
+			}
+			if (type == SHT_NOTE)
+				found = scan_notes(file, fsize, off, sz, align == 8 ? 8 : 4, out);
+		}
+		kfree(tab);
+	}
+	return found;
+}
+
+static int content_cookie(struct file *file, loff_t fsize, struct jmmap_cookie *out)
+{
+	SHASH_DESC_ON_STACK(desc, sha256);
+	u8 tag[JMMAP_CONTENT_COOKIE_TAG_LEN] = {};
+	u8 digest[32];
+	__le64 size_le = cpu_to_le64((u64)fsize);
+	size_t n = min_t(loff_t, fsize, JMMAP_CONTENT_COOKIE_EDGE);
+	u8 *edge;
+	int err;
+
+	edge = kmalloc(JMMAP_CONTENT_COOKIE_EDGE, GFP_KERNEL);
+	if (!edge)
+		return -ENOMEM;
+	memcpy(tag, JMMAP_CONTENT_COOKIE_TAG, sizeof(JMMAP_CONTENT_COOKIE_TAG) - 1);
+	desc->tfm = sha256;
+	err = crypto_shash_init(desc);
+	if (!err)
+		err = crypto_shash_update(desc, tag, sizeof(tag));
+	if (!err)
+		err = crypto_shash_update(desc, (u8 *)&size_le, sizeof(size_le));
+	if (!err)
+		err = read_exact(file, edge, n, 0);
+	if (!err)
+		err = crypto_shash_update(desc, edge, n);
+	if (!err)
+		err = read_exact(file, edge, n, fsize - n);
+	if (!err)
+		err = crypto_shash_update(desc, edge, n);
+	if (!err)
+		err = crypto_shash_final(desc, digest);
+	shash_desc_zero(desc);
+	kfree(edge);
+	if (err)
+		return err;
+	out->kind = JMMAP_COOKIE_CONTENT;
+	out->len = JMMAP_COOKIE_MAX;
+	memcpy(out->bytes, digest, JMMAP_COOKIE_MAX);
+	return 0;
+}
+
+static u32 cache_key(dev_t dev, unsigned long ino)
+{
+	return (u32)ino ^ (u32)(ino >> 32) ^ ((u32)dev * 0x9e3779b9u);
+}
+
+struct inode_state {
+	dev_t dev;
+	unsigned long ino;
+	u32 generation;
+	s64 ctime_sec;
+	u32 ctime_nsec;
+	loff_t size;
+};
+
+static void inode_state(struct inode *inode, struct inode_state *st)
+{
+	memset(st, 0, sizeof(*st)); /* compared with memcmp(), padding included */
+	st->dev = inode->i_sb->s_dev;
+	st->ino = inode->i_ino;
+	st->generation = inode->i_generation;
+	jmmap_inode_ctime(inode, &st->ctime_sec, &st->ctime_nsec);
+	st->size = i_size_read(inode);
+}
+
+static bool cache_lookup(const struct inode_state *st, struct jmmap_cookie *out)
+{
+	struct cache_entry *e;
+	bool hit = false;
+
+	mutex_lock(&cache_mutex);
+	hash_for_each_possible(cache, e, hnode, cache_key(st->dev, st->ino)) {
+		if (e->dev != st->dev || e->ino != st->ino)
+			continue;
+		if (e->generation == st->generation && e->ctime_sec == st->ctime_sec &&
+		    e->ctime_nsec == st->ctime_nsec && e->size == st->size) {
+			*out = e->cookie;
+			list_move(&e->lru, &cache_lru);
+			hit = true;
+		}
+		break;
+	}
+	mutex_unlock(&cache_mutex);
+	return hit;
+}
+
+static void cache_store(const struct inode_state *st, const struct jmmap_cookie *c)
+{
+	struct cache_entry *e, *found = NULL;
+
+	mutex_lock(&cache_mutex);
+	hash_for_each_possible(cache, e, hnode, cache_key(st->dev, st->ino)) {
+		if (e->dev == st->dev && e->ino == st->ino) {
+			found = e;
+			break;
+		}
+	}
+	if (!found && cache_count >= CACHE_MAX) {
+		found = list_last_entry(&cache_lru, struct cache_entry, lru);
+		hash_del(&found->hnode);
+		hash_add(cache, &found->hnode, cache_key(st->dev, st->ino));
+	} else if (!found) {
+		found = kzalloc(sizeof(*found), GFP_KERNEL);
+		if (!found)
+			goto out;
+		hash_add(cache, &found->hnode, cache_key(st->dev, st->ino));
+		list_add(&found->lru, &cache_lru);
+		cache_count++;
+	}
+	found->dev = st->dev;
+	found->ino = st->ino;
+	found->generation = st->generation;
+	found->ctime_sec = st->ctime_sec;
+	found->ctime_nsec = st->ctime_nsec;
+	found->size = st->size;
+	found->cookie = *c;
+	list_move(&found->lru, &cache_lru);
+out:
+	mutex_unlock(&cache_mutex);
+}
+
+void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out)
+{
+	struct inode *inode = file_inode(file);
+	struct inode_state before, after;
+	struct timespec64 now;
+	struct jmmap_cookie c = {};
+
+	memset(out, 0, sizeof(*out));
+	if (!S_ISREG(inode->i_mode) || !(file->f_mode & FMODE_READ))
+		return;
+	inode_state(inode, &before);
+	if (cache_lookup(&before, out))
+		return;
+	if (!elf_build_id(file, before.size, &c) && content_cookie(file, before.size, &c))
+		return;
+	*out = c;
+
+	/* Cache only what was computed from a file at rest. */
+	inode_state(inode, &after);
+	ktime_get_coarse_real_ts64(&now);
+	if (memcmp(&before, &after, sizeof(before)) == 0 && now.tv_sec > after.ctime_sec + 1)
+		cache_store(&after, &c);
+}
+
+int jmmap_cookie_init(void)
+{
+	sha256 = crypto_alloc_shash("sha256", 0, 0);
+	if (IS_ERR(sha256)) {
+		int err = PTR_ERR(sha256);
+
+		sha256 = NULL;
+		return err;
+	}
+	return 0;
+}
+
+void jmmap_cookie_exit(void)
+{
+	struct cache_entry *e, *tmp;
+
+	list_for_each_entry_safe(e, tmp, &cache_lru, lru) {
+		hash_del(&e->hnode);
+		list_del(&e->lru);
+		kfree(e);
+	}
+	cache_count = 0;
+	crypto_free_shash(sha256);
+	sha256 = NULL;
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jmmap process hooks: the sched_process_exec/fork/exit tracepoints, found
+ * by name with for_each_kernel_tracepoint() because their register_trace_*
+ * helpers are not exported to modules. Probes run with preemption disabled.
+ */
+#include <linux/binfmts.h>
+#include <linux/file.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
+
+#include "defer.h"
+#include "hooks.h"
+
+static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+		       struct linux_binprm *bprm)
+{
+	u32 tgid = (u32)p->tgid;
+	struct jmmap_pending *pend;
+
+	if (p != current || !jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
+		return;
+	pend = jmmap_pending_new(GFP_ATOMIC);
+	if (!pend) {
+		jmmap_lost_alloc(JMMAP_REC_EXEC, tgid, JMMAP_WANT_EXEC_MAPS);
+		return;
+	}
+	pend->tgid = tgid;
+	pend->want = JMMAP_WANT_EXEC_MAPS;
+	pend->r.exec.hdr.type = JMMAP_REC_EXEC;
+	pend->r.exec.pid = tgid;
+	pend->r.exec.tid = (u32)p->pid;
+	pend->r.exec.time = jmmap_now();
+	get_task_comm(pend->r.exec.comm, p);
+	if (bprm->file)
+		pend->file = get_file(bprm->file);
+	jmmap_defer(pend);
+}
+
+static void probe_fork(void *data, struct task_struct *parent, struct task_struct *child)
+{
+	struct jmmap_rec_fork rec;
+	u32 ptgid = (u32)parent->tgid, ctgid = (u32)child->tgid;
+	bool thread = ptgid == ctgid;
+
+	/* Follow the child first, so that none of its records is missed. */
+	if (!thread)
+		jmmap_targets_fork(ptgid, ctgid);
+	if (!jmmap_anyone_wants(ctgid, JMMAP_WANT_EXEC_MAPS))
+		return;
+	memset(&rec, 0, sizeof(rec));
+	rec.hdr.type = JMMAP_REC_FORK;
+	rec.hdr.flags = thread ? JMMAP_FORK_THREAD : 0;
+	rec.hdr.size = sizeof(rec);
+	rec.pid = ctgid;
+	rec.tid = (u32)child->pid;
+	rec.ppid = ptgid;
+	rec.ptid = (u32)parent->pid;
+	rec.time = jmmap_now();
+	jmmap_emit(&rec.hdr, ctgid, JMMAP_WANT_EXEC_MAPS);
+}
+
+static void probe_exit(void *data, struct task_struct *p)
+{
+	struct jmmap_rec_exit rec;
+	u32 tgid = (u32)p->tgid;
+	bool group_dead = atomic_read(&p->signal->live) == 0;
+
+	if (jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS)) {
+		memset(&rec, 0, sizeof(rec));
+		rec.hdr.type = JMMAP_REC_EXIT;
+		rec.hdr.flags = group_dead ? 0 : JMMAP_EXIT_THREAD;
+		rec.hdr.size = sizeof(rec);
+		rec.pid = tgid;
+		rec.tid = (u32)p->pid;
+		rec.time = jmmap_now();
+		jmmap_emit(&rec.hdr, tgid, JMMAP_WANT_EXEC_MAPS);
+	}
+	/* The pid can be reused by an unrelated process: stop following it. */
+	if (group_dead)
+		jmmap_targets_exit(tgid);
+}
+
+static struct jmmap_tp {
+	const char *name;
+	void *probe;
+	struct tracepoint *tp;
+	bool registered;
+} tps[] = {
+	{ .name = "sched_process_exec", .probe = probe_exec },
+	{ .name = "sched_process_fork", .probe = probe_fork },
+	{ .name = "sched_process_exit", .probe = probe_exit },
+};
+
+static void find_tp(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tps); i++)
+		if (!strcmp(tp->name, tps[i].name))
+			tps[i].tp = tp;
+}
+
+void jmmap_hooks_proc_unregister(void)
+{
+	size_t i;
+
+	for (i = ARRAY_SIZE(tps); i-- > 0;) {
+		if (tps[i].registered)
+			tracepoint_probe_unregister(tps[i].tp, tps[i].probe, NULL);
+		tps[i].registered = false;
+	}
+	/* No probe runs after this returns. */
+	tracepoint_synchronize_unregister();
+}
+
+int jmmap_hooks_proc_register(void)
+{
+	size_t i;
+	int err = 0;
+
+	for_each_kernel_tracepoint(find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(tps); i++) {
+		if (!tps[i].tp) {
+			pr_err("jmmap: tracepoint %s not found\n", tps[i].name);
+			err = -ENOENT;
+			goto out_unregister;
+		}
+		err = tracepoint_probe_register(tps[i].tp, tps[i].probe, NULL);
+		if (err)
+			goto out_unregister;
+		tps[i].registered = true;
+	}
+	return 0;
+
+out_unregister:
+	jmmap_hooks_proc_unregister();
+	return err;
+}

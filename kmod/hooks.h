@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* jmmap hooks: where records come from. */
+#ifndef JMMAP_HOOKS_H
+#define JMMAP_HOOKS_H
+
+#include <linux/types.h>
+
+struct jmmap_session;
+
+/* hooks-mm.c: kretprobes on mmap_region, mprotect_fixup, the munmap path */
+int jmmap_hooks_mm_register(void);
+void jmmap_hooks_mm_unregister(void);
+u64 jmmap_hooks_mm_missed(void);
+
+/* hooks-proc.c: sched_process_exec/fork/exit tracepoints */
+int jmmap_hooks_proc_register(void);
+void jmmap_hooks_proc_unregister(void);
+
+/* snapshot.c: MMAP3 cause snapshot for @tgid's executable mappings, to @s only */
+int jmmap_snapshot(struct jmmap_session *s, u32 tgid);
+
+#endif
