@@ -1,16 +1,233 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Placeholder until the reporter lands (issue: jrec report and script). */
+/* jrec report: read a recording and show where the samples went. */
+#include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "commands.h"
+#include "filters.h"
+#include "hist.h"
+#include "session.h"
+
+static const char report_usage[] =
+	"usage: jrec report [OPTIONS]\n"
+	"\n"
+	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"      --stdio             table on standard output (the default)\n"
+	"      --format FMT        stdio or json (schema: Documentation/report-json.rst)\n"
+	"  -n, --show-nr-samples   add a column with the number of samples\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
+	"                          (default comm,dso,sym)\n"
+	"      --pid PIDS          only these processes (comma-separated)\n"
+	"      --tid TIDS          only these threads\n"
+	"  -c, --comm COMMS        only these commands\n"
+	"  -d, --dsos DSOS         only these shared objects (base name or path)\n"
+	"  -S, --symbols SYMS      only these symbols\n"
+	"      --time START,END    only samples in this range, in seconds as jrec script\n"
+	"                          prints them; either end may be empty\n"
+	"      --percent-limit PCT hide entries below PCT percent\n"
+	"      --no-children       accepted for perf compatibility (jrec reports self time)\n"
+	"  -q, --quiet             no warnings on stderr\n"
+	"  -h, --help              this text\n";
+
+enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD };
+
+static const struct option report_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "show-nr-samples", no_argument, NULL, 'n' },
+	{ "sort", required_argument, NULL, 's' },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "dsos", required_argument, NULL, 'd' },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
+	{ "no-children", no_argument, NULL, OPT_NOCHILD },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct report {
+	struct session s;
+	struct hist h;
+	struct filters f;
+	bool need_srcline;
+	bool progress;
+	uint64_t done;
+	struct timespec t0;
+	const char *event;
+};
+
+static double elapsed(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int on_sample(const struct pr_event *ev, void *ctx)
+{
+	struct report *r = ctx;
+	struct hist_key k = { 0 };
+	struct resolved res;
+	uint64_t t;
+	const char *comm;
+	int err;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return 0;
+	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
+		fprintf(stderr, "\rjrec report: %llu of %llu samples",
+			(unsigned long long)r->done, (unsigned long long)r->s.nr_samples);
+	t = session__time(ev);
+	if (!filters__task(&r->f, ev->id.pid, ev->id.tid, t))
+		return 0;
+	comm = session__comm(&r->s, ev->id.tid, ev->id.pid, t);
+	if (!filters__comm(&r->f, comm))
+		return 0;
+	if (!r->event && ev->attr)
+		r->event = ev->attr->name;
+	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
+	if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
+		return 0;
+	k.comm = comm;
+	k.pid = ev->id.pid;
+	k.tid = ev->id.tid;
+	k.dso = res.dso;
+	k.anon = res.dso ? NULL : res.anon_name;
+	k.sym = res.sym;
+	k.plt = res.plt;
+	k.addr = res.sym ? 0 : res.addr;
+	k.level = res.level;
+	if (r->need_srcline)
+		k.srcline = session__srcline(&r->s, ev->id.pid, &res);
+	err = hist__add(&r->h, &k, ev->sample.period);
+	if (!err && !res.sym)
+		err = hist__add_unresolved(&r->h, res.dso, k.anon, res.why, ev->sample.period);
+	return err;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	fprintf(stderr, "jrec report: not built yet\n");
-	return 1;
-}
+	struct report r = { 0 };
+	struct report_meta meta = { 0 };
+	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio";
+	char err[512] = "", bad[64];
+	bool quiet = false;
+	int c, ret = 1;
 
-int cmd_script(int argc, char **argv)
-{
-	fprintf(stderr, "jrec script: not built yet\n");
-	return 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qh", report_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case OPT_STDIO:
+			format = "stdio";
+			break;
+		case OPT_FORMAT:
+			format = optarg;
+			break;
+		case 'n':
+			meta.show_nr_samples = true;
+			break;
+		case 's':
+			sort = optarg;
+			break;
+		case OPT_NOCHILD:
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return 0;
+		case OPT_PLIMIT:
+			meta.percent_limit = strtod(optarg, NULL);
+			break;
+		case OPT_PID:
+		case OPT_TID:
+		case 'c':
+		case 'd':
+		case 'S':
+		case OPT_TIME:
+			if (filters__parse(&r.f, c == OPT_PID ? 'p' : c == OPT_TID ? 't' : c == OPT_TIME ? 'T' : c,
+					   optarg)) {
+				fprintf(stderr, "jrec report: bad filter argument '%s'\n", optarg);
+				goto out;
+			}
+			break;
+		default:
+			fputs(report_usage, stderr);
+			goto out;
+		}
+	}
+	if (strcmp(format, "stdio") && strcmp(format, "json")) {
+		fprintf(stderr, "jrec report: unknown format '%s' (stdio or json)\n", format);
+		goto out;
+	}
+	if (hist__set_sort(&r.h, sort, bad, sizeof(bad))) {
+		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
+			bad);
+		goto out;
+	}
+	r.need_srcline = r.h.has[SK_SRCLINE];
+	ret = session__open(&r.s, input, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
+		ret = 1;
+		goto out;
+	}
+	ret = session__load(&r.s);
+	if (ret) {
+		fprintf(stderr, "jrec report: %s: %s\n", input,
+			ret == -EOPNOTSUPP ? "compressed records are not supported" : strerror(-ret));
+		ret = 1;
+		goto out_close;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
+	r.progress = isatty(2) && !quiet;
+	ret = perf_reader__for_each_event(r.s.r, on_sample, &r);
+	if (r.progress && r.done >= 0x10000 && elapsed(&r.t0) > 1.0)
+		fputs("\r\033[K", stderr);
+	if (ret) {
+		fprintf(stderr, "jrec report: %s: %s\n", input, strerror(-ret));
+		ret = 1;
+		goto out_close;
+	}
+	hist__sort(&r.h);
+	meta.file = input;
+	meta.event = r.event ? r.event
+			     : (perf_reader__nr_attrs(r.s.r) ? perf_reader__attr(r.s.r, 0)->name : "");
+	meta.lost = r.s.nr_lost;
+	meta.mode = r.s.mode;
+	meta.ksyms_source = r.s.ksyms_source;
+	if (perf_reader__cut_short(r.s.r))
+		meta.cut_short = pr_cut_str(perf_reader__cut_short(r.s.r));
+	if (meta.cut_short && !quiet)
+		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
+			input, meta.cut_short);
+	if (!quiet && perf_reader__nr_bad(r.s.r))
+		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
+			(unsigned long long)perf_reader__nr_bad(r.s.r));
+	if (!strcmp(format, "json"))
+		hist__print_json(&r.h, &meta, stdout);
+	else
+		hist__print_stdio(&r.h, &meta, stdout);
+	ret = 0;
+out_close:
+	session__close(&r.s);
+out:
+	hist__release(&r.h);
+	filters__release(&r.f);
+	return ret;
 }

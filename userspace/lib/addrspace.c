@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrspace.h"
+
+#define AS_MAX_PARENT_DEPTH 32
+
+static struct as_proc *get_proc(struct addrspace *as, uint32_t pid)
+{
+	struct as_proc *p = pidmap__get(&as->procs, pid);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->first_exec = UINT64_MAX;
+	if (pidmap__put(&as->procs, pid, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct as_proc *addrspace__proc(const struct addrspace *as, uint32_t pid)
+{
+	return pidmap__get(&as->procs, pid);
+}
+
+static struct as_event *push_ev(struct addrspace *as, uint32_t pid, uint64_t time, uint8_t kind)
+{
+	struct as_proc *p = get_proc(as, pid);
+	struct as_event *e;
+
+	if (!p)
+		return NULL;
+	if (p->nr_ev == p->cap_ev) {
+		size_t cap = p->cap_ev ? p->cap_ev * 2 : 16;
+		struct as_event *n = realloc(p->ev, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		p->ev = n;
+		p->cap_ev = cap;
+	}
+	e = &p->ev[p->nr_ev++];
+	memset(e, 0, sizeof(*e));
+	e->time = time;
+	e->seq = as->seq++;
+	e->kind = kind;
+	return e;
+}
+
+int addrspace__add_map(struct addrspace *as, uint32_t pid, uint64_t time, const struct as_map *m,
+		       bool from_jmmap, bool exec_cause)
+{
+	struct as_event *e = push_ev(as, pid, time, AS_EV_MAP);
+
+	if (!e)
+		return -ENOMEM;
+	e->map = *m;
+	e->from_jmmap = from_jmmap;
+	e->exec_cause = exec_cause;
+	if (from_jmmap)
+		return addrspace__set_jmmap(as, pid);
+	return 0;
+}
+
+int addrspace__add_unmap(struct addrspace *as, uint32_t pid, uint64_t time, uint64_t start,
+			 uint64_t len)
+{
+	struct as_event *e = push_ev(as, pid, time, AS_EV_UNMAP);
+
+	if (!e)
+		return -ENOMEM;
+	e->map.start = start;
+	e->map.end = start + len < start ? UINT64_MAX : start + len;
+	e->from_jmmap = true;
+	return 0;
+}
+
+int addrspace__add_exec(struct addrspace *as, uint32_t pid, uint64_t time, bool from_jmmap)
+{
+	struct as_event *e = push_ev(as, pid, time, AS_EV_EXEC);
+
+	if (!e)
+		return -ENOMEM;
+	e->from_jmmap = from_jmmap;
+	return 0;
+}
+
+int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	struct as_proc *p;
+
+	if (pid == ppid)
+		return 0;
+	p = get_proc(as, pid);
+	if (!p)
+		return -ENOMEM;
+	if (!p->has_parent) {
+		p->has_parent = true;
+		p->ppid = ppid;
+		p->fork_time = time;
+	}
+	return 0;
+}
+
+int addrspace__set_jmmap(struct addrspace *as, uint32_t pid)
+{
+	struct as_proc *p = get_proc(as, pid);
+
+	if (!p)
+		return -ENOMEM;
+	p->jmmap_traced = true;
+	return 0;
+}
+
+static int ev_cmp(const void *a, const void *b)
+{
+	const struct as_event *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct as_map *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->t_start < y->t_start ? -1 : x->t_start > y->t_start;
+}
+
+static struct as_map *push_map(struct as_proc *p, const struct as_map *m)
+{
+	if (p->nr_maps == p->cap_maps) {
+		size_t cap = p->cap_maps ? p->cap_maps * 2 : 16;
+		struct as_map *n = realloc(p->maps, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		p->maps = n;
+		p->cap_maps = cap;
+	}
+	p->maps[p->nr_maps] = *m;
+	return &p->maps[p->nr_maps++];
+}
+
+/* End every open mapping that overlaps [start, end) at @t, keeping the parts outside. */
+static int unmap_range(struct as_proc *p, uint64_t start, uint64_t end, uint64_t t)
+{
+	size_t i, n = p->nr_maps;
+
+	for (i = 0; i < n; i++) {
+		struct as_map old = p->maps[i];
+
+		if (old.t_end <= t || old.start >= end || old.end <= start)
+			continue;
+		p->maps[i].t_end = t;
+		if (old.start < start) {
+			struct as_map left = old;
+
+			left.end = start;
+			left.t_start = t;
+			if (!push_map(p, &left))
+				return -ENOMEM;
+		}
+		if (old.end > end) {
+			struct as_map right = old;
+
+			right.pgoff += end - old.start;
+			right.start = end;
+			right.t_start = t;
+			if (!push_map(p, &right))
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void exec_at(struct as_proc *p, uint64_t t)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_maps; i++)
+		if (p->maps[i].t_start < t && p->maps[i].t_end > t)
+			p->maps[i].t_end = t;
+	if (p->first_exec == UINT64_MAX)
+		p->first_exec = t;
+}
+
+static int finish_proc(struct as_proc *p)
+{
+	bool in_exec_run = false;
+	size_t i;
+	int err;
+
+	qsort(p->ev, p->nr_ev, sizeof(*p->ev), ev_cmp);
+	for (i = 0; i < p->nr_ev; i++) {
+		const struct as_event *e = &p->ev[i];
+		struct as_map m;
+
+		if (p->jmmap_traced && !e->from_jmmap && e->kind != AS_EV_EXEC)
+			continue;
+		switch (e->kind) {
+		case AS_EV_MAP:
+			/* jmmap: the loader's mappings of a new image come before its EXEC */
+			if (e->exec_cause && !in_exec_run)
+				exec_at(p, e->time);
+			in_exec_run = e->exec_cause;
+			m = e->map;
+			m.t_start = e->time;
+			m.t_end = UINT64_MAX;
+			m.from_jmmap = e->from_jmmap;
+			if (!push_map(p, &m))
+				return -ENOMEM;
+			break;
+		case AS_EV_UNMAP:
+			in_exec_run = false;
+			err = unmap_range(p, e->map.start, e->map.end, e->time);
+			if (err)
+				return err;
+			break;
+		case AS_EV_EXEC:
+			/* with jmmap the image was already switched at its first EXEC mapping */
+			if (!(p->jmmap_traced && e->from_jmmap))
+				exec_at(p, e->time);
+			else if (p->first_exec == UINT64_MAX)
+				p->first_exec = e->time;
+			in_exec_run = false;
+			break;
+		}
+	}
+	free(p->ev);
+	p->ev = NULL;
+	p->nr_ev = p->cap_ev = 0;
+	qsort(p->maps, p->nr_maps, sizeof(*p->maps), map_cmp);
+	p->max_end = malloc((p->nr_maps ? p->nr_maps : 1) * sizeof(*p->max_end));
+	if (!p->max_end)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_maps; i++)
+		p->max_end[i] = i && p->max_end[i - 1] > p->maps[i].end ? p->max_end[i - 1]
+									 : p->maps[i].end;
+	return 0;
+}
+
+int addrspace__finish(struct addrspace *as)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < as->procs.cap; i++) {
+		if (!as->procs.vals[i])
+			continue;
+		err = finish_proc(as->procs.vals[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static const struct as_map *find_own(const struct as_proc *p, uint64_t addr, uint64_t t)
+{
+	const struct as_map *best = NULL;
+	size_t lo = 0, hi = p->nr_maps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct as_map *m = &p->maps[lo];
+
+		if (p->max_end[lo] <= addr)
+			break;
+		if (addr < m->end && m->t_start <= t && t < m->t_end &&
+		    (!best || m->t_start >= best->t_start))
+			best = m;
+	}
+	return best;
+}
+
+const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, uint64_t addr,
+				     uint64_t time)
+{
+	const struct as_proc *p = pidmap__get(&as->procs, pid);
+	int depth;
+
+	for (depth = 0; p && depth < AS_MAX_PARENT_DEPTH; depth++) {
+		const struct as_map *m = find_own(p, addr, time);
+
+		if (m)
+			return m;
+		if (!p->has_parent || p->first_exec <= time)
+			return NULL;
+		if (p->fork_time < time)
+			time = p->fork_time;
+		p = pidmap__get(&as->procs, p->ppid);
+	}
+	return NULL;
+}
+
+void addrspace__release(struct addrspace *as)
+{
+	size_t i;
+
+	if (!as)
+		return;
+	for (i = 0; i < as->procs.cap; i++) {
+		struct as_proc *p = as->procs.vals[i];
+
+		if (!p)
+			continue;
+		free(p->ev);
+		free(p->maps);
+		free(p->max_end);
+		free(p);
+	}
+	pidmap__release(&as->procs);
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * addrspace: each process's mappings over time, rebuilt from the kernel's
+ * MMAP/MMAP2/COMM(exec)/FORK records and jmmap's MMAP3/MUNMAP/EXEC/FORK
+ * records. Events are added in any order; addrspace__finish() sorts each
+ * process's events by time and turns them into mappings valid over
+ * [t_start, t_end). For a process that jmmap traced, the kernel's mapping
+ * records are ignored: jmmap's are exact.
+ *
+ * A lookup at (pid, addr, t) returns the mapping that covered addr at t, the
+ * one that started last when several did, falling back to the parent's
+ * mappings at fork time when the process had not exec'd by t.
+ */
+#ifndef JREC_ADDRSPACE_H
+#define JREC_ADDRSPACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pidmap.h"
+
+struct dso;
+
+struct as_map {
+	uint64_t start, end, pgoff;
+	uint64_t t_start, t_end; /* valid over [t_start, t_end) */
+	struct dso *dso;         /* NULL for anonymous memory */
+	uint32_t prot;
+	bool from_jmmap;
+};
+
+enum as_ev_kind { AS_EV_MAP, AS_EV_UNMAP, AS_EV_EXEC };
+
+struct as_event {
+	uint64_t time, seq;
+	uint8_t kind;       /* enum as_ev_kind */
+	bool from_jmmap;
+	bool exec_cause;    /* MMAP3 with cause EXEC: the new image being mapped */
+	struct as_map map;  /* MAP: the mapping; UNMAP: start/end */
+};
+
+struct as_proc {
+	uint32_t pid;
+	bool jmmap_traced;
+	bool has_parent;
+	uint32_t ppid;
+	uint64_t fork_time;
+	uint64_t first_exec; /* UINT64_MAX when it never exec'd in the recording */
+	struct as_event *ev;
+	size_t nr_ev, cap_ev;
+	struct as_map *maps; /* sorted by start after finish */
+	uint64_t *max_end;   /* max_end[i] = max(maps[0..i].end) */
+	size_t nr_maps, cap_maps;
+};
+
+struct addrspace {
+	struct pidmap procs;
+	uint64_t seq;
+};
+
+int addrspace__add_map(struct addrspace *as, uint32_t pid, uint64_t time, const struct as_map *m,
+		       bool from_jmmap, bool exec_cause);
+int addrspace__add_unmap(struct addrspace *as, uint32_t pid, uint64_t time, uint64_t start,
+			 uint64_t len);
+int addrspace__add_exec(struct addrspace *as, uint32_t pid, uint64_t time, bool from_jmmap);
+int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint64_t time);
+/* Mark @pid as traced by jmmap (its kernel mapping records are then ignored). */
+int addrspace__set_jmmap(struct addrspace *as, uint32_t pid);
+int addrspace__finish(struct addrspace *as);
+const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, uint64_t addr,
+				     uint64_t time);
+struct as_proc *addrspace__proc(const struct addrspace *as, uint32_t pid);
+void addrspace__release(struct addrspace *as);
+
+#endif

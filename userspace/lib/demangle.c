@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <libiberty/demangle.h>
+#include <string.h>
+
+#include "demangle.h"
+
+char *jrec_demangle(const char *name)
+{
+	if (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2))
+		return NULL;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+}

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <elfutils/debuginfod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dso.h"
+#include "elf-image.h"
+
+static uint64_t hash_str(const char *s, uint64_t h)
+{
+	while (*s) {
+		h ^= (uint8_t)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t dso_hash(const char *path, const struct jrec_cookie *c)
+{
+	uint64_t h = hash_str(path, 0xcbf29ce484222325ULL);
+	unsigned int i;
+
+	for (i = 0; c && i < c->len; i++) {
+		h ^= c->bytes[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static bool cookie_eq(const struct jrec_cookie *a, const struct jrec_cookie *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
+}
+
+int dso_set__init(struct dso_set *s)
+{
+	const char *env = getenv("JREC_BUILDID_DIR"), *home = getenv("HOME");
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	memset(s, 0, sizeof(*s));
+	s->nbuckets = 1024;
+	s->buckets = calloc(s->nbuckets, sizeof(*s->buckets));
+	if (!s->buckets)
+		return -ENOMEM;
+	/* the recorder's cache: $JREC_BUILDID_DIR, else ~/.cache/jrec */
+	if (env && *env)
+		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s", env);
+	else if (home && *home)
+		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s/.cache/jrec", home);
+	s->use_debuginfod = urls && *urls;
+	return 0;
+}
+
+struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_cookie *cookie)
+{
+	static const struct jrec_cookie none;
+	const struct jrec_cookie *c = cookie ? cookie : &none;
+	size_t b = dso_hash(path, c) & (s->nbuckets - 1);
+	struct dso *d;
+	const char *base;
+
+	for (d = s->buckets[b]; d; d = d->next)
+		if (!strcmp(d->path, path) && cookie_eq(&d->cookie, c))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->path = strdup(path);
+	if (!d->path) {
+		free(d);
+		return NULL;
+	}
+	base = strrchr(path, '/');
+	d->short_name = (char *)(base && base[1] ? base + 1 : d->path);
+	d->cookie = *c;
+	d->kernel = path[0] == '[';
+	d->next = s->buckets[b];
+	s->buckets[b] = d;
+	s->nr++;
+	return d;
+}
+
+/* Open @path and keep it only if its build-id is the one we look for. */
+static bool try_elf(struct dso *d, const char *path, const char *source, bool check)
+{
+	struct elf_image *img;
+	uint8_t id[20];
+	size_t n;
+
+	if (access(path, R_OK))
+		return false;
+	if (elf_image__open(path, &img))
+		return false;
+	if (check && d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID) {
+		n = elf_image__build_id(img, id, sizeof(id));
+		if (n != d->cookie.len || memcmp(id, d->cookie.bytes, n)) {
+			elf_image__close(img);
+			return false;
+		}
+	}
+	d->img = img;
+	d->source = source;
+	d->used_path = strdup(path);
+	d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+	return true;
+}
+
+static bool try_debuginfod(struct dso_set *s, struct dso *d)
+{
+	char *path = NULL;
+	int fd;
+	bool ok;
+
+	if (!s->use_debuginfod)
+		return false;
+	if (!s->debuginfod)
+		s->debuginfod = debuginfod_begin();
+	if (!s->debuginfod)
+		return false;
+	fd = debuginfod_find_debuginfo(s->debuginfod, d->cookie.bytes, d->cookie.len, &path);
+	if (fd < 0)
+		return false;
+	close(fd);
+	ok = try_elf(d, path, "debuginfod", true);
+	free(path);
+	return ok;
+}
+
+void dso__load(struct dso_set *s, struct dso *d)
+{
+	char hex[JREC_COOKIE_HEX_LEN], path[4200];
+	struct jrec_cookie now;
+	bool is_bid = d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len;
+
+	if (d->status != DSO_NOT_LOADED)
+		return;
+	jrec_cookie_hex(&d->cookie, hex);
+	if (is_bid) {
+		/* separate debuginfo first: symbols and DWARF */
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK)
+			return;
+		if (d->img) {
+			elf_image__close(d->img);
+			d->img = NULL;
+			free(d->used_path);
+			d->used_path = NULL;
+		}
+		if (try_debuginfod(s, d) && d->status == DSO_OK)
+			return;
+		if (d->img) {
+			elf_image__close(d->img);
+			d->img = NULL;
+			free(d->used_path);
+			d->used_path = NULL;
+		}
+	}
+	if (d->cookie.len && s->cache_dir[0]) {
+		snprintf(path, sizeof(path), "%s/%s/file", s->cache_dir, hex);
+		if (try_elf(d, path, "jrec-cache", true))
+			return;
+		if (!access(path, R_OK)) {
+			d->status = DSO_NOT_ELF;
+			d->source = "jrec-cache";
+			return;
+		}
+	}
+	if (is_bid) {
+		const char *home = getenv("HOME");
+
+		if (home) {
+			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
+				 hex + 2);
+			if (try_elf(d, path, "perf-cache", true))
+				return;
+			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s", home, hex,
+				 hex + 2);
+			if (try_elf(d, path, "perf-cache", true))
+				return;
+		}
+	}
+	if (access(d->path, R_OK)) {
+		d->status = d->cookie.len ? DSO_MISSING : DSO_NO_COOKIE;
+		return;
+	}
+	if (d->cookie.len) {
+		if (jrec_cookie_from_path(d->path, &now) || !cookie_eq(&now, &d->cookie)) {
+			/* the file at the path is another build: never use it */
+			d->status = DSO_MISMATCH;
+			return;
+		}
+	}
+	if (try_elf(d, d->path, "path", false))
+		return;
+	d->status = DSO_NOT_ELF;
+	d->source = "path";
+}
+
+const char *dso_status_str(enum dso_status st)
+{
+	switch (st) {
+	case DSO_NOT_LOADED:
+		return "not loaded";
+	case DSO_OK:
+		return "ok";
+	case DSO_MISSING:
+		return "binary missing";
+	case DSO_MISMATCH:
+		return "build-id mismatch";
+	case DSO_STRIPPED:
+		return "stripped";
+	case DSO_NOT_ELF:
+		return "not ELF, no JIT symbols";
+	case DSO_NO_COOKIE:
+		return "binary missing (no build-id recorded)";
+	case DSO_ANON:
+		return "anonymous memory, no JIT symbols";
+	case DSO_KERNEL_NOSYMS:
+		return "no kernel symbols";
+	case DSO_NO_SYMBOL:
+		return "no symbol covers the address";
+	}
+	return "?";
+}
+
+void dso_set__release(struct dso_set *s)
+{
+	size_t i;
+
+	if (!s || !s->buckets)
+		return;
+	for (i = 0; i < s->nbuckets; i++) {
+		struct dso *d = s->buckets[i], *n;
+
+		for (; d; d = n) {
+			n = d->next;
+			elf_image__close(d->img);
+			free(d->used_path);
+			free(d->path);
+			free(d);
+		}
+	}
+	free(s->buckets);
+	if (s->debuginfod)
+		debuginfod_end(s->debuginfod);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * dso: the files samples land in, identified by path and cookie, and where
+ * their symbols come from. A file is looked for by its cookie, best source
+ * first: separate debuginfo by build-id (/usr/lib/debug/.build-id/, then
+ * debuginfod when DEBUGINFOD_URLS is set), jrec's build-id cache, perf's
+ * build-id cache, and the original path only if its cookie still matches. A
+ * file whose cookie does not match is never used.
+ */
+#ifndef JREC_DSO_H
+#define JREC_DSO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cookie.h"
+
+struct elf_image;
+
+enum dso_status {
+	DSO_NOT_LOADED = 0,
+	DSO_OK,           /* symbols found */
+	DSO_MISSING,      /* no file with this cookie anywhere */
+	DSO_MISMATCH,     /* the file at the path has another cookie, nothing else found */
+	DSO_STRIPPED,     /* found, but it has no symbols */
+	DSO_NOT_ELF,      /* not an ELF file (a runtime's own image format) */
+	DSO_NO_COOKIE,    /* no cookie was recorded and the path is gone */
+	DSO_ANON,         /* anonymous memory, no JIT symbol covers it */
+	DSO_KERNEL_NOSYMS, /* no kernel symbol source matched */
+	DSO_NO_SYMBOL      /* symbols found, but none covers the address */
+};
+
+struct dso {
+	char *path;
+	char *short_name; /* base name, what the report shows */
+	struct jrec_cookie cookie;
+	bool kernel;
+	enum dso_status status;
+	const char *source; /* where the symbols came from: "debuginfo", "jrec-cache", ... */
+	char *used_path;
+	struct elf_image *img;
+	struct dso *next; /* hash chain */
+	/* for the "could not be symbolized" list */
+	uint64_t unresolved_period, unresolved_samples;
+};
+
+struct dso_set {
+	struct dso **buckets;
+	size_t nbuckets, nr;
+	char cache_dir[4096]; /* jrec's build-id cache, "" when none */
+	bool use_debuginfod;
+	void *debuginfod; /* debuginfod_client, lazily */
+};
+
+int dso_set__init(struct dso_set *s);
+/* The dso for (path, cookie); created on first use. NULL on ENOMEM. */
+struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_cookie *cookie);
+/* Find and open the file for @d (once). Sets d->status. */
+void dso__load(struct dso_set *s, struct dso *d);
+const char *dso_status_str(enum dso_status st);
+void dso_set__release(struct dso_set *s);
+
+#endif

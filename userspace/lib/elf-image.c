@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
+#include <lzma.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "elf-image.h"
+
+#define MAX_LOADS 16
+
+struct load_seg {
+	uint64_t offset, filesz, vaddr;
+};
+
+struct elf_image {
+	int fd;
+	Elf *elf;
+	Elf *mini;       /* MiniDebugInfo, decompressed */
+	void *mini_buf;
+	Dwarf *dw;
+	bool dw_tried;
+	struct symtab syms;
+	struct load_seg loads[MAX_LOADS];
+	unsigned int nr_loads;
+	uint8_t build_id[20];
+	size_t build_id_len;
+};
+
+static int add_funcs(struct symtab *t, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n;
+	int err;
+
+	if (!data || !sh->sh_entsize)
+		return 0;
+	n = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+		    !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		err = symtab__add(t, sym.st_value, sym.st_size, name, GELF_ST_BIND(sym.st_info));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, out))
+			continue;
+		name = elf_strptr(elf, shstrndx, out->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+static Elf_Scn *find_type(Elf *elf, Elf64_Word type, GElf_Shdr *out)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, out) && out->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* "name@plt" entries from .rela.plt, at .plt.sec (IBT) or .plt + one header entry. */
+static int add_plt(struct elf_image *img)
+{
+	GElf_Shdr rsh, psh, dsh;
+	Elf_Scn *rscn = find_scn(img->elf, ".rela.plt", &rsh), *pscn, *dscn;
+	Elf_Data *rdata, *ddata;
+	uint64_t base, entsz = 16;
+	size_t i, n;
+
+	if (!rscn || rsh.sh_entsize == 0)
+		return 0;
+	pscn = find_scn(img->elf, ".plt.sec", &psh);
+	if (pscn) {
+		base = psh.sh_addr;
+	} else {
+		pscn = find_scn(img->elf, ".plt", &psh);
+		if (!pscn)
+			return 0;
+		base = psh.sh_addr + entsz;
+	}
+	dscn = elf_getscn(img->elf, rsh.sh_link);
+	if (!dscn || !gelf_getshdr(dscn, &dsh))
+		return 0;
+	rdata = elf_getdata(rscn, NULL);
+	ddata = elf_getdata(dscn, NULL);
+	if (!rdata || !ddata)
+		return 0;
+	n = rsh.sh_size / rsh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Rela rela;
+		GElf_Sym sym;
+		const char *name;
+		int err;
+
+		if (!gelf_getrela(rdata, (int)i, &rela) ||
+		    !gelf_getsym(ddata, (int)GELF_R_SYM(rela.r_info), &sym))
+			break;
+		name = elf_strptr(img->elf, dsh.sh_link, sym.st_name);
+		if (!name || !*name)
+			continue;
+		if (base + (i + 1) * entsz > psh.sh_addr + psh.sh_size)
+			break;
+		err = symtab__add(&img->syms, base + i * entsz, entsz, name, STB_GLOBAL);
+		if (err)
+			return err;
+		img->syms.syms[img->syms.nr - 1].is_plt = 1;
+	}
+	return 0;
+}
+
+static void load_minidebug(struct elf_image *img)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_scn(img->elf, ".gnu_debugdata", &sh);
+	Elf_Data *d;
+	size_t cap, inpos = 0, outpos = 0;
+	uint64_t memlimit = 256 << 20;
+	uint8_t *buf;
+
+	if (!scn || sh.sh_type == SHT_NOBITS)
+		return;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_size)
+		return;
+	for (cap = d->d_size * 8; cap <= (64u << 20); cap *= 2) {
+		lzma_ret ret;
+
+		buf = malloc(cap);
+		if (!buf)
+			return;
+		inpos = outpos = 0;
+		ret = lzma_stream_buffer_decode(&memlimit, 0, NULL, d->d_buf, &inpos, d->d_size,
+						buf, &outpos, cap);
+		if (ret == LZMA_OK) {
+			img->mini = elf_memory((char *)buf, outpos);
+			if (img->mini)
+				img->mini_buf = buf;
+			else
+				free(buf);
+			return;
+		}
+		free(buf);
+		if (ret != LZMA_BUF_ERROR)
+			return;
+	}
+}
+
+static int load_symbols(struct elf_image *img)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	int err;
+
+	scn = find_type(img->elf, SHT_SYMTAB, &sh);
+	if (scn) {
+		err = add_funcs(&img->syms, img->elf, scn, &sh);
+		if (err)
+			return err;
+	}
+	if (!img->syms.nr) {
+		scn = find_type(img->elf, SHT_DYNSYM, &sh);
+		if (scn) {
+			err = add_funcs(&img->syms, img->elf, scn, &sh);
+			if (err)
+				return err;
+		}
+		load_minidebug(img);
+		if (img->mini) {
+			scn = find_type(img->mini, SHT_SYMTAB, &sh);
+			if (scn) {
+				err = add_funcs(&img->syms, img->mini, scn, &sh);
+				if (err)
+					return err;
+			}
+		}
+	}
+	err = add_plt(img);
+	if (err)
+		return err;
+	symtab__finish(&img->syms, 1 << 20);
+	return 0;
+}
+
+static void load_layout(struct elf_image *img)
+{
+	size_t i, n;
+	const void *id;
+	ssize_t idlen;
+
+	if (elf_getphdrnum(img->elf, &n))
+		n = 0;
+	for (i = 0; i < n && img->nr_loads < MAX_LOADS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(img->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		img->loads[img->nr_loads].offset = ph.p_offset;
+		img->loads[img->nr_loads].filesz = ph.p_filesz;
+		img->loads[img->nr_loads].vaddr = ph.p_vaddr;
+		img->nr_loads++;
+	}
+	idlen = dwelf_elf_gnu_build_id(img->elf, &id);
+	if (idlen > 0) {
+		img->build_id_len = (size_t)idlen > 20 ? 20 : (size_t)idlen;
+		memcpy(img->build_id, id, img->build_id_len);
+	}
+}
+
+int elf_image__open(const char *path, struct elf_image **out)
+{
+	struct elf_image *img;
+	int err;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	img = calloc(1, sizeof(*img));
+	if (!img)
+		return -ENOMEM;
+	img->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (img->fd < 0) {
+		err = -errno;
+		goto out_free;
+	}
+	img->elf = elf_begin(img->fd, ELF_C_READ_MMAP, NULL);
+	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF) {
+		err = -ENOEXEC;
+		goto out_close;
+	}
+	load_layout(img);
+	err = load_symbols(img);
+	if (err)
+		goto out_close;
+	*out = img;
+	return 0;
+out_close:
+	elf_image__close(img);
+	return err;
+out_free:
+	free(img);
+	return err;
+}
+
+void elf_image__close(struct elf_image *img)
+{
+	if (!img)
+		return;
+	if (img->dw)
+		dwarf_end(img->dw);
+	symtab__release(&img->syms);
+	if (img->mini)
+		elf_end(img->mini);
+	free(img->mini_buf);
+	if (img->elf)
+		elf_end(img->elf);
+	if (img->fd >= 0)
+		close(img->fd);
+	free(img);
+}
+
+size_t elf_image__build_id(const struct elf_image *img, uint8_t *id, size_t max)
+{
+	size_t n = img->build_id_len < max ? img->build_id_len : max;
+
+	memcpy(id, img->build_id, n);
+	return n;
+}
+
+uint64_t elf_image__offset_to_vaddr(const struct elf_image *img, uint64_t off)
+{
+	unsigned int i;
+
+	for (i = 0; i < img->nr_loads; i++) {
+		const struct load_seg *l = &img->loads[i];
+
+		if (off >= l->offset && off - l->offset < l->filesz)
+			return off - l->offset + l->vaddr;
+	}
+	/* not in any segment (or no program headers): the first segment's bias */
+	if (img->nr_loads)
+		return off - img->loads[0].offset + img->loads[0].vaddr;
+	return off;
+}
+
+const struct symtab *elf_image__symtab(const struct elf_image *img)
+{
+	return &img->syms;
+}
+
+bool elf_image__has_symbols(const struct elf_image *img)
+{
+	return img->syms.nr > 0;
+}
+
+bool elf_image__has_dwarf(struct elf_image *img)
+{
+	if (!img->dw_tried) {
+		img->dw_tried = true;
+		img->dw = dwarf_begin_elf(img->elf, DWARF_C_READ, NULL);
+	}
+	return img->dw != NULL;
+}
+
+const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	const char *file, *base;
+	int lineno = 0;
+
+	if (!elf_image__has_dwarf(img))
+		return NULL;
+	if (!dwarf_addrdie(img->dw, vaddr, &cu))
+		return NULL;
+	line = dwarf_getsrc_die(&cu, vaddr);
+	if (!line)
+		return NULL;
+	file = dwarf_linesrc(line, NULL, NULL);
+	if (!file || dwarf_lineno(line, &lineno))
+		return NULL;
+	base = strrchr(file, '/');
+	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
+	return buf;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elf-image: one ELF file opened for symbolization with libelf/libdw:
+ * function symbols from .symtab, else .dynsym plus MiniDebugInfo
+ * (.gnu_debugdata), PLT entries, the PT_LOAD layout that turns file offsets
+ * into addresses, and source lines from DWARF.
+ */
+#ifndef JREC_ELF_IMAGE_H
+#define JREC_ELF_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symtab.h"
+
+struct elf_image;
+
+/* 0, or -errno (-ENOEXEC: not an ELF file). */
+int elf_image__open(const char *path, struct elf_image **out);
+void elf_image__close(struct elf_image *img);
+
+/* The GNU build-id, or 0 bytes. */
+size_t elf_image__build_id(const struct elf_image *img, uint8_t *id, size_t max);
+/* Translate a file offset of a mapped segment into the address symbols use. */
+uint64_t elf_image__offset_to_vaddr(const struct elf_image *img, uint64_t off);
+const struct symtab *elf_image__symtab(const struct elf_image *img);
+bool elf_image__has_symbols(const struct elf_image *img);
+bool elf_image__has_dwarf(struct elf_image *img);
+/* "file.c:123" (the file's base name) for @vaddr into @buf, or NULL. */
+const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit-symbols.h"
+#include "jitdump.h"
+#include "perfmap.h"
+
+struct jit_pending {
+	uint64_t code_addr;
+	struct jit_line *lines;
+	size_t nr_lines;
+};
+
+static struct jit_proc *get_proc(struct jit_symbols *js, uint32_t pid)
+{
+	struct jit_proc *p = pidmap__get(&js->procs, pid);
+
+	if (p)
+		return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	if (pidmap__put(&js->procs, pid, p)) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+struct jit_proc *jit_symbols__proc(const struct jit_symbols *js, uint32_t pid)
+{
+	return pidmap__get(&js->procs, pid);
+}
+
+static struct jit_sym *push(struct jit_symbols *js, struct jit_proc *p)
+{
+	struct jit_sym *s;
+
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 64;
+		struct jit_sym *n = realloc(p->syms, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		p->syms = n;
+		p->cap = cap;
+	}
+	s = &p->syms[p->nr++];
+	memset(s, 0, sizeof(*s));
+	s->seq = js->seq++;
+	s->t_end = UINT64_MAX;
+	return s;
+}
+
+int jit_symbols__add(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t start,
+		     uint64_t size, const char *name, size_t name_len, enum jit_source src)
+{
+	struct jit_proc *p = get_proc(js, pid);
+	struct jit_sym *s;
+
+	if (!p)
+		return -ENOMEM;
+	if (!size || start + size < start)
+		return -EINVAL;
+	s = push(js, p);
+	if (!s)
+		return -ENOMEM;
+	s->name = strndup(name, name_len);
+	if (!s->name) {
+		p->nr--;
+		return -ENOMEM;
+	}
+	s->start = start;
+	s->end = start + size;
+	s->t_start = time;
+	s->source = (uint8_t)src;
+	if (src == JIT_SRC_JITDUMP)
+		p->has_jitdump = true;
+	else if (time)
+		p->has_timed_perfmap = true;
+	return 0;
+}
+
+int jit_symbols__move(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t old_addr,
+		      uint64_t new_addr, uint64_t size)
+{
+	struct jit_proc *p = get_proc(js, pid);
+	struct jit_sym *best = NULL, *s;
+	size_t i;
+	char *name;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < p->nr; i++) {
+		s = &p->syms[i];
+		if (s->start == old_addr && s->t_start <= time && s->t_end > time &&
+		    (!best || s->seq > best->seq))
+			best = s;
+	}
+	if (!best)
+		return -ENOENT;
+	best->t_end = time;
+	name = best->name;
+	return jit_symbols__add(js, pid, time, new_addr, size ? size : best->end - best->start,
+				name, strlen(name), JIT_SRC_JITDUMP);
+}
+
+int jit_symbols__unmap(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t start,
+		       uint64_t len)
+{
+	struct jit_proc *p = get_proc(js, pid);
+	void *n;
+
+	if (!p)
+		return -ENOMEM;
+	n = realloc(p->unmaps, (p->nr_unmaps + 1) * sizeof(*p->unmaps));
+	if (!n)
+		return -ENOMEM;
+	p->unmaps = n;
+	p->unmaps[p->nr_unmaps].time = time;
+	p->unmaps[p->nr_unmaps].start = start;
+	p->unmaps[p->nr_unmaps].end = start + len;
+	p->nr_unmaps++;
+	return 0;
+}
+
+static int pool_add(struct jit_proc *p, const char *s, uint32_t *off)
+{
+	size_t n = strlen(s) + 1;
+
+	if (p->files_len + n > p->files_cap) {
+		size_t cap = (p->files_cap + n) * 2;
+		char *nb = realloc(p->files, cap);
+
+		if (!nb)
+			return -ENOMEM;
+		p->files = nb;
+		p->files_cap = cap;
+	}
+	if (p->files_len > UINT32_MAX)
+		return -E2BIG;
+	memcpy(p->files + p->files_len, s, n);
+	*off = (uint32_t)p->files_len;
+	p->files_len += n;
+	return 0;
+}
+
+struct jd_ctx {
+	struct jit_symbols *js;
+	uint32_t pid;
+	struct jit_proc *p;
+};
+
+static int on_debug(struct jd_ctx *c, const struct jitdump_event *ev)
+{
+	struct jit_pending *n;
+	struct jit_line *lines;
+	size_t i;
+	int err;
+
+	lines = calloc(ev->nr_lines ? ev->nr_lines : 1, sizeof(*lines));
+	if (!lines)
+		return -ENOMEM;
+	for (i = 0; i < ev->nr_lines; i++) {
+		lines[i].addr = ev->lines[i].addr;
+		lines[i].lineno = ev->lines[i].lineno;
+		err = pool_add(c->p, ev->lines[i].file, &lines[i].file);
+		if (err) {
+			free(lines);
+			return err;
+		}
+	}
+	n = realloc(c->p->pending, (c->p->nr_pending + 1) * sizeof(*n));
+	if (!n) {
+		free(lines);
+		return -ENOMEM;
+	}
+	c->p->pending = n;
+	n[c->p->nr_pending].code_addr = ev->code_addr;
+	n[c->p->nr_pending].lines = lines;
+	n[c->p->nr_pending].nr_lines = ev->nr_lines;
+	c->p->nr_pending++;
+	return 0;
+}
+
+static void attach_pending(struct jit_proc *p, struct jit_sym *s)
+{
+	size_t i;
+
+	/* DEBUG_INFO comes before its LOAD: take the newest one for this address */
+	for (i = p->nr_pending; i-- > 0;) {
+		if (p->pending[i].code_addr != s->start || !p->pending[i].lines)
+			continue;
+		s->lines = p->pending[i].lines;
+		s->nr_lines = p->pending[i].nr_lines;
+		p->pending[i].lines = NULL;
+		return;
+	}
+}
+
+static int on_jitdump(const struct jitdump_event *ev, void *ctx)
+{
+	struct jd_ctx *c = ctx;
+	int err;
+
+	switch (ev->type) {
+	case JITDUMP_LOAD:
+		err = jit_symbols__add(c->js, c->pid, ev->time, ev->code_addr, ev->code_size,
+				       ev->name, strlen(ev->name), JIT_SRC_JITDUMP);
+		if (err == -EINVAL)
+			return 0; /* a zero-sized load names nothing */
+		if (!err)
+			attach_pending(c->p, &c->p->syms[c->p->nr - 1]);
+		return err;
+	case JITDUMP_MOVE:
+		err = jit_symbols__move(c->js, c->pid, ev->time, ev->old_addr, ev->new_addr,
+					ev->code_size);
+		return err == -ENOENT ? 0 : err;
+	case JITDUMP_DEBUG_INFO:
+		return on_debug(c, ev);
+	default:
+		return 0;
+	}
+}
+
+int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *buf, size_t len,
+			     bool *truncated)
+{
+	struct jitdump_info info;
+	struct jd_ctx c = { js, pid, NULL };
+	int err;
+
+	*truncated = false;
+	/* peek at the header for the pid before creating anything */
+	err = jitdump__parse(buf, len, NULL, NULL, &info);
+	if (err)
+		return err;
+	if (!c.pid)
+		c.pid = info.pid;
+	c.p = get_proc(js, c.pid);
+	if (!c.p)
+		return -ENOMEM;
+	err = jitdump__parse(buf, len, on_jitdump, &c, &info);
+	*truncated = info.truncated;
+	return err;
+}
+
+struct pm_ctx {
+	struct jit_symbols *js;
+	uint32_t pid;
+	uint64_t time;
+};
+
+static int on_perfmap(uint64_t start, uint64_t size, const char *name, size_t name_len,
+		      void *ctx)
+{
+	struct pm_ctx *c = ctx;
+	int err = jit_symbols__add(c->js, c->pid, c->time, start, size, name, name_len,
+				   JIT_SRC_PERFMAP);
+
+	return err == -EINVAL ? 0 : err;
+}
+
+int jit_symbols__add_perfmap(struct jit_symbols *js, uint32_t pid, uint64_t time,
+			     const char *buf, size_t len)
+{
+	struct pm_ctx c = { js, pid, time };
+	size_t bad;
+
+	return perfmap__parse(buf, len, on_perfmap, &c, &bad);
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct jit_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct jit_line *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->nr; i++) {
+		struct jit_sym *s = &p->syms[i];
+
+		if (js->ignore_time)
+			s->t_start = 0, s->t_end = UINT64_MAX;
+		for (k = 0; k < p->nr_unmaps && !js->ignore_time; k++) {
+			uint64_t t = p->unmaps[k].time;
+
+			if (p->unmaps[k].start < s->end && p->unmaps[k].end > s->start &&
+			    t >= s->t_start && t < s->t_end)
+				s->t_end = t;
+		}
+		if (s->nr_lines > 1)
+			qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
+	}
+	qsort(p->syms, p->nr, sizeof(*p->syms), sym_cmp);
+	p->max_end = malloc((p->nr ? p->nr : 1) * sizeof(*p->max_end));
+	if (!p->max_end)
+		return -ENOMEM;
+	for (i = 0; i < p->nr; i++)
+		p->max_end[i] = i && p->max_end[i - 1] > p->syms[i].end ? p->max_end[i - 1]
+									 : p->syms[i].end;
+	return 0;
+}
+
+int jit_symbols__finish(struct jit_symbols *js)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < js->procs.cap; i++) {
+		if (!js->procs.vals[i])
+			continue;
+		err = finish_proc(js, js->procs.vals[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
+					uint64_t time)
+{
+	const struct jit_proc *p = pidmap__get(&js->procs, pid);
+	const struct jit_sym *best = NULL;
+	size_t lo = 0, hi;
+
+	if (!p || !p->max_end)
+		return NULL;
+	hi = p->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct jit_sym *s = &p->syms[lo];
+
+		if (p->max_end[lo] <= addr)
+			break;
+		if (addr >= s->end || s->t_start > time || time >= s->t_end)
+			continue;
+		/* newest load wins; jitdump over an untimed perf-map line at the same time */
+		if (!best || s->t_start > best->t_start ||
+		    (s->t_start == best->t_start && s->seq > best->seq))
+			best = s;
+	}
+	return best;
+}
+
+const char *jit_symbols__srcline(const struct jit_symbols *js, uint32_t pid,
+				 const struct jit_sym *s, uint64_t addr, char *buf, size_t len)
+{
+	const struct jit_proc *p = pidmap__get(&js->procs, pid);
+	const struct jit_line *l = NULL;
+	const char *file, *base;
+	size_t i;
+
+	if (!p || !s->nr_lines)
+		return NULL;
+	for (i = 0; i < s->nr_lines && s->lines[i].addr <= addr; i++)
+		l = &s->lines[i];
+	if (!l)
+		return NULL;
+	file = p->files + l->file;
+	base = strrchr(file, '/');
+	snprintf(buf, len, "%s:%u", base ? base + 1 : file, l->lineno);
+	return buf;
+}
+
+void jit_symbols__release(struct jit_symbols *js)
+{
+	size_t i, k;
+
+	if (!js)
+		return;
+	for (i = 0; i < js->procs.cap; i++) {
+		struct jit_proc *p = js->procs.vals[i];
+
+		if (!p)
+			continue;
+		for (k = 0; k < p->nr; k++) {
+			free(p->syms[k].name);
+			free(p->syms[k].lines);
+		}
+		for (k = 0; k < p->nr_pending; k++)
+			free(p->pending[k].lines);
+		free(p->pending);
+		free(p->syms);
+		free(p->max_end);
+		free(p->files);
+		free(p->unmaps);
+		free(p);
+	}
+	pidmap__release(&js->procs);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * jit-symbols: each process's JIT-compiled functions over time, from jitdump
+ * LOAD/MOVE/DEBUG_INFO records, perf-map lines (timed when the recorder saw
+ * them appear, else valid from the start) and jmmap's MUNMAP records. A
+ * symbol is valid from its load until moved or unmapped; where several cover
+ * an address at a time, the newest load wins (address reuse).
+ */
+#ifndef JREC_JIT_SYMBOLS_H
+#define JREC_JIT_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pidmap.h"
+
+enum jit_source { JIT_SRC_JITDUMP = 1, JIT_SRC_PERFMAP = 2 };
+
+struct jit_line {
+	uint64_t addr;
+	uint32_t lineno;
+	uint32_t file; /* offset into the owning table's string pool */
+};
+
+struct jit_sym {
+	uint64_t start, end;
+	uint64_t t_start, t_end;
+	uint64_t seq;
+	uint64_t code_index;
+	char *name;
+	uint8_t source; /* enum jit_source */
+	struct jit_line *lines; /* DEBUG_INFO rows, sorted by addr */
+	size_t nr_lines;
+};
+
+struct jit_proc {
+	uint32_t pid;
+	struct jit_sym *syms;
+	uint64_t *max_end;
+	size_t nr, cap;
+	/* DEBUG_INFO seen before its LOAD, keyed by code address */
+	struct jit_pending *pending;
+	size_t nr_pending;
+	char *files; /* string pool for line tables */
+	size_t files_len, files_cap;
+	struct { uint64_t time, start, end; } *unmaps;
+	size_t nr_unmaps;
+	bool has_jitdump, has_timed_perfmap;
+};
+
+struct jit_symbols {
+	struct pidmap procs;
+	uint64_t seq;
+	bool ignore_time; /* the recording's clock is not the JIT's: every load valid from 0 */
+};
+
+int jit_symbols__add(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t start,
+		     uint64_t size, const char *name, size_t name_len, enum jit_source src);
+int jit_symbols__move(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t old_addr,
+		      uint64_t new_addr, uint64_t size);
+int jit_symbols__unmap(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t start,
+		       uint64_t len);
+/* Add a whole jitdump buffer for @pid (0: the dump header's pid). */
+int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *buf, size_t len,
+			     bool *truncated);
+int jit_symbols__add_perfmap(struct jit_symbols *js, uint32_t pid, uint64_t time,
+			     const char *buf, size_t len);
+struct jit_proc *jit_symbols__proc(const struct jit_symbols *js, uint32_t pid);
+int jit_symbols__finish(struct jit_symbols *js);
+const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
+					uint64_t time);
+/* "file:line" of @addr in @s from its DEBUG_INFO, or NULL. */
+const char *jit_symbols__srcline(const struct jit_symbols *js, uint32_t pid,
+				 const struct jit_sym *s, uint64_t addr, char *buf, size_t len);
+void jit_symbols__release(struct jit_symbols *js);
+
+#endif

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jitdump.h"
+
+#define JITDUMP_HDR_SIZE 40
+#define JITDUMP_REC_HDR 16
+#define JITDUMP_MAX_LINES (1u << 20)
+
+struct jd {
+	const uint8_t *p;
+	size_t len;
+	bool swapped;
+};
+
+static uint32_t u32(const struct jd *j, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return j->swapped ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t u64(const struct jd *j, const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return j->swapped ? __builtin_bswap64(v) : v;
+}
+
+static const char *str(const uint8_t *p, const uint8_t *end, const uint8_t **after)
+{
+	const uint8_t *nul;
+
+	if (p >= end)
+		return NULL;
+	nul = memchr(p, 0, (size_t)(end - p));
+	if (!nul)
+		return NULL;
+	*after = nul + 1;
+	return (const char *)p;
+}
+
+static int debug_info(const struct jd *j, const uint8_t *b, const uint8_t *end,
+		      struct jitdump_event *ev, struct jitdump_line **scratch, size_t *cap)
+{
+	uint64_t nr, i;
+	const uint8_t *p;
+
+	if (end - b < 16)
+		return -EBADMSG;
+	ev->code_addr = u64(j, b);
+	nr = u64(j, b + 8);
+	/* each entry needs at least 17 bytes: addr, lineno, discrim, a NUL */
+	if (nr > (uint64_t)(end - b - 16) / 17 || nr > JITDUMP_MAX_LINES)
+		return -EBADMSG;
+	if (nr > *cap) {
+		struct jitdump_line *n = realloc(*scratch, nr * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		*scratch = n;
+		*cap = nr;
+	}
+	p = b + 16;
+	for (i = 0; i < nr; i++) {
+		if (end - p < 17)
+			return -EBADMSG;
+		(*scratch)[i].addr = u64(j, p);
+		(*scratch)[i].lineno = u32(j, p + 8);
+		(*scratch)[i].file = str(p + 16, end, &p);
+		if (!(*scratch)[i].file)
+			return -EBADMSG;
+	}
+	ev->lines = *scratch;
+	ev->nr_lines = nr;
+	return 0;
+}
+
+int jitdump__parse(const void *buf, size_t len, jitdump_fn fn, void *ctx,
+		   struct jitdump_info *info)
+{
+	struct jd j = { buf, len, false };
+	struct jitdump_line *scratch = NULL;
+	size_t cap = 0, off;
+	uint32_t magic, hsize;
+	int err = 0;
+
+	memset(info, 0, sizeof(*info));
+	if (len < JITDUMP_HDR_SIZE)
+		return -EINVAL;
+	memcpy(&magic, j.p, 4);
+	if (magic == __builtin_bswap32(JITDUMP_MAGIC))
+		j.swapped = true;
+	else if (magic != JITDUMP_MAGIC)
+		return -EINVAL;
+	info->swapped = j.swapped;
+	info->version = u32(&j, j.p + 4);
+	hsize = u32(&j, j.p + 8);
+	info->pid = u32(&j, j.p + 20);
+	info->time = u64(&j, j.p + 24);
+	info->flags = u64(&j, j.p + 32);
+	if (hsize < JITDUMP_HDR_SIZE || hsize > len)
+		return -EINVAL;
+	if (!fn)
+		return 0; /* header only */
+	off = hsize;
+	while (off < len) {
+		const uint8_t *r = j.p + off, *b = r + JITDUMP_REC_HDR, *end;
+		struct jitdump_event ev;
+		uint32_t size;
+		const uint8_t *after;
+
+		if (len - off < JITDUMP_REC_HDR) {
+			info->truncated = true;
+			break;
+		}
+		size = u32(&j, r + 4);
+		if (size < JITDUMP_REC_HDR || size > len - off) {
+			info->truncated = true;
+			break;
+		}
+		end = r + size;
+		memset(&ev, 0, sizeof(ev));
+		ev.type = u32(&j, r);
+		ev.time = u64(&j, r + 8);
+		switch (ev.type) {
+		case JITDUMP_LOAD:
+			if (end - b < 40)
+				goto bad;
+			ev.pid = u32(&j, b);
+			ev.tid = u32(&j, b + 4);
+			ev.vma = u64(&j, b + 8);
+			ev.code_addr = u64(&j, b + 16);
+			ev.code_size = u64(&j, b + 24);
+			ev.code_index = u64(&j, b + 32);
+			ev.name = str(b + 40, end, &after);
+			if (!ev.name || ev.code_size > (uint64_t)(end - after))
+				goto bad;
+			break;
+		case JITDUMP_MOVE:
+			if (end - b < 48)
+				goto bad;
+			ev.pid = u32(&j, b);
+			ev.tid = u32(&j, b + 4);
+			ev.vma = u64(&j, b + 8);
+			ev.old_addr = u64(&j, b + 16);
+			ev.new_addr = u64(&j, b + 24);
+			ev.code_size = u64(&j, b + 32);
+			ev.code_index = u64(&j, b + 40);
+			break;
+		case JITDUMP_DEBUG_INFO:
+			err = debug_info(&j, b, end, &ev, &scratch, &cap);
+			if (err == -EBADMSG)
+				goto bad;
+			if (err)
+				goto out;
+			break;
+		default:
+			break; /* CLOSE, UNWINDING_INFO and unknown types: passed on by type */
+		}
+		info->records++;
+		err = fn(&ev, ctx);
+		if (err)
+			goto out;
+		off += size;
+		continue;
+bad:
+		/* a record too short for its type: the rest cannot be trusted */
+		info->truncated = true;
+		break;
+	}
+	err = 0;
+out:
+	free(scratch);
+	return err;
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+
+#include "jmmap-reader.h"
+
+struct jr {
+	bool swapped;
+};
+
+static uint16_t g16(const struct jr *j, const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return j->swapped ? __builtin_bswap16(v) : v;
+}
+
+static uint32_t g32(const struct jr *j, const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return j->swapped ? __builtin_bswap32(v) : v;
+}
+
+static uint64_t g64(const struct jr *j, const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return j->swapped ? __builtin_bswap64(v) : v;
+}
+
+static const char *tail_str(const uint8_t *p, const uint8_t *end)
+{
+	if (p >= end || !memchr(p, 0, (size_t)(end - p)))
+		return "";
+	return (const char *)p;
+}
+
+#define FIELD(type, f) (offsetof(struct type, f))
+
+static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm_event *e)
+{
+	const uint8_t *end = r + size;
+	unsigned int i;
+
+	switch (e->type) {
+	case JMMAP_REC_MMAP3:
+		if (size < sizeof(struct jmmap_rec_mmap3))
+			return -EBADMSG;
+		e->pid = g32(j, r + FIELD(jmmap_rec_mmap3, pid));
+		e->tid = g32(j, r + FIELD(jmmap_rec_mmap3, tid));
+		e->time = g64(j, r + FIELD(jmmap_rec_mmap3, time));
+		e->start = g64(j, r + FIELD(jmmap_rec_mmap3, start));
+		e->len = g64(j, r + FIELD(jmmap_rec_mmap3, len));
+		e->vma_start = g64(j, r + FIELD(jmmap_rec_mmap3, vma_start));
+		e->vma_end = g64(j, r + FIELD(jmmap_rec_mmap3, vma_end));
+		e->pgoff = g64(j, r + FIELD(jmmap_rec_mmap3, pgoff));
+		e->prot = g32(j, r + FIELD(jmmap_rec_mmap3, prot));
+		e->mflags = g32(j, r + FIELD(jmmap_rec_mmap3, flags));
+		e->dev_major = g32(j, r + FIELD(jmmap_rec_mmap3, dev_major));
+		e->dev_minor = g32(j, r + FIELD(jmmap_rec_mmap3, dev_minor));
+		e->ino = g64(j, r + FIELD(jmmap_rec_mmap3, ino));
+		e->cause = g16(j, r + FIELD(jmmap_rec_mmap3, cause));
+		e->cookie_kind = r[FIELD(jmmap_rec_mmap3, cookie_kind)];
+		e->cookie_len = r[FIELD(jmmap_rec_mmap3, cookie_len)];
+		if (e->cookie_len > JMMAP_COOKIE_MAX)
+			return -EBADMSG;
+		memcpy(e->cookie, r + FIELD(jmmap_rec_mmap3, cookie), JMMAP_COOKIE_MAX);
+		e->filename = tail_str(r + sizeof(struct jmmap_rec_mmap3), end);
+		return 0;
+	case JMMAP_REC_MUNMAP:
+		if (size < sizeof(struct jmmap_rec_munmap))
+			return -EBADMSG;
+		e->pid = g32(j, r + FIELD(jmmap_rec_munmap, pid));
+		e->tid = g32(j, r + FIELD(jmmap_rec_munmap, tid));
+		e->time = g64(j, r + FIELD(jmmap_rec_munmap, time));
+		e->start = g64(j, r + FIELD(jmmap_rec_munmap, start));
+		e->len = g64(j, r + FIELD(jmmap_rec_munmap, len));
+		e->cause = g32(j, r + FIELD(jmmap_rec_munmap, cause));
+		return 0;
+	case JMMAP_REC_EXEC:
+		if (size < sizeof(struct jmmap_rec_exec))
+			return -EBADMSG;
+		e->pid = g32(j, r + FIELD(jmmap_rec_exec, pid));
+		e->tid = g32(j, r + FIELD(jmmap_rec_exec, tid));
+		e->time = g64(j, r + FIELD(jmmap_rec_exec, time));
+		memcpy(e->comm, r + FIELD(jmmap_rec_exec, comm), 16);
+		e->comm[16] = 0;
+		e->cookie_kind = r[FIELD(jmmap_rec_exec, cookie_kind)];
+		e->cookie_len = r[FIELD(jmmap_rec_exec, cookie_len)];
+		if (e->cookie_len > JMMAP_COOKIE_MAX)
+			return -EBADMSG;
+		memcpy(e->cookie, r + FIELD(jmmap_rec_exec, cookie), JMMAP_COOKIE_MAX);
+		e->filename = tail_str(r + sizeof(struct jmmap_rec_exec), end);
+		return 0;
+	case JMMAP_REC_FORK:
+		if (size < sizeof(struct jmmap_rec_fork))
+			return -EBADMSG;
+		e->pid = g32(j, r + FIELD(jmmap_rec_fork, pid));
+		e->tid = g32(j, r + FIELD(jmmap_rec_fork, tid));
+		e->ppid = g32(j, r + FIELD(jmmap_rec_fork, ppid));
+		e->ptid = g32(j, r + FIELD(jmmap_rec_fork, ptid));
+		e->time = g64(j, r + FIELD(jmmap_rec_fork, time));
+		return 0;
+	case JMMAP_REC_EXIT:
+		if (size < sizeof(struct jmmap_rec_exit))
+			return -EBADMSG;
+		e->pid = g32(j, r + FIELD(jmmap_rec_exit, pid));
+		e->tid = g32(j, r + FIELD(jmmap_rec_exit, tid));
+		e->time = g64(j, r + FIELD(jmmap_rec_exit, time));
+		return 0;
+	case JMMAP_REC_LOST:
+		if (size < sizeof(struct jmmap_rec_lost))
+			return -EBADMSG;
+		e->time = g64(j, r + FIELD(jmmap_rec_lost, time));
+		for (i = 1; i < JMMAP_REC_MAX; i++)
+			e->lost_total += g64(j, r + FIELD(jmmap_rec_lost, lost) + 8 * i);
+		return 0;
+	default:
+		return 0; /* unknown types are skipped by size */
+	}
+}
+
+int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx)
+{
+	const struct jr j = { swapped };
+	const uint8_t *p = buf;
+	size_t off = 0;
+	int err;
+
+	while (len - off >= sizeof(struct jmmap_rec_header)) {
+		struct jm_event e;
+		uint32_t size = g32(&j, p + off + 4);
+
+		if (size < sizeof(struct jmmap_rec_header) || size % 8 || size > len - off)
+			return -EBADMSG;
+		memset(&e, 0, sizeof(e));
+		e.type = g16(&j, p + off);
+		e.flags = g16(&j, p + off + 2);
+		e.filename = "";
+		err = decode(&j, p + off, size, &e);
+		if (err)
+			return err;
+		if (e.type > 0 && e.type < JMMAP_REC_MAX) {
+			err = fn(&e, ctx);
+			if (err)
+				return err;
+		}
+		off += size;
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * jmmap-reader: walk the module's records as stored in a recording's
+ * JREC_FEAT_JMMAP section, decoded into host byte order. Every record's size
+ * is checked against the bytes left and against its type's minimum.
+ */
+#ifndef JREC_JMMAP_READER_H
+#define JREC_JMMAP_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jmmap.h"
+
+struct jm_event {
+	uint16_t type, flags;
+	uint32_t pid, tid, ppid, ptid;
+	uint64_t time;
+	uint64_t start, len, vma_start, vma_end, pgoff;
+	uint32_t prot, mflags, cause;
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
+	uint8_t cookie_kind, cookie_len;
+	uint8_t cookie[JMMAP_COOKIE_MAX];
+	char comm[17];
+	const char *filename; /* NUL-terminated inside the buffer, or "" */
+	uint64_t lost_total;  /* LOST: sum over types */
+};
+
+typedef int (*jm_event_fn)(const struct jm_event *ev, void *ctx);
+
+/* 0, -EBADMSG when a record is impossible (the walk stops there), or @fn's value. */
+int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx);
+
+#endif

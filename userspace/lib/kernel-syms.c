@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernel-syms.h"
+
+static int module_index(struct kernel_syms *k, const char *name)
+{
+	size_t i;
+	const char **n;
+
+	for (i = k->nr_modules; i-- > 1;)
+		if (!strcmp(k->modules[i], name))
+			return (int)i;
+	if (k->nr_modules >= 65535)
+		return 0;
+	n = realloc(k->modules, (k->nr_modules + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	k->modules = n;
+	k->modules[k->nr_modules] = name;
+	return (int)k->nr_modules++;
+}
+
+static int parse_hex(const char *s, const char *end, uint64_t *v, const char **next)
+{
+	uint64_t x = 0;
+	int n = 0;
+
+	while (s < end && n < 16) {
+		char c = *s;
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			break;
+		x = x << 4 | (uint64_t)d;
+		s++;
+		n++;
+	}
+	if (!n)
+		return -EINVAL;
+	*v = x;
+	*next = s;
+	return 0;
+}
+
+int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len)
+{
+	char *p, *end;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	k->text = malloc(len + 1);
+	if (!k->text)
+		return -ENOMEM;
+	memcpy(k->text, buf, len);
+	k->text[len] = 0;
+	err = module_index(k, "[kernel.kallsyms]");
+	if (err < 0)
+		goto out_err;
+	p = k->text;
+	end = k->text + len;
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *lend = nl ? nl : end;
+		const char *q;
+		char *name, *mod = NULL, type;
+		uint64_t addr;
+
+		*lend = 0;
+		if (parse_hex(p, lend, &addr, &q) || q + 3 > lend || q[0] != ' ' || q[2] != ' ')
+			goto next;
+		type = q[1];
+		name = (char *)q + 3;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			goto next;
+		mod = strchr(name, '\t');
+		if (mod) {
+			*mod++ = 0;
+			if (*mod == '[') {
+				char *c = strchr(mod, ']');
+
+				if (c)
+					c[1] = 0;
+			}
+		}
+		if (!*name)
+			goto next;
+		if (!strcmp(name, "_text") && !mod)
+			k->text_addr = addr;
+		err = symtab__add(&k->tab, addr, 0, name, 0);
+		if (err)
+			goto out_err;
+		if (mod) {
+			err = module_index(k, mod);
+			if (err < 0)
+				goto out_err;
+			k->tab.syms[k->tab.nr - 1].module = (uint16_t)err;
+		}
+next:
+		p = lend + 1;
+	}
+	symtab__finish(&k->tab, 1 << 20);
+	return 0;
+out_err:
+	kernel_syms__release(k);
+	return err;
+}
+
+int kernel_syms__load_file(struct kernel_syms *k, const char *path)
+{
+	size_t cap = 1 << 20, len = 0;
+	char *buf = malloc(cap);
+	int fd, err;
+
+	if (!buf)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		free(buf);
+		return err;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb = cap < (256u << 20) ? realloc(buf, cap * 2) : NULL;
+
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0) {
+			err = -errno;
+			goto out;
+		}
+		if (!n)
+			break;
+		len += (size_t)n;
+	}
+	err = kernel_syms__parse(k, buf, len);
+out:
+	close(fd);
+	free(buf);
+	return err;
+}
+
+int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text)
+{
+	uint64_t delta;
+	size_t i;
+
+	if (!k->text_addr)
+		return -ENOENT;
+	delta = recorded_text - k->text_addr;
+	if (!delta)
+		return 0;
+	for (i = 0; i < k->tab.nr; i++) {
+		/* module symbols are not moved by the core kernel's KASLR offset */
+		if (k->tab.syms[i].module)
+			continue;
+		k->tab.syms[i].start += delta;
+		k->tab.syms[i].end += delta;
+	}
+	k->text_addr = recorded_text;
+	return 0;
+}
+
+void kernel_syms__release(struct kernel_syms *k)
+{
+	if (!k)
+		return;
+	symtab__release(&k->tab);
+	free(k->modules);
+	free(k->text);
+	memset(k, 0, sizeof(*k));
+}

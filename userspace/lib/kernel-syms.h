@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel-syms: kernel text symbols from a kallsyms copy or a System.map,
+ * relocated to where the recorded kernel had its text (KASLR).
+ */
+#ifndef JREC_KERNEL_SYMS_H
+#define JREC_KERNEL_SYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symtab.h"
+
+struct kernel_syms {
+	struct symtab tab;
+	char *text;           /* owned copy of the parsed text; names point into it */
+	const char **modules; /* modules[0] = "[kernel.kallsyms]", others "[name]" */
+	size_t nr_modules;
+	uint64_t text_addr; /* _text in the table as parsed, 0 if absent */
+};
+
+/* Parse "ADDR TYPE NAME [MODULE]" lines (kallsyms and System.map). 0 or -errno. */
+int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len);
+int kernel_syms__load_file(struct kernel_syms *k, const char *path);
+/* Move every symbol so that _text lands on @recorded_text. -ENOENT without _text. */
+int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text);
+void kernel_syms__release(struct kernel_syms *k);
+
+#endif

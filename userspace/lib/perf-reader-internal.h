@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* perf-reader's private state, shared by perf-reader.c and perf-records.c. */
+#ifndef JREC_PERF_READER_INTERNAL_H
+#define JREC_PERF_READER_INTERNAL_H
+
+#include "perf-reader.h"
+
+struct pr_id_map {
+	uint64_t id;
+	const struct pr_attr *attr;
+};
+
+struct perf_reader {
+	const uint8_t *buf;
+	size_t len;
+	bool mapped;
+	bool swapped;
+	enum pr_cut cut;
+	uint64_t nr_bad;
+	uint64_t hdr_attr_size;
+	struct perf_file_section attrs, data;
+	uint64_t features[PERF_FILE_FEAT_BITS / 64];
+	struct perf_file_section feat[PERF_FILE_FEAT_BITS];
+	struct pr_attr *attrs_v;
+	size_t nr_attrs;
+	struct pr_id_map *ids;
+	size_t nr_ids;
+};
+
+bool pr_in_file(const struct perf_reader *r, uint64_t off, uint64_t len);
+const struct pr_attr *pr_attr_by_id(const struct perf_reader *r, uint64_t id);
+
+#endif

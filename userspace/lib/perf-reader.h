@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perf-reader: read a perf.data file ("PERFILE2"), as written by `perf record`
+ * or `jrec record`, in either byte order.
+ *
+ * The reader maps the file (or takes a caller's buffer), checks the header,
+ * the attributes and their ids, and then hands out one decoded event at a
+ * time. Every length is checked against the bytes left; a record that does not
+ * fit ends the data section and marks the recording as cut short. Decoded
+ * fields are in host byte order; strings point into the file and are known to
+ * be NUL-terminated within their record.
+ */
+#ifndef JREC_PERF_READER_H
+#define JREC_PERF_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf-file.h"
+
+struct perf_reader;
+
+/* One attribute as the reader understood it. */
+struct pr_attr {
+	uint32_t type;
+	uint64_t config;
+	uint64_t sample_type;
+	uint64_t read_format;
+	uint64_t sample_period; /* or sample_freq when freq */
+	uint64_t branch_sample_type;
+	uint64_t sample_regs_user;
+	uint64_t sample_regs_intr;
+	bool freq;
+	bool sample_id_all;
+	bool use_clockid;
+	uint32_t clockid;
+	uint16_t id_sample_size; /* bytes of the sample_id_all trailer */
+	char name[64];           /* "cpu-clock", "cycles", ... best effort */
+};
+
+/* Fields that samples carry and that sample_id_all appends to other records. */
+struct pr_sample_id {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t id;
+	uint32_t cpu;
+	bool has_time;
+};
+
+struct pr_sample {
+	uint64_t ip;
+	uint64_t addr;
+	uint64_t period;
+	uint64_t nr_callchain;
+	const void *callchain; /* nr_callchain u64s in file order; use pr_callchain_at() */
+};
+
+struct pr_mmap {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	uint8_t build_id[20];
+	uint8_t build_id_size; /* > 0 when the record carries a build-id */
+	bool is_mmap2;
+	const char *filename;
+};
+
+struct pr_comm {
+	uint32_t pid, tid;
+	bool exec; /* PERF_RECORD_MISC_COMM_EXEC */
+	const char *comm;
+};
+
+struct pr_task { /* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct pr_lost {
+	uint64_t id, lost;
+};
+
+struct pr_event {
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;
+	uint64_t offset; /* of the record in the file */
+	const struct pr_attr *attr; /* NULL for records of no event */
+	struct pr_sample_id id;     /* from the sample or the sample_id_all trailer */
+	union {
+		struct pr_sample sample;
+		struct pr_mmap mmap;
+		struct pr_comm comm;
+		struct pr_task task;
+		struct pr_lost lost;
+	};
+	const void *raw; /* the whole record, in file byte order */
+};
+
+/* Why reading stopped early; perf_reader__cut_short() returns one. */
+enum pr_cut {
+	PR_CUT_NONE = 0,
+	PR_CUT_NO_DATA_SIZE, /* header says data.size == 0: the writer never finished */
+	PR_CUT_SHORT_FILE,   /* the file ends inside the data section */
+	PR_CUT_BAD_RECORD,   /* a record's size is impossible; the rest is unreadable */
+};
+
+/*
+ * Open @path. Returns 0 or a negative errno; on -EINVAL (not a recording) or
+ * -EBADMSG (corrupt), perf_reader__error() holds a one-line reason even when
+ * *out is NULL, through @errbuf (may be NULL) of @errlen bytes.
+ */
+int perf_reader__open(const char *path, struct perf_reader **out, char *errbuf, size_t errlen);
+/* The same over a caller's buffer, which must outlive the reader. */
+int perf_reader__open_mem(const void *buf, size_t len, struct perf_reader **out, char *errbuf,
+			  size_t errlen);
+void perf_reader__close(struct perf_reader *r);
+
+typedef int (*pr_event_fn)(const struct pr_event *ev, void *ctx);
+/*
+ * Call @fn for each record of the data section in file order. A non-zero
+ * return from @fn stops the walk and is returned. Records that are not
+ * understood are still passed on (with their type), unless they are too short
+ * for their type, which counts them in perf_reader__nr_bad().
+ */
+int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx);
+
+bool perf_reader__swapped(const struct perf_reader *r);
+enum pr_cut perf_reader__cut_short(const struct perf_reader *r);
+const char *pr_cut_str(enum pr_cut cut);
+uint64_t perf_reader__nr_bad(const struct perf_reader *r);
+size_t perf_reader__nr_attrs(const struct perf_reader *r);
+const struct pr_attr *perf_reader__attr(const struct perf_reader *r, size_t i);
+uint64_t perf_reader__data_size(const struct perf_reader *r);
+
+/* The bytes of feature @feat, or -ENOENT. Private sections keep their prefix. */
+int perf_reader__feature(const struct perf_reader *r, unsigned int feat, const void **data,
+			 size_t *len);
+/* A standard string feature (HOSTNAME, OSRELEASE, ARCH, VERSION, CPUDESC), or NULL. */
+const char *perf_reader__feature_string(const struct perf_reader *r, unsigned int feat, char *buf,
+					size_t len);
+
+/* Host-order accessors for data in file byte order. */
+uint16_t perf_reader__u16(const struct perf_reader *r, const void *p);
+uint32_t perf_reader__u32(const struct perf_reader *r, const void *p);
+uint64_t perf_reader__u64(const struct perf_reader *r, const void *p);
+
+static inline uint64_t pr_callchain_at(const struct perf_reader *r, const struct pr_sample *s,
+				       uint64_t i)
+{
+	return perf_reader__u64(r, (const uint8_t *)s->callchain + i * 8);
+}
+
+typedef int (*pr_build_id_fn)(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,
+			      const char *filename, void *ctx);
+/* Walk the standard BUILD_ID feature. */
+int perf_reader__for_each_build_id(const struct perf_reader *r, pr_build_id_fn fn, void *ctx);
+
+/* A private feature's payload after its struct jrec_feat_prefix, checked. */
+int perf_reader__jrec_feature(const struct perf_reader *r, unsigned int feat, const void **data,
+			      size_t *len);
+
+#endif /* JREC_PERF_READER_H */

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf-records: walk the data section of a perf.data file and decode each
+ * record into a struct pr_event, checking every length against the record.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "perf-reader-internal.h"
+
+/* perf-tool record types (not in the kernel's uapi header) */
+#define PR_RECORD_USER_TYPE_START 64
+#define PR_RECORD_COMPRESSED 81
+
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST (1U << 4)
+#endif
+
+/* A bounded cursor over one record. */
+struct cursor {
+	const struct perf_reader *r;
+	const uint8_t *p, *end;
+};
+
+static bool cur_u64(struct cursor *c, uint64_t *v)
+{
+	if (c->end - c->p < 8)
+		return false;
+	*v = perf_reader__u64(c->r, c->p);
+	c->p += 8;
+	return true;
+}
+
+static bool cur_skip(struct cursor *c, uint64_t n)
+{
+	if ((uint64_t)(c->end - c->p) < n)
+		return false;
+	c->p += n;
+	return true;
+}
+
+static bool cur_u32_pair(struct cursor *c, uint32_t *a, uint32_t *b)
+{
+	if (c->end - c->p < 8)
+		return false;
+	*a = perf_reader__u32(c->r, c->p);
+	*b = perf_reader__u32(c->r, c->p + 4);
+	c->p += 8;
+	return true;
+}
+
+/* Which attribute produced a sample, from the first attribute's layout. */
+static const struct pr_attr *sample_attr(const struct perf_reader *r, const uint8_t *body,
+					 const uint8_t *end)
+{
+	uint64_t st = r->attrs_v[0].sample_type, id;
+	unsigned int pos = 0;
+
+	if (r->nr_attrs == 1)
+		return &r->attrs_v[0];
+	if (!(st & PERF_SAMPLE_IDENTIFIER)) {
+		if (!(st & PERF_SAMPLE_ID))
+			return NULL;
+		pos += !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+		       !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
+	}
+	if ((size_t)(end - body) < (pos + 1) * 8)
+		return NULL;
+	id = perf_reader__u64(r, body + pos * 8);
+	return pr_attr_by_id(r, id);
+}
+
+/* The same for other records, whose sample_id_all trailer sits at the end. */
+static const struct pr_attr *trailer_attr(const struct perf_reader *r, const uint8_t *body,
+					  const uint8_t *end)
+{
+	uint64_t st = r->attrs_v[0].sample_type;
+	unsigned int back = 1;
+
+	if (r->nr_attrs == 1)
+		return &r->attrs_v[0];
+	if (!r->attrs_v[0].sample_id_all)
+		return NULL;
+	if (!(st & PERF_SAMPLE_IDENTIFIER)) {
+		if (!(st & PERF_SAMPLE_ID))
+			return NULL;
+		back += !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_CPU);
+	}
+	if ((size_t)(end - body) < back * 8)
+		return NULL;
+	return pr_attr_by_id(r, perf_reader__u64(r, end - back * 8));
+}
+
+static void parse_trailer(const struct perf_reader *r, const struct pr_attr *a,
+			  const uint8_t *start, const uint8_t *end, struct pr_sample_id *id)
+{
+	struct cursor c = { r, start, end };
+	uint64_t st = a->sample_type, v;
+
+	if (st & PERF_SAMPLE_TID)
+		cur_u32_pair(&c, &id->pid, &id->tid);
+	if ((st & PERF_SAMPLE_TIME) && cur_u64(&c, &id->time))
+		id->has_time = true;
+	if (st & PERF_SAMPLE_ID)
+		cur_u64(&c, &id->id);
+	if (st & PERF_SAMPLE_STREAM_ID)
+		cur_u64(&c, &v);
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t res;
+
+		cur_u32_pair(&c, &id->cpu, &res);
+	}
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		cur_u64(&c, &id->id);
+}
+
+static bool skip_read(struct cursor *c, uint64_t rf)
+{
+	uint64_t nr = 1, per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+	uint64_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		       !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
+
+	if (rf & PERF_FORMAT_GROUP) {
+		if (!cur_u64(c, &nr) || nr > 4096)
+			return false;
+		return cur_skip(c, (hdr + nr * per) * 8);
+	}
+	return cur_skip(c, (hdr + per) * 8);
+}
+
+static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const uint8_t *body,
+			const uint8_t *end)
+{
+	struct cursor c = { r, body, end };
+	const struct pr_attr *a = ev->attr;
+	uint64_t st = a->sample_type, v;
+	struct pr_sample *s = &ev->sample;
+
+	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_IP) && !cur_u64(&c, &s->ip))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_TID) && !cur_u32_pair(&c, &ev->id.pid, &ev->id.tid))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_TIME) {
+		if (!cur_u64(&c, &ev->id.time))
+			return -EBADMSG;
+		ev->id.has_time = true;
+	}
+	if ((st & PERF_SAMPLE_ADDR) && !cur_u64(&c, &s->addr))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_ID) && !cur_u64(&c, &ev->id.id))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_STREAM_ID) && !cur_u64(&c, &v))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_CPU) {
+		uint32_t res;
+
+		if (!cur_u32_pair(&c, &ev->id.cpu, &res))
+			return -EBADMSG;
+	}
+	s->period = 1;
+	if ((st & PERF_SAMPLE_PERIOD) && !cur_u64(&c, &s->period))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_READ) && !skip_read(&c, a->read_format))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (!cur_u64(&c, &s->nr_callchain))
+			return -EBADMSG;
+		if (s->nr_callchain > (uint64_t)(c.end - c.p) / 8)
+			return -EBADMSG;
+		s->callchain = c.p;
+		c.p += s->nr_callchain * 8;
+	}
+	/* nothing after the call chain is used; the record size bounds it anyway */
+	return 0;
+}
+
+static const char *bounded_str(const uint8_t *p, const uint8_t *end)
+{
+	if (p >= end || !memchr(p, 0, (size_t)(end - p)))
+		return NULL;
+	return (const char *)p;
+}
+
+static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_t *rec)
+{
+	const uint8_t *body = rec + 8, *end = rec + ev->size, *tend = end;
+
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		ev->attr = sample_attr(r, body, end);
+		if (!ev->attr)
+			return -EBADMSG;
+		return parse_sample(r, ev, body, end);
+	}
+	if (ev->type >= PR_RECORD_USER_TYPE_START)
+		return 0;
+	ev->attr = trailer_attr(r, body, end);
+	if (ev->attr && ev->attr->sample_id_all) {
+		if ((size_t)(end - body) < ev->attr->id_sample_size)
+			return -EBADMSG;
+		tend = end - ev->attr->id_sample_size;
+		parse_trailer(r, ev->attr, tend, end, &ev->id);
+	}
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+		if (tend - body < 32)
+			return -EBADMSG;
+		ev->mmap.pid = perf_reader__u32(r, body);
+		ev->mmap.tid = perf_reader__u32(r, body + 4);
+		ev->mmap.start = perf_reader__u64(r, body + 8);
+		ev->mmap.len = perf_reader__u64(r, body + 16);
+		ev->mmap.pgoff = perf_reader__u64(r, body + 24);
+		ev->mmap.prot = 4; /* PROT_EXEC: MMAP records are executable unless MMAP_DATA */
+		ev->mmap.filename = bounded_str(body + 32, tend);
+		return ev->mmap.filename ? 0 : -EBADMSG;
+	case PERF_RECORD_MMAP2:
+		if (tend - body < 64)
+			return -EBADMSG;
+		ev->mmap.is_mmap2 = true;
+		ev->mmap.pid = perf_reader__u32(r, body);
+		ev->mmap.tid = perf_reader__u32(r, body + 4);
+		ev->mmap.start = perf_reader__u64(r, body + 8);
+		ev->mmap.len = perf_reader__u64(r, body + 16);
+		ev->mmap.pgoff = perf_reader__u64(r, body + 24);
+		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+			uint8_t n = body[32];
+
+			ev->mmap.build_id_size = n <= 20 ? n : 20;
+			memcpy(ev->mmap.build_id, body + 36, 20);
+		} else {
+			ev->mmap.maj = perf_reader__u32(r, body + 32);
+			ev->mmap.min = perf_reader__u32(r, body + 36);
+			ev->mmap.ino = perf_reader__u64(r, body + 40);
+			ev->mmap.ino_generation = perf_reader__u64(r, body + 48);
+		}
+		ev->mmap.prot = perf_reader__u32(r, body + 56);
+		ev->mmap.flags = perf_reader__u32(r, body + 60);
+		ev->mmap.filename = bounded_str(body + 64, tend);
+		return ev->mmap.filename ? 0 : -EBADMSG;
+	case PERF_RECORD_COMM:
+		if (tend - body < 8)
+			return -EBADMSG;
+		ev->comm.pid = perf_reader__u32(r, body);
+		ev->comm.tid = perf_reader__u32(r, body + 4);
+		ev->comm.exec = ev->misc & PERF_RECORD_MISC_COMM_EXEC;
+		ev->comm.comm = bounded_str(body + 8, tend);
+		return ev->comm.comm ? 0 : -EBADMSG;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (tend - body < 24)
+			return -EBADMSG;
+		ev->task.pid = perf_reader__u32(r, body);
+		ev->task.ppid = perf_reader__u32(r, body + 4);
+		ev->task.tid = perf_reader__u32(r, body + 8);
+		ev->task.ptid = perf_reader__u32(r, body + 12);
+		ev->task.time = perf_reader__u64(r, body + 16);
+		return 0;
+	case PERF_RECORD_LOST:
+		if (tend - body < 16)
+			return -EBADMSG;
+		ev->lost.id = perf_reader__u64(r, body);
+		ev->lost.lost = perf_reader__u64(r, body + 8);
+		return 0;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (tend - body < 8)
+			return -EBADMSG;
+		ev->lost.lost = perf_reader__u64(r, body);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx)
+{
+	uint64_t off = r->data.offset, end = r->data.offset + r->data.size;
+	struct pr_event ev;
+	int err;
+
+	r->nr_bad = 0;
+	while (off < end) {
+		const uint8_t *rec = r->buf + off;
+
+		if (end - off < 8) {
+			if (r->cut == PR_CUT_NONE)
+				r->cut = PR_CUT_SHORT_FILE;
+			break;
+		}
+		memset(&ev, 0, sizeof(ev));
+		ev.type = perf_reader__u32(r, rec);
+		ev.misc = perf_reader__u16(r, rec + 4);
+		ev.size = perf_reader__u16(r, rec + 6);
+		ev.offset = off;
+		ev.raw = rec;
+		if (ev.size < 8 || ev.size > end - off) {
+			/* a record that does not fit: the writer stopped here */
+			if (r->cut == PR_CUT_NONE)
+				r->cut = ev.size >= 8 && end == r->len ? PR_CUT_SHORT_FILE
+								       : PR_CUT_BAD_RECORD;
+			break;
+		}
+		if (ev.type == PR_RECORD_COMPRESSED)
+			return -EOPNOTSUPP;
+		if (decode(r, &ev, rec)) {
+			r->nr_bad++;
+		} else {
+			err = fn(&ev, ctx);
+			if (err)
+				return err;
+		}
+		off += ev.size;
+	}
+	return 0;
+}

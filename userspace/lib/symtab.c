@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtab.h"
+
+int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t bind)
+{
+	struct sym *s;
+
+	if (t->nr == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct sym *n = realloc(t->syms, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->syms = n;
+		t->cap = cap;
+	}
+	s = &t->syms[t->nr++];
+	memset(s, 0, sizeof(*s));
+	s->start = start;
+	s->end = start + size;
+	if (s->end < start)
+		s->end = UINT64_MAX;
+	s->name = name;
+	s->bind = bind;
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+static int bind_rank(uint8_t bind)
+{
+	return bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
+}
+
+static size_t underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Is @b a better name for the address than @a? */
+static int better(const struct sym *a, const struct sym *b)
+{
+	size_t ua, ub;
+
+	if ((a->end > a->start) != (b->end > b->start))
+		return b->end > b->start;
+	if (bind_rank(a->bind) != bind_rank(b->bind))
+		return bind_rank(b->bind) > bind_rank(a->bind);
+	ua = underscores(a->name);
+	ub = underscores(b->name);
+	if (ua != ub)
+		return ub < ua;
+	return strlen(b->name) > strlen(a->name);
+}
+
+void symtab__finish(struct symtab *t, uint64_t max_gap)
+{
+	size_t i, out = 0;
+
+	if (!t->nr)
+		return;
+	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	for (i = 0; i < t->nr; i++) {
+		if (out && t->syms[out - 1].start == t->syms[i].start) {
+			if (better(&t->syms[out - 1], &t->syms[i]))
+				t->syms[out - 1] = t->syms[i];
+			continue;
+		}
+		t->syms[out++] = t->syms[i];
+	}
+	t->nr = out;
+	for (i = 0; i < t->nr; i++) {
+		struct sym *s = &t->syms[i];
+
+		if (s->end > s->start)
+			continue;
+		if (i + 1 < t->nr && t->syms[i + 1].start - s->start <= max_gap)
+			s->end = t->syms[i + 1].start;
+		else
+			s->end = s->start + (i + 1 < t->nr ? 1 : 4096);
+	}
+}
+
+const struct sym *symtab__find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	/* last symbol with start <= addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (addr < t->syms[lo - 1].end)
+		return &t->syms[lo - 1];
+	/* a large symbol that an earlier small one sits inside of */
+	if (lo >= 2 && addr < t->syms[lo - 2].end)
+		return &t->syms[lo - 2];
+	return NULL;
+}
+
+void symtab__release(struct symtab *t)
+{
+	if (!t)
+		return;
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * symtab: a sorted table of address ranges with names, for native code and
+ * kernel symbols. The table does not own the names: whoever fills it keeps
+ * them alive (an ELF file's string tables, a kallsyms text buffer).
+ */
+#ifndef JREC_SYMTAB_H
+#define JREC_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct sym {
+	uint64_t start, end; /* [start, end) */
+	const char *name;
+	uint8_t bind;    /* STB_* for ELF symbols, 0 otherwise */
+	uint8_t is_plt;  /* a synthesized "name@plt" entry: name excludes the suffix */
+	uint16_t module; /* kernel: index into the owner's module names, 0 = core */
+};
+
+struct symtab {
+	struct sym *syms;
+	size_t nr, cap;
+};
+
+int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t bind);
+/*
+ * Sort, keep one symbol per start address (perf's preference: sized, global
+ * over weak over local, fewer leading underscores, longer name), and give
+ * zero-sized symbols the room up to the next one, at most @max_gap bytes.
+ */
+void symtab__finish(struct symtab *t, uint64_t max_gap);
+const struct sym *symtab__find(const struct symtab *t, uint64_t addr);
+void symtab__release(struct symtab *t);
+
+#endif

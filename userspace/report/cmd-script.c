@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec script: print a recording's events one per line, like perf script:
+ *   COMM  TID [CPU] SEC.USEC: PERIOD EVENT:  IP SYM+OFF (DSO)
+ * --show-mmap-events adds the kernel's MMAP/MMAP2 records, jmmap's
+ * MMAP3/MUNMAP/EXEC records and the JIT loads known from jitdump and perf maps.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "demangle.h"
+#include "jmmap-reader.h"
+#include "session.h"
+
+static const char script_usage[] =
+	"usage: jrec script [OPTIONS]\n"
+	"\n"
+	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
+	"                          MUNMAP and EXEC, and JIT code loads\n"
+	"      --show-task-events  also print COMM/FORK/EXIT records\n"
+	"  -h, --help              this text\n";
+
+enum { OPT_MMAP = 256, OPT_TASK };
+
+static const struct option script_opts[] = {
+	{ "input", required_argument, NULL, 'i' },
+	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
+	{ "show-task-events", no_argument, NULL, OPT_TASK },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct script {
+	struct session s;
+	bool mmaps, tasks;
+	FILE *out;
+};
+
+static void print_time(FILE *out, uint64_t t)
+{
+	fprintf(out, "%5llu.%06llu", (unsigned long long)(t / 1000000000ULL),
+		(unsigned long long)(t % 1000000000ULL / 1000));
+}
+
+static void print_sym(struct script *sc, uint32_t pid, uint64_t ip, uint64_t t, uint16_t misc)
+{
+	struct resolved res;
+	char *dm;
+
+	session__resolve(&sc->s, pid, ip, t, misc, &res);
+	fprintf(sc->out, "%16llx ", (unsigned long long)ip);
+	if (res.sym) {
+		dm = jrec_demangle(res.sym);
+		fprintf(sc->out, "%s%s", dm ? dm : res.sym, res.plt ? "@plt" : "");
+		free(dm);
+	} else {
+		fputs("[unknown]", sc->out);
+	}
+	fprintf(sc->out, " (%s)", res.dso ? res.dso->path : (res.anon_name ? res.anon_name : "[unknown]"));
+}
+
+static int on_event(const struct pr_event *ev, void *ctx)
+{
+	struct script *sc = ctx;
+	uint64_t t = session__time(ev);
+	uint64_t i;
+
+	switch (ev->type) {
+	case PERF_RECORD_SAMPLE:
+		fprintf(sc->out, "%16s %7u [%03u] ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
+			ev->id.tid, ev->id.cpu);
+		print_time(sc->out, t);
+		fprintf(sc->out, ": %10llu %s: ", (unsigned long long)ev->sample.period,
+			ev->attr ? ev->attr->name : "?");
+		print_sym(sc, ev->id.pid, ev->sample.ip, t, ev->misc);
+		fputc('\n', sc->out);
+		for (i = 0; i < ev->sample.nr_callchain; i++) {
+			uint64_t ip = pr_callchain_at(sc->s.r, &ev->sample, i);
+
+			if (ip >= (uint64_t)-4095) /* PERF_CONTEXT_* markers */
+				continue;
+			if (i == 0 && ip == ev->sample.ip)
+				continue;
+			fputs("\t", sc->out);
+			print_sym(sc, ev->id.pid, ip, t,
+				  ip >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL
+							     : PERF_RECORD_MISC_USER);
+			fputc('\n', sc->out);
+		}
+		return 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (!sc->mmaps)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->mmap.tid, ev->mmap.pid, t),
+			ev->mmap.tid);
+		print_time(sc->out, t);
+		fprintf(sc->out, ": PERF_RECORD_%s %d/%u: [0x%llx(0x%llx) @ 0x%llx]: %c%c%c %s\n",
+			ev->type == PERF_RECORD_MMAP ? "MMAP" : "MMAP2", (int)ev->mmap.pid,
+			ev->mmap.tid, (unsigned long long)ev->mmap.start,
+			(unsigned long long)ev->mmap.len, (unsigned long long)ev->mmap.pgoff,
+			ev->mmap.prot & 1 ? 'r' : '-', ev->mmap.prot & 2 ? 'w' : '-',
+			ev->mmap.prot & 4 ? 'x' : '-', ev->mmap.filename);
+		return 0;
+	case PERF_RECORD_COMM:
+		if (!sc->tasks)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", ev->comm.comm, ev->comm.tid);
+		print_time(sc->out, t);
+		fprintf(sc->out, ": PERF_RECORD_COMM%s: %s:%u/%u\n", ev->comm.exec ? " exec" : "",
+			ev->comm.comm, ev->comm.pid, ev->comm.tid);
+		return 0;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (!sc->tasks)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->task.tid, ev->task.pid, t),
+			ev->task.tid);
+		print_time(sc->out, t);
+		fprintf(sc->out, ": PERF_RECORD_%s(%u:%u):(%u:%u)\n",
+			ev->type == PERF_RECORD_FORK ? "FORK" : "EXIT", ev->task.pid, ev->task.tid,
+			ev->task.ppid, ev->task.ptid);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const char *const causes[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot" };
+
+static int on_jmmap(const struct jm_event *e, void *ctx)
+{
+	struct script *sc = ctx;
+	char hex[JREC_COOKIE_HEX_LEN];
+	struct jrec_cookie c = { 0 };
+
+	switch (e->type) {
+	case JMMAP_REC_MMAP3:
+		c.kind = e->cookie_kind;
+		c.len = e->cookie_len;
+		memcpy(c.bytes, e->cookie, c.len);
+		jrec_cookie_hex(&c, hex);
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, e->tid, e->pid, e->time), e->tid);
+		print_time(sc->out, e->time);
+		fprintf(sc->out,
+			": JMMAP_MMAP3 %u/%u: [0x%llx(0x%llx) @ 0x%llx] vma [0x%llx-0x%llx] %c%c%c %s %s%s%s\n",
+			e->pid, e->tid, (unsigned long long)e->start, (unsigned long long)e->len,
+			(unsigned long long)e->pgoff, (unsigned long long)e->vma_start,
+			(unsigned long long)e->vma_end, e->prot & 1 ? 'r' : '-',
+			e->prot & 2 ? 'w' : '-', e->prot & 4 ? 'x' : '-',
+			e->cause < 6 ? causes[e->cause] : "?", e->filename, *hex ? " cookie " : "",
+			hex);
+		return 0;
+	case JMMAP_REC_MUNMAP:
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, e->tid, e->pid, e->time), e->tid);
+		print_time(sc->out, e->time);
+		fprintf(sc->out, ": JMMAP_MUNMAP %u/%u: [0x%llx(0x%llx)]\n", e->pid, e->tid,
+			(unsigned long long)e->start, (unsigned long long)e->len);
+		return 0;
+	case JMMAP_REC_EXEC:
+		fprintf(sc->out, "%16s %7u ", e->comm, e->tid);
+		print_time(sc->out, e->time);
+		fprintf(sc->out, ": JMMAP_EXEC %u/%u: %s\n", e->pid, e->tid, e->filename);
+		return 0;
+	case JMMAP_REC_LOST:
+		print_time(sc->out, e->time);
+		fprintf(sc->out, ": JMMAP_LOST %llu records\n", (unsigned long long)e->lost_total);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void print_jit_loads(struct script *sc)
+{
+	size_t i, k;
+
+	for (i = 0; i < sc->s.jit.procs.cap; i++) {
+		const struct jit_proc *p = sc->s.jit.procs.vals[i];
+
+		if (!p)
+			continue;
+		for (k = 0; k < p->nr; k++) {
+			const struct jit_sym *s = &p->syms[k];
+
+			fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, p->pid, p->pid, s->t_start),
+				p->pid);
+			print_time(sc->out, s->t_start);
+			fprintf(sc->out, ": JIT_LOAD %s %u: [0x%llx(0x%llx)] %s\n",
+				s->source == JIT_SRC_JITDUMP ? "jitdump" : "perf-map", p->pid,
+				(unsigned long long)s->start, (unsigned long long)(s->end - s->start),
+				s->name);
+		}
+	}
+}
+
+int cmd_script(int argc, char **argv)
+{
+	struct script sc = { 0 };
+	const char *input = "jrec.data";
+	char err[512] = "";
+	const void *p;
+	size_t len;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "i:h", script_opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			input = optarg;
+			break;
+		case OPT_MMAP:
+			sc.mmaps = true;
+			break;
+		case OPT_TASK:
+			sc.tasks = true;
+			break;
+		case 'h':
+			fputs(script_usage, stdout);
+			return 0;
+		default:
+			fputs(script_usage, stderr);
+			return 1;
+		}
+	}
+	sc.out = stdout;
+	ret = session__open(&sc.s, input, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "jrec script: %s\n", err[0] ? err : strerror(-ret));
+		return 1;
+	}
+	ret = session__load(&sc.s);
+	if (ret) {
+		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
+		goto out;
+	}
+	if (sc.mmaps) {
+		if (!perf_reader__jrec_feature(sc.s.r, JREC_FEAT_JMMAP, &p, &len))
+			jmmap_reader__walk(p, len, perf_reader__swapped(sc.s.r), on_jmmap, &sc);
+		print_jit_loads(&sc);
+	}
+	ret = perf_reader__for_each_event(sc.s.r, on_event, &sc);
+	if (ret) {
+		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
+		goto out;
+	}
+	if (perf_reader__cut_short(sc.s.r))
+		fprintf(stderr, "jrec script: warning: %s was cut short (%s)\n", input,
+			pr_cut_str(perf_reader__cut_short(sc.s.r)));
+out:
+	session__close(&sc.s);
+	return ret ? 1 : 0;
+}

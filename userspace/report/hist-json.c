@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The JSON form of a report; Documentation/report-json.rst is its schema. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hist.h"
+
+static void jstr(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
+					       "sym",  "srcline", "buildid" };
+
+void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	size_t i, k;
+	bool first = true;
+	char buf[1200], hex[JREC_COOKIE_HEX_LEN];
+
+	fprintf(out, "{\n  \"schema\": \"jrec-report\",\n  \"version\": 1,\n  \"file\": ");
+	jstr(out, m->file);
+	fprintf(out, ",\n  \"event\": ");
+	jstr(out, m->event);
+	fprintf(out, ",\n  \"mode\": ");
+	jstr(out, m->mode ? m->mode : "");
+	fprintf(out, ",\n  \"cut_short\": ");
+	if (m->cut_short)
+		jstr(out, m->cut_short);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n  \"kernel_symbols\": ");
+	jstr(out, m->ksyms_source ? m->ksyms_source : "");
+	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
+		     "  \"total_period\": %llu,\n  \"sort\": [",
+		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
+		(unsigned long long)h->total_period);
+	for (k = 0; k < h->nr_keys; k++)
+		fprintf(out, "%s\"%s\"", k ? ", " : "", key_names[h->keys[k]]);
+	fprintf(out, "],\n  \"entries\": [");
+	for (i = 0; i < h->nr; i++) {
+		const struct hist_entry *e = &h->e[i];
+		double p = pct(e->period, h->total_period);
+
+		if (p < m->percent_limit)
+			continue;
+		fprintf(out, "%s\n    {\"overhead\": %.4f, \"samples\": %llu, \"period\": %llu",
+			first ? "" : ",", p, (unsigned long long)e->samples,
+			(unsigned long long)e->period);
+		first = false;
+		if (h->has[SK_COMM]) {
+			fputs(", \"comm\": ", out);
+			jstr(out, e->k.comm);
+		}
+		if (h->has[SK_PID])
+			fprintf(out, ", \"pid\": %u", e->k.pid);
+		if (h->has[SK_TID])
+			fprintf(out, ", \"tid\": %u", e->k.tid);
+		if (h->has[SK_DSO] || h->has[SK_BUILDID]) {
+			fputs(", \"dso\": ", out);
+			jstr(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
+			hex[0] = 0;
+			if (e->k.dso && e->k.dso->cookie.len)
+				jrec_cookie_hex(&e->k.dso->cookie, hex);
+			fputs(", \"build_id\": ", out);
+			jstr(out, hex);
+		}
+		if (h->has[SK_SYM]) {
+			fputs(", \"sym\": ", out);
+			if (e->k.sym)
+				jstr(out, hist__sym_name(&e->k, buf, sizeof(buf)));
+			else
+				fputs("null", out);
+			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",
+				(unsigned long long)e->k.addr, e->k.level == 'k' ? "true" : "false");
+		}
+		if (h->has[SK_SRCLINE]) {
+			fputs(", \"srcline\": ", out);
+			jstr(out, e->k.srcline ? e->k.srcline : "??:0");
+		}
+		fputc('}', out);
+	}
+	fprintf(out, "\n  ],\n  \"unresolved\": [");
+	for (i = 0; i < h->nr_u; i++) {
+		const struct unres_entry *u = &h->u[i];
+
+		hex[0] = 0;
+		if (u->dso && u->dso->cookie.len)
+			jrec_cookie_hex(&u->dso->cookie, hex);
+		fprintf(out, "%s\n    {\"dso\": ", i ? "," : "");
+		jstr(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
+		fputs(", \"build_id\": ", out);
+		jstr(out, hex);
+		fputs(", \"reason\": ", out);
+		jstr(out, dso_status_str(u->why));
+		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
+			pct(u->period, h->total_period));
+	}
+	fprintf(out, "\n  ]\n}\n");
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "hist.h"
+
+static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
+					       "sym",  "srcline", "buildid" };
+
+int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
+{
+	const char *p = spec;
+
+	h->nr_keys = 0;
+	memset(h->has, 0, sizeof(h->has));
+	while (*p) {
+		size_t n = strcspn(p, ","), i;
+
+		for (i = 0; i < SK_MAX; i++)
+			if (strlen(key_names[i]) == n && !strncmp(p, key_names[i], n))
+				break;
+		if (i == SK_MAX) {
+			snprintf(bad, badlen, "%.*s", (int)n, p);
+			return -EINVAL;
+		}
+		if (!h->has[i]) {
+			h->has[i] = true;
+			h->keys[h->nr_keys++] = (enum sort_key)i;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!h->nr_keys) {
+		snprintf(bad, badlen, "(empty)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s) {
+		h ^= (uint8_t)*s++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
+{
+	uint64_t x = 1;
+
+	if (h->has[SK_COMM])
+		x = mix(x, (uintptr_t)k->comm);
+	if (h->has[SK_PID])
+		x = mix(x, k->pid);
+	if (h->has[SK_TID])
+		x = mix(x, k->tid);
+	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
+		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
+	if (h->has[SK_SYM]) {
+		x = mix(x, k->sym ? str_hash(k->sym) : k->addr);
+		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)k->level);
+	}
+	if (h->has[SK_SRCLINE])
+		x = mix(x, (uintptr_t)k->srcline);
+	return x;
+}
+
+static bool key_eq(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
+{
+	if (h->has[SK_COMM] && a->comm != b->comm)
+		return false;
+	if (h->has[SK_PID] && a->pid != b->pid)
+		return false;
+	if (h->has[SK_TID] && a->tid != b->tid)
+		return false;
+	if ((h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !a->sym)) &&
+	    (a->dso != b->dso || a->anon != b->anon))
+		return false;
+	if (h->has[SK_SYM]) {
+		if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
+			return false;
+		if (a->sym ? (a->sym != b->sym && strcmp(a->sym, b->sym)) : a->addr != b->addr)
+			return false;
+	}
+	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
+		return false;
+	return true;
+}
+
+int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
+{
+	uint64_t hash = key_hash(h, k);
+	size_t i, mask;
+	h->total_period += period;
+	h->total_samples++;
+	/* entries and their index grow together; the index is at most half full */
+	if (!h->cap || (h->nr + 1) * 2 > h->cap) {
+		size_t cap = h->cap ? h->cap * 2 : 1024;
+		struct hist_entry *n = realloc(h->e, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		h->e = n;
+		h->cap = cap;
+		free(h->idx);
+		h->idx = malloc(cap * sizeof(*h->idx));
+		if (!h->idx)
+			return -ENOMEM;
+		memset(h->idx, 0xff, cap * sizeof(*h->idx));
+		for (i = 0; i < h->nr; i++) {
+			size_t j;
+
+			for (j = h->e[i].hash & (cap - 1); h->idx[j] != UINT32_MAX;
+			     j = (j + 1) & (cap - 1))
+				;
+			h->idx[j] = (uint32_t)i;
+		}
+	}
+	mask = h->cap - 1;
+	for (i = hash & mask; h->idx[i] != UINT32_MAX; i = (i + 1) & mask) {
+		struct hist_entry *e = &h->e[h->idx[i]];
+
+		if (e->hash == hash && key_eq(h, &e->k, k)) {
+			e->period += period;
+			e->samples++;
+			return 0;
+		}
+	}
+	h->idx[i] = (uint32_t)h->nr;
+	h->e[h->nr].k = *k;
+	h->e[h->nr].hash = hash;
+	h->e[h->nr].period = period;
+	h->e[h->nr].samples = 1;
+	h->nr++;
+	return 0;
+}
+
+int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
+			 uint64_t period)
+{
+	size_t i;
+	struct unres_entry *n;
+
+	for (i = 0; i < h->nr_u; i++) {
+		if (h->u[i].dso == d && h->u[i].anon == anon && h->u[i].why == why) {
+			h->u[i].period += period;
+			h->u[i].samples++;
+			return 0;
+		}
+	}
+	n = realloc(h->u, (h->nr_u + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	h->u = n;
+	n[h->nr_u].dso = d;
+	n[h->nr_u].anon = anon;
+	n[h->nr_u].why = why;
+	n[h->nr_u].period = period;
+	n[h->nr_u].samples = 1;
+	h->nr_u++;
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+
+	if (x->period != y->period)
+		return x->period > y->period ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return 0;
+}
+
+static int unres_cmp(const void *a, const void *b)
+{
+	const struct unres_entry *x = a, *y = b;
+
+	return x->period > y->period ? -1 : x->period < y->period;
+}
+
+void hist__sort(struct hist *h)
+{
+	qsort(h->e, h->nr, sizeof(*h->e), entry_cmp);
+	qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
+	free(h->idx); /* order changed: the index is stale */
+	h->idx = NULL;
+	h->cap = 0;
+}
+
+void hist__release(struct hist *h)
+{
+	if (!h)
+		return;
+	free(h->e);
+	free(h->idx);
+	free(h->u);
+	memset(h, 0, sizeof(*h));
+}
+
+const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len)
+{
+	char *dm;
+
+	if (!k->sym) {
+		snprintf(buf, len, "0x%016llx", (unsigned long long)k->addr);
+		return buf;
+	}
+	dm = jrec_demangle(k->sym);
+	snprintf(buf, len, "%s%s", dm ? dm : k->sym, k->plt ? "@plt" : "");
+	free(dm);
+	return buf;
+}
+
+static const char *dso_name(const struct hist_key *k)
+{
+	if (k->dso)
+		return k->dso->short_name;
+	return k->anon ? k->anon : "[unknown]";
+}
+
+static void build_id_hex(const struct hist_key *k, char *buf)
+{
+	if (k->dso && k->dso->cookie.len)
+		jrec_cookie_hex(&k->dso->cookie, buf);
+	else
+		strcpy(buf, "");
+}
+
+/* One cell's text for key @key of entry @e. */
+static const char *cell(const struct hist_entry *e, enum sort_key key, char *buf, size_t len)
+{
+	char sym[1024];
+
+	switch (key) {
+	case SK_COMM:
+		return e->k.comm;
+	case SK_PID:
+		snprintf(buf, len, "%u", e->k.pid);
+		return buf;
+	case SK_TID:
+		snprintf(buf, len, "%u", e->k.tid);
+		return buf;
+	case SK_DSO:
+		return dso_name(&e->k);
+	case SK_SYM:
+		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, sym, sizeof(sym)));
+		return buf;
+	case SK_SRCLINE:
+		return e->k.srcline ? e->k.srcline : "??:0";
+	case SK_BUILDID:
+		build_id_hex(&e->k, buf);
+		return buf;
+	default:
+		return "";
+	}
+}
+
+static const char *const headers[SK_MAX] = { "Command", "Pid",   "Tid",     "Shared Object",
+					      "Symbol",  "Source:Line", "Build-ID" };
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+/* perf's way: 7975 samples print as "7K" */
+static void print_count(FILE *out, const char *label, uint64_t n)
+{
+	static const char units[] = " KMG";
+	int u = 0;
+
+	while (n > 1000 && u < 3) {
+		n /= 1000;
+		u++;
+	}
+	fprintf(out, "# %s: %llu%.*s", label, (unsigned long long)n, u ? 1 : 0, &units[u]);
+}
+
+void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	size_t width[SK_MAX] = { 0 }, i, k, shown = 0;
+	char buf[1200];
+
+	fprintf(out, "# jrec report of %s%s%s\n", m->file, m->mode && *m->mode ? ", recorded in mode " : "",
+		m->mode && *m->mode ? m->mode : "");
+	if (m->cut_short)
+		fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
+			m->cut_short);
+	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)m->lost);
+	print_count(out, "Samples", h->total_samples);
+	fprintf(out, " of event '%s'\n", m->event);
+	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+
+	for (k = 0; k < h->nr_keys; k++)
+		width[h->keys[k]] = strlen(headers[h->keys[k]]);
+	for (i = 0; i < h->nr; i++) {
+		if (pct(h->e[i].period, h->total_period) < m->percent_limit)
+			continue;
+		for (k = 0; k < h->nr_keys; k++) {
+			size_t l = strlen(cell(&h->e[i], h->keys[k], buf, sizeof(buf)));
+
+			if (l > width[h->keys[k]])
+				width[h->keys[k]] = l;
+		}
+	}
+	fprintf(out, "# Overhead%s", m->show_nr_samples ? "       Samples" : "");
+	for (k = 0; k < h->nr_keys; k++)
+		fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
+	fprintf(out, "\n# ........%s", m->show_nr_samples ? "  ............" : "");
+	for (k = 0; k < h->nr_keys; k++) {
+		size_t w;
+
+		fputs("  ", out);
+		for (w = 0; w < width[h->keys[k]]; w++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+	for (i = 0; i < h->nr; i++) {
+		const struct hist_entry *e = &h->e[i];
+		double p = pct(e->period, h->total_period);
+
+		if (p < m->percent_limit)
+			continue;
+		fprintf(out, "  %6.2f%%", p);
+		if (m->show_nr_samples)
+			fprintf(out, "  %12llu", (unsigned long long)e->samples);
+		for (k = 0; k < h->nr_keys; k++) {
+			const char *c = cell(e, h->keys[k], buf, sizeof(buf));
+
+			if (k + 1 == h->nr_keys)
+				fprintf(out, "  %s", c);
+			else
+				fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
+		}
+		fputc('\n', out);
+		shown++;
+	}
+	if (h->nr_u) {
+		fprintf(out, "#\n# Not symbolized (share of samples, why):\n");
+		for (i = 0; i < h->nr_u; i++) {
+			const struct unres_entry *u = &h->u[i];
+			char hex[JREC_COOKIE_HEX_LEN] = "";
+
+			if (u->dso && u->dso->cookie.len)
+				jrec_cookie_hex(&u->dso->cookie, hex);
+			fprintf(out, "#   %6.2f%%  %s%s%s%s  %s\n", pct(u->period, h->total_period),
+				u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"),
+				*hex ? " (" : "", hex, *hex ? ")" : "", dso_status_str(u->why));
+		}
+	}
+	fputs("#\n", out);
+}

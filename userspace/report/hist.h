@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hist: samples aggregated by the report's sort keys, with perf's column
+ * conventions for the table and a documented JSON form
+ * (Documentation/report-json.rst).
+ */
+#ifndef JREC_HIST_H
+#define JREC_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "session.h"
+
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_MAX };
+
+struct hist_key {
+	const char *comm;
+	uint32_t pid, tid;
+	struct dso *dso;
+	const char *anon; /* when dso is NULL */
+	const char *sym;
+	bool plt;
+	uint64_t addr; /* when sym is NULL */
+	const char *srcline;
+	char level;
+};
+
+struct hist_entry {
+	struct hist_key k;
+	uint64_t hash;
+	uint64_t period, samples;
+};
+
+/* What could not be symbolized, by file (or anonymous region) and reason. */
+struct unres_entry {
+	struct dso *dso;
+	const char *anon;
+	enum dso_status why;
+	uint64_t period, samples;
+};
+
+struct hist {
+	enum sort_key keys[SK_MAX];
+	size_t nr_keys;
+	bool has[SK_MAX];
+	struct hist_entry *e;
+	size_t nr, cap;
+	uint32_t *idx; /* open-addressing index into e[], cap slots */
+	struct unres_entry *u;
+	size_t nr_u;
+	uint64_t total_period, total_samples;
+};
+
+/* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
+int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
+int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
+int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
+			 uint64_t period);
+/* Sort entries by period, highest first. */
+void hist__sort(struct hist *h);
+void hist__release(struct hist *h);
+
+struct report_meta {
+	const char *file;
+	const char *event;
+	uint64_t nr_samples_total; /* before filters */
+	uint64_t lost;
+	const char *cut_short;     /* NULL when complete */
+	const char *mode;          /* jmmap / fallback / "" for perf files */
+	const char *ksyms_source;
+	bool show_nr_samples;
+	double percent_limit;
+};
+
+void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
+void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *out);
+/* The symbol as shown: demangled, with "@plt"; into buf. */
+const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * resolve: one sample address to a function. User space: the mapping that
+ * covered the address at the sample's time, then the file's symbols (by
+ * cookie, see dso.c), or JIT symbols for anonymous memory and for files that
+ * are not ELF. Kernel: relocated kernel symbols.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "elf-image.h"
+#include "session.h"
+
+/* The running kernel's build-id, from /sys/kernel/notes. */
+static size_t running_kernel_bid(uint8_t *id)
+{
+	uint8_t buf[4096];
+	ssize_t n;
+	size_t off = 0;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	while (n > 0 && off + 12 <= (size_t)n) {
+		uint32_t namesz, descsz, type;
+		size_t name_off = off + 12, desc_off;
+
+		memcpy(&namesz, buf + off, 4);
+		memcpy(&descsz, buf + off + 4, 4);
+		memcpy(&type, buf + off + 8, 4);
+		desc_off = name_off + ((namesz + 3) & ~3u);
+		if (namesz > 64 || descsz > 1024 || desc_off + descsz > (size_t)n)
+			break;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) && descsz &&
+		    descsz <= 20) {
+			memcpy(id, buf + desc_off, descsz);
+			return descsz;
+		}
+		off = desc_off + ((descsz + 3) & ~3u);
+	}
+	return 0;
+}
+
+static bool try_ksyms_file(struct session *s, const char *path, const char *source)
+{
+	if (kernel_syms__load_file(&s->ksyms, path))
+		return false;
+	if (!s->ksyms.tab.nr) {
+		kernel_syms__release(&s->ksyms);
+		return false;
+	}
+	s->ksyms_source = source;
+	return true;
+}
+
+static void load_kernel(struct session *s)
+{
+	char path[512];
+	const void *p;
+	size_t len;
+	uint8_t id[20];
+	size_t idlen;
+	struct utsname u;
+
+	s->ksyms_tried = true;
+	/* System.map for the recorded release */
+	if (s->kernel_release[0]) {
+		snprintf(path, sizeof(path), "/boot/System.map-%s", s->kernel_release);
+		if (try_ksyms_file(s, path, "System.map"))
+			goto found;
+	}
+	/* the copy in the recording */
+	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
+	    !kernel_syms__parse(&s->ksyms, p, len) && s->ksyms.tab.nr) {
+		s->ksyms_source = "recorded kallsyms";
+		goto found;
+	}
+	/* the running kernel, when it is the recorded one */
+	idlen = running_kernel_bid(id);
+	if (s->kernel_bid.len ? (idlen == s->kernel_bid.len && !memcmp(id, s->kernel_bid.bytes, idlen))
+			      : (!uname(&u) && !strcmp(u.release, s->kernel_release))) {
+		if (try_ksyms_file(s, "/proc/kallsyms", "/proc/kallsyms"))
+			goto found;
+	}
+	return;
+found:
+	if (s->kernel_text && kernel_syms__relocate(&s->ksyms, s->kernel_text) == 0)
+		symtab__finish(&s->ksyms.tab, 1 << 20);
+	s->have_ksyms = true;
+}
+
+static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
+{
+	const struct sym *sym;
+	const char *mod = "[kernel.kallsyms]";
+
+	out->level = RES_KERNEL;
+	out->addr = ip;
+	if (!s->ksyms_tried)
+		load_kernel(s);
+	sym = s->have_ksyms ? symtab__find(&s->ksyms.tab, ip) : NULL;
+	if (sym) {
+		mod = s->ksyms.modules[sym->module];
+		out->sym = sym->name;
+	} else {
+		out->why = s->have_ksyms ? DSO_NO_SYMBOL : DSO_KERNEL_NOSYMS;
+	}
+	out->dso = dso_set__get(&s->dsos, mod, NULL);
+	if (out->dso && out->dso->status == DSO_NOT_LOADED)
+		out->dso->status = s->have_ksyms ? DSO_OK : DSO_KERNEL_NOSYMS;
+}
+
+void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
+		      struct resolved *out)
+{
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const struct as_map *m;
+	const struct jit_sym *j;
+
+	memset(out, 0, sizeof(*out));
+	out->level = RES_USER;
+	out->addr = ip;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN && ip >= 0xffff800000000000ULL)) {
+		resolve_kernel(s, ip, out);
+		return;
+	}
+	m = addrspace__find(&s->as, pid, ip, time);
+	if (m && m->dso) {
+		struct dso *d = m->dso;
+
+		out->dso = d;
+		dso__load(&s->dsos, d);
+		if (d->img) {
+			const struct sym *sym;
+
+			out->vaddr = elf_image__offset_to_vaddr(d->img, ip - m->start + m->pgoff);
+			out->addr = out->vaddr;
+			sym = symtab__find(elf_image__symtab(d->img), out->vaddr);
+			if (sym) {
+				out->sym = sym->name;
+				out->plt = sym->is_plt;
+				return;
+			}
+			out->why = d->status == DSO_OK ? DSO_NO_SYMBOL : d->status;
+			return;
+		}
+		out->addr = ip - m->start + m->pgoff;
+		out->why = d->status;
+		if (d->status != DSO_NOT_ELF)
+			return;
+		/* a runtime's own image format: its code is named by JIT records */
+	}
+	j = jit_symbols__find(&s->jit, pid, ip, time);
+	if (j) {
+		out->sym = j->name;
+		out->jit = j;
+		out->why = DSO_OK;
+		return;
+	}
+	if (!m || !m->dso) {
+		out->why = DSO_ANON;
+		out->anon_name = m ? "//anon" : "[unknown]";
+	}
+}
+
+const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res)
+{
+	char buf[512];
+	const char *line = NULL;
+
+	if (res->jit)
+		line = jit_symbols__srcline(&s->jit, pid, res->jit, res->addr, buf, sizeof(buf));
+	else if (res->dso && res->dso->img)
+		line = elf_image__srcline(res->dso->img, res->vaddr, buf, sizeof(buf));
+	if (!line) {
+		snprintf(buf, sizeof(buf), "%s[%llx]",
+			 res->dso ? res->dso->short_name : (res->anon_name ? res->anon_name : "?"),
+			 (unsigned long long)res->addr);
+		line = buf;
+	}
+	return strpool__str(&s->strings, line);
+}

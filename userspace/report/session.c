@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session: open a recording and read everything but the samples (pass 1):
+ * the kernel's mapping and task records, the BUILD_ID feature, and jrec's
+ * private features (INFO, JMMAP, JITDUMP, PERFMAP). Sample resolution lives in
+ * resolve.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jmmap-reader.h"
+#include "session.h"
+
+int session__open(struct session *s, const char *path, char *err, size_t errlen)
+{
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	s->path = path;
+	s->first_time = UINT64_MAX;
+	ret = dso_set__init(&s->dsos);
+	if (ret)
+		return ret;
+	ret = perf_reader__open(path, &s->r, err, errlen);
+	if (ret) {
+		dso_set__release(&s->dsos);
+		return ret;
+	}
+	return 0;
+}
+
+static struct thread *get_thread(struct session *s, uint32_t tid, uint32_t pid)
+{
+	struct thread *t = pidmap__get(&s->threads, tid);
+
+	if (t)
+		return t;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = tid;
+	t->pid = pid;
+	if (pidmap__put(&s->threads, tid, t)) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+static int add_comm(struct session *s, uint32_t pid, uint32_t tid, uint64_t time,
+		    const char *comm, size_t len)
+{
+	struct thread *t = get_thread(s, tid, pid);
+	struct comm_ev *n;
+	const char *c = strpool__intern(&s->strings, comm, len);
+
+	if (!t || !c)
+		return -ENOMEM;
+	n = realloc(t->comms, (t->nr_comms + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	t->comms = n;
+	n[t->nr_comms].time = time;
+	n[t->nr_comms].comm = c;
+	t->nr_comms++;
+	return 0;
+}
+
+const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_t time)
+{
+	const struct thread *t = pidmap__get(&s->threads, tid);
+	char buf[32];
+	int depth;
+
+	for (depth = 0; t && depth < 16; depth++) {
+		const char *best = NULL, *first = NULL;
+		uint64_t best_t = 0, first_t = UINT64_MAX;
+		size_t i;
+
+		for (i = 0; i < t->nr_comms; i++) {
+			const struct comm_ev *c = &t->comms[i];
+
+			if (c->time <= time && (!best || c->time >= best_t))
+				best = c->comm, best_t = c->time;
+			if (c->time < first_t)
+				first = c->comm, first_t = c->time;
+		}
+		if (best)
+			return best;
+		if (t->has_parent && t->ptid != t->tid) {
+			if (t->fork_time < time)
+				time = t->fork_time;
+			t = pidmap__get(&s->threads, t->ptid);
+			continue;
+		}
+		if (first)
+			return first;
+		break;
+	}
+	snprintf(buf, sizeof(buf), ":%u", tid);
+	return strpool__str(&s->strings, buf);
+}
+
+static int bid_cmp(const void *a, const void *b)
+{
+	const struct bid_entry *x = a, *y = b;
+
+	return x->path < y->path ? -1 : x->path > y->path;
+}
+
+static int on_build_id(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,
+		       const char *filename, void *ctx)
+{
+	struct session *s = ctx;
+	struct bid_entry *n;
+	const char *p = strpool__str(&s->strings, filename);
+
+	if (!p)
+		return -ENOMEM;
+	n = realloc(s->bids, (s->nr_bids + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	s->bids = n;
+	memset(&n[s->nr_bids], 0, sizeof(*n));
+	n[s->nr_bids].path = p;
+	n[s->nr_bids].cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+	n[s->nr_bids].cookie.len = (uint8_t)id_len;
+	memcpy(n[s->nr_bids].cookie.bytes, id, id_len);
+	s->nr_bids++;
+	if (!strcmp(filename, "[kernel.kallsyms]") && !s->kernel_bid.len)
+		s->kernel_bid = n[s->nr_bids - 1].cookie;
+	return 0;
+}
+
+static const struct jrec_cookie *bid_for(struct session *s, const char *path)
+{
+	const char *p = strpool__str(&s->strings, path);
+	struct bid_entry key = { .path = p };
+	const struct bid_entry *e;
+
+	if (!p || !s->nr_bids)
+		return NULL;
+	e = bsearch(&key, s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
+	return e ? &e->cookie : NULL;
+}
+
+static bool is_anon_name(const char *f)
+{
+	return !*f || !strncmp(f, "//anon", 6) || !strcmp(f, "[heap]") || !strcmp(f, "[stack]") ||
+	       !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
+	       !strncmp(f, "[anon", 5) || !strcmp(f, "[vdso]") || !strcmp(f, "[vsyscall]") ||
+	       !strcmp(f, "[vvar]") || !strncmp(f, "/memfd:", 7);
+}
+
+/* A jit-PID.dump mapped by a JIT: read it at report time if the recording has no copy. */
+static void note_jitdump_path(struct session *s, uint32_t pid, const char *f)
+{
+	const char *base = strrchr(f, '/');
+	struct jit_proc *jp = jit_symbols__proc(&s->jit, pid);
+	struct stat st;
+	bool trunc;
+	void *m;
+	int fd;
+
+	base = base ? base + 1 : f;
+	if (strncmp(base, "jit-", 4) || !strstr(base, ".dump"))
+		return;
+	if (jp && jp->has_jitdump)
+		return;
+	fd = open(f, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (!fstat(fd, &st) && st.st_size > 0) {
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			if (jit_symbols__add_jitdump(&s->jit, pid, m, (size_t)st.st_size, &trunc) ==
+				    0 &&
+			    trunc)
+				s->jitdump_truncated++;
+			munmap(m, (size_t)st.st_size);
+		}
+	}
+	close(fd);
+}
+
+static int on_mmap(struct session *s, const struct pr_event *ev)
+{
+	const struct pr_mmap *mm = &ev->mmap;
+	struct as_map m = { 0 };
+	struct jrec_cookie c = { 0 };
+	const struct jrec_cookie *bc;
+
+	s->nr_mmap_events++;
+	if (mm->pid == UINT32_MAX) {
+		/* the kernel: its reference symbol address travels as pgoff */
+		if (!strncmp(mm->filename, "[kernel.kallsyms]", 17) && !s->kernel_text)
+			s->kernel_text = mm->pgoff;
+		return 0;
+	}
+	if (ev->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return 0;
+	if (mm->is_mmap2 && !(mm->prot & 4))
+		return 0;
+	m.start = mm->start;
+	m.end = mm->start + mm->len < mm->start ? UINT64_MAX : mm->start + mm->len;
+	m.pgoff = mm->pgoff;
+	m.prot = mm->prot;
+	if (!is_anon_name(mm->filename)) {
+		if (mm->build_id_size) {
+			c.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+			c.len = mm->build_id_size;
+			memcpy(c.bytes, mm->build_id, c.len);
+		} else if ((bc = bid_for(s, mm->filename))) {
+			c = *bc;
+		}
+		m.dso = dso_set__get(&s->dsos, mm->filename, &c);
+		if (!m.dso)
+			return -ENOMEM;
+		note_jitdump_path(s, mm->pid, mm->filename);
+	}
+	return addrspace__add_map(&s->as, mm->pid, session__time(ev), &m, false, false);
+}
+
+static int pass1(const struct pr_event *ev, void *ctx)
+{
+	struct session *s = ctx;
+	uint64_t t = session__time(ev);
+	struct thread *th;
+	int err;
+
+	switch (ev->type) {
+	case PERF_RECORD_SAMPLE:
+		s->nr_samples++;
+		if (ev->id.has_time) {
+			if (t < s->first_time)
+				s->first_time = t;
+			if (t > s->last_time)
+				s->last_time = t;
+		}
+		return 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return on_mmap(s, ev);
+	case PERF_RECORD_COMM:
+		err = add_comm(s, ev->comm.pid, ev->comm.tid, ev->comm.exec ? t : 0, ev->comm.comm,
+			       strlen(ev->comm.comm));
+		if (!err && ev->comm.exec && ev->comm.pid == ev->comm.tid)
+			err = addrspace__add_exec(&s->as, ev->comm.pid, t, false);
+		return err;
+	case PERF_RECORD_FORK:
+		th = get_thread(s, ev->task.tid, ev->task.pid);
+		if (!th)
+			return -ENOMEM;
+		if (!th->has_parent) {
+			th->has_parent = true;
+			th->ptid = ev->task.ptid;
+			th->fork_time = ev->task.time ? ev->task.time : t;
+		}
+		return addrspace__add_fork(&s->as, ev->task.pid, ev->task.ppid,
+					   ev->task.time ? ev->task.time : t);
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		s->nr_lost += ev->lost.lost;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static void read_info(struct session *s)
+{
+	const char *p, *end, *line;
+	size_t len;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_INFO, (const void **)&p, &len))
+		return;
+	s->is_jrec = true;
+	end = p + len;
+	for (line = p; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t n = (size_t)((nl ? nl : end) - line);
+		char buf[256];
+
+		if (n >= sizeof(buf))
+			n = sizeof(buf) - 1;
+		memcpy(buf, line, n);
+		buf[n] = 0;
+		if (!strncmp(buf, "mode=", 5))
+			snprintf(s->mode, sizeof(s->mode), "%.*s", (int)sizeof(s->mode) - 1, buf + 5);
+		else if (!strncmp(buf, "kernel_text=", 12))
+			s->kernel_text = strtoull(buf + 12, NULL, 16);
+		else if (!strncmp(buf, "kernel_release=", 15))
+			snprintf(s->kernel_release, sizeof(s->kernel_release), "%.*s",
+				 (int)sizeof(s->kernel_release) - 1, buf + 15);
+		else if (!strncmp(buf, "kernel_build_id=", 16)) {
+			size_t i, hl = strlen(buf + 16) / 2;
+
+			s->kernel_bid.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+			s->kernel_bid.len = (uint8_t)(hl > 20 ? 20 : hl);
+			for (i = 0; i < s->kernel_bid.len; i++) {
+				unsigned int v;
+
+				if (sscanf(buf + 16 + 2 * i, "%2x", &v) == 1)
+					s->kernel_bid.bytes[i] = (uint8_t)v;
+			}
+		}
+		line = nl ? nl + 1 : end;
+	}
+}
+
+static int read_jitdumps(struct session *s)
+{
+	const uint8_t *p;
+	size_t len, off = 0;
+	int err;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_JITDUMP, (const void **)&p, &len))
+		return 0;
+	while (len - off >= sizeof(struct jrec_jitdump_entry)) {
+		uint32_t pid = perf_reader__u32(s->r, p + off);
+		uint64_t name_len = perf_reader__u32(s->r, p + off + 4);
+		uint64_t data_len = perf_reader__u64(s->r, p + off + 8);
+		uint64_t name_pad = (name_len + 7) & ~7ULL, data_pad = (data_len + 7) & ~7ULL;
+		bool trunc;
+
+		off += sizeof(struct jrec_jitdump_entry);
+		if (name_pad > len - off || data_pad > len - off - name_pad || data_pad < data_len)
+			return -EBADMSG;
+		off += name_pad;
+		err = jit_symbols__add_jitdump(&s->jit, pid, p + off, data_len, &trunc);
+		if (err && err != -EINVAL)
+			return err;
+		if (trunc)
+			s->jitdump_truncated++;
+		off += data_pad;
+	}
+	return 0;
+}
+
+static int read_perfmaps(struct session *s)
+{
+	const uint8_t *p;
+	size_t len, off = 0;
+	int err;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_PERFMAP, (const void **)&p, &len))
+		return 0;
+	while (len - off >= sizeof(struct jrec_perfmap_entry)) {
+		uint64_t time = perf_reader__u64(s->r, p + off);
+		uint32_t pid = perf_reader__u32(s->r, p + off + 8);
+		uint64_t l = perf_reader__u32(s->r, p + off + 12), pad = (l + 7) & ~7ULL;
+
+		off += sizeof(struct jrec_perfmap_entry);
+		if (pad > len - off)
+			return -EBADMSG;
+		err = jit_symbols__add_perfmap(&s->jit, pid, time, (const char *)p + off, l);
+		if (err)
+			return err;
+		off += pad;
+	}
+	return 0;
+}
+
+static int on_jmmap(const struct jm_event *e, void *ctx)
+{
+	struct session *s = ctx;
+	struct as_map m = { 0 };
+	struct jrec_cookie c = { 0 };
+	struct thread *th;
+	int err;
+
+	switch (e->type) {
+	case JMMAP_REC_MMAP3:
+		if (!(e->prot & 4))
+			return addrspace__set_jmmap(&s->as, e->pid);
+		m.start = e->start;
+		m.end = e->start + e->len < e->start ? UINT64_MAX : e->start + e->len;
+		m.pgoff = e->pgoff;
+		m.prot = e->prot;
+		if (e->filename[0] && !is_anon_name(e->filename)) {
+			c.kind = e->cookie_kind;
+			c.len = e->cookie_kind ? e->cookie_len : 0;
+			memcpy(c.bytes, e->cookie, c.len);
+			m.dso = dso_set__get(&s->dsos, e->filename, &c);
+			if (!m.dso)
+				return -ENOMEM;
+		}
+		return addrspace__add_map(&s->as, e->pid, e->time, &m, true,
+					  e->cause == JMMAP_CAUSE_EXEC);
+	case JMMAP_REC_MUNMAP:
+		err = addrspace__add_unmap(&s->as, e->pid, e->time, e->start, e->len);
+		if (!err)
+			err = jit_symbols__unmap(&s->jit, e->pid, e->time, e->start, e->len);
+		return err;
+	case JMMAP_REC_EXEC:
+		err = addrspace__add_exec(&s->as, e->pid, e->time, true);
+		if (!err && e->comm[0])
+			err = add_comm(s, e->pid, e->tid, e->time, e->comm, strlen(e->comm));
+		return err;
+	case JMMAP_REC_FORK:
+		th = get_thread(s, e->tid, e->pid);
+		if (!th)
+			return -ENOMEM;
+		if (!th->has_parent) {
+			th->has_parent = true;
+			th->ptid = e->ptid;
+			th->fork_time = e->time;
+		}
+		if (e->flags & JMMAP_FORK_THREAD)
+			return 0;
+		return addrspace__add_fork(&s->as, e->pid, e->ppid, e->time);
+	default:
+		return 0;
+	}
+}
+
+static int read_jmmap(struct session *s)
+{
+	const void *p;
+	size_t len;
+	int err;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_JMMAP, &p, &len))
+		return 0;
+	err = jmmap_reader__walk(p, len, perf_reader__swapped(s->r), on_jmmap, s);
+	if (err == -EBADMSG) {
+		s->jmmap_bad = true;
+		return 0;
+	}
+	return err;
+}
+
+/* Whole /tmp/perf-PID.map files for processes the recording has no timed lines for. */
+static void read_perfmap_files(struct session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->as.procs.cap; i++) {
+		const struct as_proc *p = s->as.procs.vals[i];
+		struct jit_proc *jp;
+		char path[64];
+		struct stat st;
+		void *m;
+		int fd;
+
+		if (!p)
+			continue;
+		jp = jit_symbols__proc(&s->jit, p->pid);
+		if (jp && jp->has_timed_perfmap)
+			continue;
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+			m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+			if (m != MAP_FAILED) {
+				jit_symbols__add_perfmap(&s->jit, p->pid, 0, m, (size_t)st.st_size);
+				munmap(m, (size_t)st.st_size);
+			}
+		}
+		close(fd);
+	}
+}
+
+int session__load(struct session *s)
+{
+	size_t i, na = perf_reader__nr_attrs(s->r);
+	int err;
+
+	s->monotonic = true;
+	for (i = 0; i < na; i++) {
+		const struct pr_attr *a = perf_reader__attr(s->r, i);
+
+		if (!a->use_clockid || a->clockid != 1 /* CLOCK_MONOTONIC */)
+			s->monotonic = false;
+	}
+	/* without a common clock, JIT load times cannot be compared with samples */
+	s->jit.ignore_time = !s->monotonic;
+	perf_reader__feature_string(s->r, PERF_FEAT_OSRELEASE, s->kernel_release,
+				    sizeof(s->kernel_release));
+	err = perf_reader__for_each_build_id(s->r, on_build_id, s);
+	if (err && err != -EBADMSG)
+		return err;
+	qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
+	read_info(s);
+	err = read_jitdumps(s);
+	if (err && err != -EBADMSG)
+		return err;
+	err = read_perfmaps(s);
+	if (err && err != -EBADMSG)
+		return err;
+	err = read_jmmap(s);
+	if (err)
+		return err;
+	err = perf_reader__for_each_event(s->r, pass1, s);
+	if (err)
+		return err;
+	read_perfmap_files(s);
+	err = addrspace__finish(&s->as);
+	if (!err)
+		err = jit_symbols__finish(&s->jit);
+	return err;
+}
+
+void session__close(struct session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->threads.cap; i++) {
+		struct thread *t = s->threads.vals[i];
+
+		if (t) {
+			free(t->comms);
+			free(t);
+		}
+	}
+	pidmap__release(&s->threads);
+	addrspace__release(&s->as);
+	jit_symbols__release(&s->jit);
+	dso_set__release(&s->dsos);
+	kernel_syms__release(&s->ksyms);
+	free(s->bids);
+	strpool__release(&s->strings);
+	perf_reader__close(s->r);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * session: one recording opened for reporting. session__load() reads every
+ * record that is not a sample (mappings, process tree, comms) and jrec's
+ * private features, and builds the address spaces and JIT symbol tables;
+ * samples are then resolved one by one with session__resolve().
+ */
+#ifndef JREC_SESSION_H
+#define JREC_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "addrspace.h"
+#include "dso.h"
+#include "jit-symbols.h"
+#include "kernel-syms.h"
+#include "perf-reader.h"
+#include "pidmap.h"
+#include "strpool.h"
+
+struct comm_ev {
+	uint64_t time;
+	const char *comm; /* interned */
+};
+
+struct thread {
+	uint32_t tid, pid, ptid;
+	uint64_t fork_time;
+	bool has_parent;
+	struct comm_ev *comms;
+	size_t nr_comms;
+};
+
+struct bid_entry {
+	const char *path; /* interned */
+	struct jrec_cookie cookie;
+};
+
+struct session {
+	struct perf_reader *r;
+	const char *path;
+	struct addrspace as;
+	struct jit_symbols jit;
+	struct dso_set dsos;
+	struct strpool strings;
+	struct pidmap threads;
+	struct bid_entry *bids; /* from the BUILD_ID feature, sorted by path pointer */
+	size_t nr_bids;
+	/* kernel */
+	struct kernel_syms ksyms;
+	bool ksyms_tried, have_ksyms;
+	const char *ksyms_source;
+	uint64_t kernel_text; /* recorded runtime _text, 0 if unknown */
+	char kernel_release[128];
+	struct jrec_cookie kernel_bid;
+	/* the recording */
+	bool is_jrec;
+	char mode[32];
+	bool monotonic; /* sample times are CLOCK_MONOTONIC, comparable with jitdump */
+	uint64_t nr_samples, nr_lost, nr_mmap_events;
+	uint64_t first_time, last_time;
+	uint64_t jitdump_truncated;
+	bool jmmap_bad; /* the module's records ended in a corrupt one */
+};
+
+int session__open(struct session *s, const char *path, char *err, size_t errlen);
+/* Pass 1. 0 or -errno. */
+int session__load(struct session *s);
+void session__close(struct session *s);
+
+/* The comm of @tid at @time (interned), never NULL. */
+const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_t time);
+
+enum res_kind { RES_USER = '.', RES_KERNEL = 'k' };
+
+struct resolved {
+	struct dso *dso;       /* NULL for anonymous memory without a file */
+	const char *sym;       /* NULL when unresolved */
+	bool plt;              /* print sym with "@plt" */
+	uint64_t addr;         /* the address shown when unresolved */
+	char level;            /* enum res_kind */
+	const struct jit_sym *jit;
+	uint64_t vaddr;        /* for srcline in dso->img */
+	enum dso_status why;   /* when sym is NULL */
+	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
+};
+
+void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
+		      struct resolved *out);
+/* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
+const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
+/* The sample's time, or its file offset when the recording has no times. */
+static inline uint64_t session__time(const struct pr_event *ev)
+{
+	return ev->id.has_time ? ev->id.time : ev->offset;
+}
+
+#endif
