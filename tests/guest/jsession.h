@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Guest-test helpers around a jmmap session: open, configure, add targets,
+ * drain whole records into memory and look them up. Header-only; every
+ * drained record is checked for the ABI's framing rules on the way in.
+ */
+#ifndef JMMAP_GUEST_JSESSION_H
+#define JMMAP_GUEST_JSESSION_H
+
+#include <poll.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include "jmmap.h"
+#include "ktap.h"
+
+#define JS_DEV "/dev/" JMMAP_DEVICE_NAME
+#define JS_READ_BUF (64 * 1024)
+#define JS_PAGE 4096UL
+
+struct js_records {
+	uint8_t *buf;
+	size_t len, cap;
+	size_t count;
+	int framing_errors; /* records that broke the {type, size} rules */
+};
+
+static inline int js_open(uint64_t buffer_bytes, uint64_t config_flags)
+{
+	struct jmmap_config cfg = { .size = sizeof(cfg) };
+	int fd = open(JS_DEV, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	cfg.flags = config_flags;
+	cfg.buffer_bytes = buffer_bytes;
+	if ((buffer_bytes || config_flags) && ioctl(fd, JMMAP_IOC_CONFIG, &cfg)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static inline int js_add(int fd, pid_t pid, uint64_t flags)
+{
+	struct jmmap_target t = { .size = sizeof(t) };
+
+	t.pid = (uint32_t)pid;
+	t.flags = flags;
+	return ioctl(fd, JMMAP_IOC_ADD_TARGET, &t);
+}
+
+/* Open a session that follows this process (no snapshot), or skip all. */
+static inline int js_open_self(uint64_t buffer_bytes, uint64_t config_flags)
+{
+	int fd = js_open(buffer_bytes, config_flags);
+
+	if (fd < 0)
+		ktap_skip_all("cannot open /dev/jmmap: is jmmap loaded?");
+	if (js_add(fd, getpid(), JMMAP_TARGET_NO_SNAPSHOT)) {
+		printf("# ADD_TARGET self: %s\n", strerror(errno));
+		exit(KSFT_FAIL);
+	}
+	return fd;
+}
+
+static inline void js_append(struct js_records *r, const uint8_t *p, size_t n)
+{
+	if (r->len + n > r->cap) {
+		r->cap = (r->len + n) * 2 + 4096;
+		r->buf = realloc(r->buf, r->cap);
+		if (!r->buf)
+			abort();
+	}
+	memcpy(r->buf + r->len, p, n);
+	r->len += n;
+}
+
+/* Read everything queued now (nonblocking fd); returns records read. */
+static inline size_t js_drain(int fd, struct js_records *r)
+{
+	static uint8_t buf[JS_READ_BUF];
+	size_t before = r->count;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0) {
+		size_t off = 0;
+
+		while (off + sizeof(struct jmmap_rec_header) <= (size_t)n) {
+			const struct jmmap_rec_header *h = (const void *)(buf + off);
+
+			if (h->size < sizeof(*h) || h->size % 8 || off + h->size > (size_t)n) {
+				r->framing_errors++;
+				break;
+			}
+			off += h->size;
+			r->count++;
+		}
+		if (off != (size_t)n)
+			r->framing_errors++;
+		js_append(r, buf, (size_t)n);
+	}
+	if (n < 0 && errno != EAGAIN)
+		r->framing_errors++;
+	return r->count - before;
+}
+
+#define js_for_each(r, h)                                                                          \
+	for (const struct jmmap_rec_header *h = (const void *)(r)->buf;                            \
+	     (const uint8_t *)h < (r)->buf + (r)->len;                                             \
+	     h = (const void *)((const uint8_t *)h + h->size))
+
+static inline void js_free(struct js_records *r)
+{
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
+static inline const char *js_mmap3_name(const struct jmmap_rec_mmap3 *m)
+{
+	return (const char *)(m + 1);
+}
+
+static inline const char *js_exec_name(const struct jmmap_rec_exec *e)
+{
+	return (const char *)(e + 1);
+}
+
+static inline void js_hex(const uint8_t *b, unsigned int len, char *out)
+{
+	static const char d[] = "0123456789abcdef";
+	unsigned int i;
+
+	for (i = 0; i < len && i < JMMAP_COOKIE_MAX; i++) {
+		out[2 * i] = d[b[i] >> 4];
+		out[2 * i + 1] = d[b[i] & 15];
+	}
+	out[2 * i] = 0;
+}
+
+static inline const char *js_cause(unsigned int c)
+{
+	static const char *const n[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot" };
+
+	return c < 6 ? n[c] : "?";
+}
+
+static inline void js_dump(const struct js_records *r, pid_t only)
+{
+	char hex[41];
+
+	js_for_each(r, h) {
+		if (h->type == JMMAP_REC_MMAP3) {
+			const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+			if (only && m->pid != (uint32_t)only)
+				continue;
+			js_hex(m->cookie, m->cookie_len, hex);
+			printf("#   MMAP3 pid %u %s %llx+%llx vma %llx-%llx prot %x %s k%u:%s\n",
+			       m->pid, js_cause(m->cause), (unsigned long long)m->start,
+			       (unsigned long long)m->len, (unsigned long long)m->vma_start,
+			       (unsigned long long)m->vma_end, m->prot, js_mmap3_name(m),
+			       m->cookie_kind, hex);
+		} else if (h->type == JMMAP_REC_MUNMAP) {
+			const struct jmmap_rec_munmap *u = (const void *)h;
+
+			if (only && u->pid != (uint32_t)only)
+				continue;
+			printf("#   MUNMAP pid %u %llx+%llx cause %u\n", u->pid,
+			       (unsigned long long)u->start, (unsigned long long)u->len, u->cause);
+		} else {
+			printf("#   type %u size %u\n", h->type, h->size);
+		}
+	}
+	fflush(stdout);
+}
+
+/* A page of x86-64 code that returns @value: mov eax, imm32; ret. */
+static inline void js_write_code(void *page, uint32_t value)
+{
+	uint8_t *p = page;
+
+	p[0] = 0xb8;
+	memcpy(p + 1, &value, 4);
+	p[5] = 0xc3;
+}
+
+static inline uint32_t js_run_code(void *page)
+{
+	uint32_t (*fn)(void) = (uint32_t (*)(void))page;
+
+	return fn();
+}
+
+#endif
