@@ -201,7 +201,8 @@ static int finish_proc(struct as_proc *p)
 	size_t i;
 	int err;
 
-	qsort(p->ev, p->nr_ev, sizeof(*p->ev), ev_cmp);
+	if (p->nr_ev)
+		qsort(p->ev, p->nr_ev, sizeof(*p->ev), ev_cmp);
 	for (i = 0; i < p->nr_ev; i++) {
 		const struct as_event *e = &p->ev[i];
 		struct as_map m;
@@ -240,7 +241,8 @@ static int finish_proc(struct as_proc *p)
 	free(p->ev);
 	p->ev = NULL;
 	p->nr_ev = p->cap_ev = 0;
-	qsort(p->maps, p->nr_maps, sizeof(*p->maps), map_cmp);
+	if (p->nr_maps)
+		qsort(p->maps, p->nr_maps, sizeof(*p->maps), map_cmp);
 	p->max_end = malloc((p->nr_maps ? p->nr_maps : 1) * sizeof(*p->max_end));
 	if (!p->max_end)
 		return -ENOMEM;

@@ -307,9 +307,11 @@ static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
 				s->t_end = t;
 		}
 		if (s->nr_lines > 1)
-			qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
+			if (s->nr_lines)
+				qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
 	}
-	qsort(p->syms, p->nr, sizeof(*p->syms), sym_cmp);
+	if (p->nr)
+		qsort(p->syms, p->nr, sizeof(*p->syms), sym_cmp);
 	p->max_end = malloc((p->nr ? p->nr : 1) * sizeof(*p->max_end));
 	if (!p->max_end)
 		return -ENOMEM;

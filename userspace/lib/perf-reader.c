@@ -199,7 +199,8 @@ static int read_attrs(struct perf_reader *r, char *errbuf, size_t errlen)
 		}
 	}
 	r->nr_ids = ents;
-	qsort(r->ids, r->nr_ids, sizeof(*r->ids), id_cmp);
+	if (r->nr_ids)
+		qsort(r->ids, r->nr_ids, sizeof(*r->ids), id_cmp);
 	return 0;
 }
 

@@ -194,8 +194,10 @@ static int unres_cmp(const void *a, const void *b)
 
 void hist__sort(struct hist *h)
 {
-	qsort(h->e, h->nr, sizeof(*h->e), entry_cmp);
-	qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
+	if (h->nr)
+		qsort(h->e, h->nr, sizeof(*h->e), entry_cmp);
+	if (h->nr_u)
+		qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
 	free(h->idx); /* order changed: the index is stale */
 	h->idx = NULL;
 	h->cap = 0;

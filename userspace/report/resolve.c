@@ -160,9 +160,19 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	}
 	j = jit_symbols__find(&s->jit, pid, ip, time);
 	if (j) {
+		char name[64];
+
 		out->sym = j->name;
 		out->jit = j;
 		out->why = DSO_OK;
+		out->addr = ip;
+		if (!out->dso) {
+			/* name the JIT side file the symbol came from, as perf names perf maps */
+			snprintf(name, sizeof(name), j->source == JIT_SRC_JITDUMP ? "jit-%u.dump"
+										   : "perf-%u.map",
+				 pid);
+			out->anon_name = strpool__str(&s->strings, name);
+		}
 		return;
 	}
 	if (!m || !m->dso) {

@@ -154,8 +154,8 @@ static bool is_anon_name(const char *f)
 {
 	return !*f || !strncmp(f, "//anon", 6) || !strcmp(f, "[heap]") || !strcmp(f, "[stack]") ||
 	       !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
-	       !strncmp(f, "[anon", 5) || !strcmp(f, "[vdso]") || !strcmp(f, "[vsyscall]") ||
-	       !strcmp(f, "[vvar]") || !strncmp(f, "/memfd:", 7);
+	       !strncmp(f, "[anon", 5) || !strcmp(f, "[vsyscall]") || !strcmp(f, "[vvar]") ||
+	       !strncmp(f, "/memfd:", 7);
 }
 
 /* A jit-PID.dump mapped by a JIT: read it at report time if the recording has no copy. */
@@ -488,7 +488,8 @@ int session__load(struct session *s)
 	err = perf_reader__for_each_build_id(s->r, on_build_id, s);
 	if (err && err != -EBADMSG)
 		return err;
-	qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
+	if (s->nr_bids)
+		qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
 	read_info(s);
 	err = read_jitdumps(s);
 	if (err && err != -EBADMSG)

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Address spaces over time: mappings replaced by later ones, munmap
+ * splitting a mapping, exec ending the old image, fork inheriting the
+ * parent's mappings as of the fork, jmmap's records winning over the
+ * kernel's for a traced process.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "addrspace.h"
+
+static int test_no, failures;
+
+static void check(int ok, const char *what)
+{
+	test_no++;
+	if (!ok)
+		failures++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
+}
+
+/* dsos are opaque here: use distinct addresses as tags */
+static struct dso *const A = (struct dso *)0x10, *const B = (struct dso *)0x20,
+		  *const C = (struct dso *)0x30;
+
+static void map(struct addrspace *as, uint32_t pid, uint64_t t, uint64_t s, uint64_t e,
+		struct dso *d, bool jm, bool exec_cause)
+{
+	struct as_map m = { .start = s, .end = e, .dso = d, .prot = 5 };
+
+	addrspace__add_map(as, pid, t, &m, jm, exec_cause);
+}
+
+static struct dso *at(struct addrspace *as, uint32_t pid, uint64_t addr, uint64_t t)
+{
+	const struct as_map *m = addrspace__find(as, pid, addr, t);
+
+	return m ? (m->dso ? m->dso : (struct dso *)0x1) : NULL;
+}
+
+int main(void)
+{
+	struct addrspace as = { 0 };
+
+	printf("TAP version 13\n");
+	/* pid 1: A at 0x1000-0x5000 from t=10; B replaces the middle at t=20 */
+	map(&as, 1, 10, 0x1000, 0x5000, A, false, false);
+	map(&as, 1, 20, 0x2000, 0x3000, B, false, false);
+	addrspace__add_unmap(&as, 1, 30, 0x3000, 0x1000); /* hole in A */
+	/* added out of order: exec at 40, then C */
+	map(&as, 1, 41, 0x1000, 0x2000, C, false, false);
+	addrspace__add_exec(&as, 1, 40, false);
+	/* pid 2 forked from 1 at t=25, never execs */
+	addrspace__add_fork(&as, 2, 1, 25);
+	/* pid 3 traced by jmmap: its kernel records are ignored */
+	map(&as, 3, 10, 0x1000, 0x2000, A, false, false);
+	map(&as, 3, 11, 0x1000, 0x2000, B, true, false);
+	/* pid 4: anonymous JIT pages, merged by the kernel into growing records */
+	map(&as, 4, 10, 0x7000, 0x8000, NULL, false, false);
+	map(&as, 4, 11, 0x7000, 0x9000, NULL, false, false);
+	/* pid 5, jmmap: exec-cause mappings come before its EXEC record */
+	map(&as, 5, 10, 0x1000, 0x2000, A, true, false);
+	map(&as, 5, 20, 0x5000, 0x6000, B, true, true);
+	addrspace__add_exec(&as, 5, 21, true);
+	addrspace__finish(&as);
+
+	check(at(&as, 1, 0x1800, 5) == NULL, "nothing before the first mapping");
+	check(at(&as, 1, 0x2800, 15) == A, "the first mapping before it was covered");
+	check(at(&as, 1, 0x2800, 25) == B, "a later mapping wins where it overlaps");
+	check(at(&as, 1, 0x1800, 25) == A, "the older mapping stays valid outside the overlap");
+	check(at(&as, 1, 0x3800, 35) == NULL && at(&as, 1, 0x4800, 35) == A,
+	      "munmap punches a hole and keeps the rest");
+	check(at(&as, 1, 0x4800, 45) == NULL && at(&as, 1, 0x1800, 45) == C,
+	      "exec ends the old image; the new one maps after it (events added out of order)");
+	check(at(&as, 2, 0x2800, 50) == B && at(&as, 2, 0x1800, 50) == A,
+	      "a forked child sees its parent's mappings as of the fork");
+	check(at(&as, 3, 0x1800, 20) == B, "jmmap's records win for a process it traced");
+	check(at(&as, 4, 0x8800, 12) == (struct dso *)0x1, "merged anonymous records cover the range");
+	check(at(&as, 5, 0x1800, 15) == A && at(&as, 5, 0x1800, 25) == NULL &&
+		      at(&as, 5, 0x5800, 25) == B,
+	      "jmmap exec: the image switches at the first exec-cause mapping");
+	addrspace__release(&as);
+	printf("1..%d\n", test_no);
+	return failures ? 1 : 0;
+}

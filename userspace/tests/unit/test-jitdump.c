@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jitdump and perf-map parsing, and the time-aware JIT symbol table built
+ * from them: LOAD/MOVE/DEBUG_INFO/CLOSE in both byte orders, a dump cut off
+ * mid-record, address reuse decided by load time and by MUNMAP, perf-map
+ * lines with and without times.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit-symbols.h"
+#include "jitdump.h"
+#include "perfmap.h"
+
+static int test_no, failures;
+
+static void check(int ok, const char *what)
+{
+	test_no++;
+	if (!ok)
+		failures++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
+}
+
+struct buf {
+	uint8_t b[4096];
+	size_t len;
+	int swap;
+};
+
+static void put(struct buf *d, const void *p, size_t n)
+{
+	memcpy(d->b + d->len, p, n);
+	d->len += n;
+}
+
+static void u32(struct buf *d, uint32_t v)
+{
+	if (d->swap)
+		v = __builtin_bswap32(v);
+	put(d, &v, 4);
+}
+
+static void u64(struct buf *d, uint64_t v)
+{
+	if (d->swap)
+		v = __builtin_bswap64(v);
+	put(d, &v, 8);
+}
+
+static void header(struct buf *d, uint32_t pid)
+{
+	u32(d, JITDUMP_MAGIC);
+	u32(d, 1);
+	u32(d, 40);
+	u32(d, 62);
+	u32(d, 0);
+	u32(d, pid);
+	u64(d, 1);
+	u64(d, 0);
+}
+
+static void load(struct buf *d, uint64_t time, uint64_t addr, uint64_t size, const char *name)
+{
+	size_t n = strlen(name) + 1;
+
+	u32(d, JITDUMP_LOAD);
+	u32(d, (uint32_t)(16 + 40 + n + size));
+	u64(d, time);
+	u32(d, 42);
+	u32(d, 42);
+	u64(d, addr);
+	u64(d, addr);
+	u64(d, size);
+	u64(d, 0);
+	put(d, name, n);
+	memset(d->b + d->len, 0xc3, size);
+	d->len += size;
+}
+
+static void move(struct buf *d, uint64_t time, uint64_t from, uint64_t to, uint64_t size)
+{
+	u32(d, JITDUMP_MOVE);
+	u32(d, 16 + 48);
+	u64(d, time);
+	u32(d, 42);
+	u32(d, 42);
+	u64(d, to);
+	u64(d, from);
+	u64(d, to);
+	u64(d, size);
+	u64(d, 0);
+}
+
+static void debug(struct buf *d, uint64_t time, uint64_t addr, uint32_t line, const char *file)
+{
+	size_t n = strlen(file) + 1;
+
+	u32(d, JITDUMP_DEBUG_INFO);
+	u32(d, (uint32_t)(16 + 16 + 16 + n));
+	u64(d, time);
+	u64(d, addr);
+	u64(d, 1);
+	u64(d, addr);
+	u32(d, line);
+	u32(d, 0);
+	put(d, file, n);
+}
+
+static void close_rec(struct buf *d, uint64_t time)
+{
+	u32(d, JITDUMP_CLOSE);
+	u32(d, 16);
+	u64(d, time);
+}
+
+static const char *name_at(struct jit_symbols *js, uint64_t addr, uint64_t t)
+{
+	const struct jit_sym *s = jit_symbols__find(js, 42, addr, t);
+
+	return s ? s->name : "(none)";
+}
+
+static void dump_orders(int swap)
+{
+	struct buf *d = calloc(1, sizeof(*d));
+	struct jit_symbols js = { 0 };
+	bool trunc;
+	char what[128], line[64];
+	const char *o = swap ? "swapped" : "native";
+	const struct jit_sym *s;
+	int err;
+
+	d->swap = swap;
+	header(d, 42);
+	debug(d, 90, 0x1000, 7, "/src/script.js");
+	load(d, 100, 0x1000, 0x40, "fn_a");
+	load(d, 200, 0x2000, 0x40, "fn_b");
+	move(d, 300, 0x2000, 0x3000, 0x40);
+	load(d, 400, 0x1000, 0x20, "fn_c"); /* reuses fn_a's address */
+	close_rec(d, 500);
+	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
+	snprintf(what, sizeof(what), "%s: dump parsed, not truncated", o);
+	check(!err && !trunc, what);
+	jit_symbols__finish(&js);
+	snprintf(what, sizeof(what), "%s: nothing before the first load", o);
+	check(!strcmp(name_at(&js, 0x1010, 50), "(none)"), what);
+	snprintf(what, sizeof(what), "%s: fn_a between its load and the reuse", o);
+	check(!strcmp(name_at(&js, 0x1010, 150), "fn_a"), what);
+	snprintf(what, sizeof(what), "%s: fn_c after the address was reused", o);
+	check(!strcmp(name_at(&js, 0x1010, 450), "fn_c"), what);
+	snprintf(what, sizeof(what), "%s: MOVE: old address until the move, new after", o);
+	check(!strcmp(name_at(&js, 0x2010, 250), "fn_b") &&
+		      !strcmp(name_at(&js, 0x2010, 350), "(none)") &&
+		      !strcmp(name_at(&js, 0x3010, 350), "fn_b"),
+	      what);
+	s = jit_symbols__find(&js, 42, 0x1004, 150);
+	snprintf(what, sizeof(what), "%s: DEBUG_INFO before LOAD gives the source line", o);
+	check(s && jit_symbols__srcline(&js, 42, s, 0x1004, line, sizeof(line)) &&
+		      !strcmp(line, "script.js:7"),
+	      what);
+	jit_symbols__release(&js);
+
+	/* cut off inside the last LOAD */
+	memset(&js, 0, sizeof(js));
+	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len - 16 - 30, &trunc);
+	jit_symbols__finish(&js);
+	snprintf(what, sizeof(what), "%s: truncated dump: earlier loads kept, cut reported", o);
+	check(!err && trunc && !strcmp(name_at(&js, 0x1010, 150), "fn_a") &&
+		      strcmp(name_at(&js, 0x1010, 450), "fn_c"),
+	      what);
+	jit_symbols__release(&js);
+	free(d);
+}
+
+static void bad_dumps(void)
+{
+	struct jitdump_info info;
+	struct buf *d = calloc(1, sizeof(*d));
+	uint32_t v;
+
+	check(jitdump__parse("nope", 4, NULL, NULL, &info) == -EINVAL, "four bytes: not a jitdump");
+	header(d, 1);
+	v = 0x12345678;
+	memcpy(d->b, &v, 4);
+	check(jitdump__parse(d->b, d->len, NULL, NULL, &info) == -EINVAL, "bad magic: -EINVAL");
+	d->len = 0;
+	header(d, 1);
+	v = 1u << 30;
+	memcpy(d->b + 8, &v, 4);
+	check(jitdump__parse(d->b, d->len, NULL, NULL, &info) == -EINVAL,
+	      "header size beyond the file: -EINVAL");
+	free(d);
+}
+
+static void munmap_ends_symbol(void)
+{
+	struct buf *d = calloc(1, sizeof(*d));
+	struct jit_symbols js = { 0 };
+	bool trunc;
+
+	header(d, 42);
+	load(d, 100, 0x1000, 0x40, "old_fn");
+	jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
+	/* the module saw the code unmapped at 200; a perf-map line reuses it at 300 */
+	jit_symbols__unmap(&js, 42, 200, 0x1000, 0x1000);
+	jit_symbols__add_perfmap(&js, 42, 300, "1000 40 new_fn\n", 15);
+	jit_symbols__finish(&js);
+	check(!strcmp(name_at(&js, 0x1010, 150), "old_fn"), "MUNMAP: old function before the unmap");
+	check(!strcmp(name_at(&js, 0x1010, 250), "(none)"), "MUNMAP: nothing between unmap and reuse");
+	check(!strcmp(name_at(&js, 0x1010, 350), "new_fn"), "MUNMAP: timed perf-map line after");
+	jit_symbols__release(&js);
+	free(d);
+}
+
+static void perfmap_lines(void)
+{
+	uint64_t start, size;
+	const char *name;
+	size_t nlen, bad;
+	struct jit_symbols js = { 0 };
+	static const char text[] = "7f0000001000 20 foo\n0x7f0000002000 0x10 bar baz\nnot a line\n"
+				   "7f0000003000 0 zero\n\n7f0000004000 8 last";
+
+	check(!perfmap__parse_line("1000 20 foo", 11, &start, &size, &name, &nlen) &&
+		      start == 0x1000 && size == 0x20 && nlen == 3 && !memcmp(name, "foo", 3),
+	      "perf-map line: hex start, size, name");
+	check(perfmap__parse_line("1000 20", 7, &start, &size, &name, &nlen) == -EINVAL,
+	      "perf-map line without a name: -EINVAL");
+	check(perfmap__parse_line("11112222333344445 1 x", 21, &start, &size, &name, &nlen) ==
+		      -EINVAL,
+	      "perf-map line with a 17-digit address: -EINVAL");
+	jit_symbols__add_perfmap(&js, 42, 0, text, strlen(text));
+	jit_symbols__finish(&js);
+	check(!strcmp(name_at(&js, 0x7f0000002008, 5), "bar baz") &&
+		      !strcmp(name_at(&js, 0x7f0000004004, 1), "last") &&
+		      !strcmp(name_at(&js, 0x7f0000003000, 1), "(none)"),
+	      "perf map: names with spaces, last line without newline, zero sizes dropped");
+	(void)bad;
+	jit_symbols__release(&js);
+}
+
+static int count_cb(uint64_t s, uint64_t z, const char *n, size_t l, void *ctx)
+{
+	return 0;
+}
+
+int main(void)
+{
+	size_t bad;
+
+	printf("TAP version 13\n");
+	dump_orders(0);
+	dump_orders(1);
+	bad_dumps();
+	munmap_ends_symbol();
+	perfmap_lines();
+	perfmap__parse("zz yy x\n1 1 x\n", 14, count_cb, NULL, &bad);
+	check(bad == 1, "perf map: bad lines counted");
+	printf("1..%d\n", test_no);
+	return failures ? 1 : 0;
+}
