@@ -21,7 +21,8 @@
 #endif
 #define PR_MAX_IDS (1u << 22)
 
-static void set_err(char *buf, size_t len, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void set_err(char *buf, size_t len,
+							    const char *fmt, ...)
 {
 	va_list ap;
 

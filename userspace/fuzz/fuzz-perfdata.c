@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the perf.data reader: header, attributes and ids,
+ * every record of the data section, the BUILD_ID feature and jrec's private
+ * sections (jmmap records, kallsyms copy).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "jmmap-reader.h"
+#include "kernel-syms.h"
+#include "perf-reader.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int on_ev(const struct pr_event *ev, void *ctx)
+{
+	uint64_t *sum = ctx, i;
+
+	*sum += ev->type + ev->id.time;
+	if (ev->type == PERF_RECORD_SAMPLE)
+		for (i = 0; i < ev->sample.nr_callchain; i++)
+			*sum += ((const uint8_t *)ev->sample.callchain)[i * 8];
+	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) && ev->mmap.filename)
+		*sum += (uint8_t)ev->mmap.filename[0];
+	if (ev->type == PERF_RECORD_COMM && ev->comm.comm)
+		*sum += (uint8_t)ev->comm.comm[0];
+	return 0;
+}
+
+static int on_bid(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,
+		  const char *filename, void *ctx)
+{
+	uint64_t *sum = ctx;
+
+	*sum += id_len + (uint8_t)filename[0];
+	return 0;
+}
+
+static int on_jm(const struct jm_event *e, void *ctx)
+{
+	uint64_t *sum = ctx;
+
+	*sum += e->type + (uint8_t)e->filename[0];
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct perf_reader *r;
+	struct kernel_syms k;
+	uint64_t sum = 0;
+	const void *p;
+	size_t len;
+	char err[256], s[64];
+
+	if (perf_reader__open_mem(data, size, &r, err, sizeof(err)))
+		return 0;
+	perf_reader__for_each_event(r, on_ev, &sum);
+	perf_reader__for_each_build_id(r, on_bid, &sum);
+	perf_reader__feature_string(r, PERF_FEAT_HOSTNAME, s, sizeof(s));
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_JMMAP, &p, &len))
+		jmmap_reader__walk(p, len, perf_reader__swapped(r), on_jm, &sum);
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_KALLSYMS, &p, &len) &&
+	    !kernel_syms__parse(&k, p, len)) {
+		symtab__find(&k.tab, sum);
+		kernel_syms__release(&k);
+	}
+	perf_reader__close(r);
+	return 0;
+}
