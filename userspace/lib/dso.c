@@ -209,7 +209,7 @@ const char *dso_status_str(enum dso_status st)
 	case DSO_MISSING:
 		return "binary missing";
 	case DSO_MISMATCH:
-		return "build-id mismatch";
+		return "build-id mismatch: the file at the path is another build, this one is missing";
 	case DSO_STRIPPED:
 		return "stripped";
 	case DSO_NOT_ELF:

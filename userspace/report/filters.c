@@ -83,8 +83,18 @@ int filters__parse(struct filters *f, int kind, const char *arg)
 		f->t_end = UINT64_MAX;
 		if (comma > arg && filters__parse_seconds(arg, (size_t)(comma - arg), &f->t_start))
 			return -EINVAL;
-		if (comma[1] && filters__parse_seconds(comma + 1, strlen(comma + 1), &f->t_end))
-			return -EINVAL;
+		if (comma[1]) {
+			const char *dot = strchr(comma + 1, '.');
+			size_t digits = dot ? strlen(dot + 1) : 0;
+			uint64_t unit = 1000000000ULL;
+
+			if (filters__parse_seconds(comma + 1, strlen(comma + 1), &f->t_end))
+				return -EINVAL;
+			/* the end is inclusive at the precision given: "1.5" covers 1.5xxx */
+			while (digits-- && unit > 1)
+				unit /= 10;
+			f->t_end += unit - 1;
+		}
 		return 0;
 	}
 	while (*p && !err) {
