@@ -11,10 +11,12 @@
 #include "compat-gen.h"
 
 /*
- * The function every munmap path goes through, with (mm, start, len) as its
- * arguments 1, 2 and 3 in both shapes:
+ * The function every munmap path (munmap, mremap, do_munmap) goes through,
+ * with (mm, start, len) as its arguments 1, 2 and 3 in both shapes:
  *   do_mas_munmap(mas, mm, start, len, uf, downgrade)     6.1
  *   do_vmi_munmap(vmi, mm, start, len, uf, unlock)        6.6+
+ * It returns a negative errno on failure; 6.1 returns 1 when it downgraded
+ * the mmap_lock, so success is ret >= 0.
  */
 #if defined(JMMAP_HAVE_DO_VMI_MUNMAP)
 #define JMMAP_MUNMAP_SYMBOL "do_vmi_munmap"
@@ -23,6 +25,7 @@
 #else
 #error "jmmap: neither do_vmi_munmap nor do_mas_munmap is declared; teach compat-probe.sh"
 #endif
+#define JMMAP_MUNMAP_ARG_MM 1
 #define JMMAP_MUNMAP_ARG_START 2
 #define JMMAP_MUNMAP_ARG_LEN 3
 

@@ -10,7 +10,7 @@
  *                    executable vmas a MAP_FIXED mapping replaces
  *   mprotect_fixup   MMAP3 cause mprotect when a range gains PROT_EXEC,
  *                    MUNMAP cause mprotect when it loses it
- *   do_*_munmap      MUNMAP cause munmap/mremap (compat.h names it)
+ *   (compat.h)       MUNMAP cause munmap/mremap, on the munmap path
  */
 #include <asm/syscall.h>
 #include <linux/kprobes.h>
@@ -248,12 +248,12 @@ static int munmap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct munmap_data *d = (struct munmap_data *)ri->data;
 	struct mm_struct *mm;
-	unsigned long start, len;
+	unsigned long start, end;
 	int nr;
 
 	if (!current_is_user())
 		return 1;
-	mm = (struct mm_struct *)regs_get_kernel_argument(regs, 1);
+	mm = (struct mm_struct *)regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_MM);
 	if (mm != current->mm)
 		return 1;
 	nr = current_syscall();
@@ -262,10 +262,10 @@ static int munmap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return 1;
 	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);
-	len = PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
-	if (!len || start + len < start)
+	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
+	if (end <= start)
 		return 1;
-	d->n = exec_overlaps(mm, start, start + len, d->r, UNMAP_RANGES);
+	d->n = exec_overlaps(mm, start, end, d->r, UNMAP_RANGES);
 	if (!d->n)
 		return 1;
 	d->cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
@@ -278,7 +278,7 @@ static int munmap_return(struct kretprobe_instance *ri, struct pt_regs *regs)
 	struct munmap_data *d = (struct munmap_data *)ri->data;
 	u32 i;
 
-	if (regs_return_value(regs) != 0)
+	if ((long)regs_return_value(regs) < 0)
 		return 0;
 	for (i = 0; i < d->n; i++)
 		queue_munmap(d->time, d->r[i].start, d->r[i].end, d->cause);

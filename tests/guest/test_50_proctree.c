@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The process tree: a traced process forks and the child execs; the session
+ * shows FORK and EXEC (with the executable's cookie) for the child, then
+ * the child's MMAP3 records, the executable and interpreter by the ELF
+ * loader (cause exec) and libc by the interpreter (cause mmap), then EXIT.
+ * A process that is not traced yields nothing.
+ */
+#include <sys/wait.h>
+
+#include "cookie.h"
+#include "jsession.h"
+
+static int contains(const char *s, const char *sub)
+{
+	return strstr(s, sub) != NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct js_records r = { 0 };
+	struct jrec_cookie uc;
+	char self[256], uhex[64], hex[64];
+	int fd, st, go[2], i;
+	pid_t child, outsider;
+	ssize_t n;
+	char c;
+
+	if (argc > 1 && !strcmp(argv[1], "child"))
+		return 0; /* the exec'ed child: its mappings are what is checked */
+	if (argc > 1 && !strcmp(argv[1], "outsider")) {
+		void *p = mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+		return p == MAP_FAILED;
+	}
+
+	ktap_begin();
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		ktap_skip_all("no /proc/self/exe");
+	self[n] = 0;
+
+	/* Started before the session: not a descendant of a target. */
+	if (pipe(go))
+		ktap_skip_all("pipe failed");
+	outsider = fork();
+	if (outsider == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(3);
+		execl(self, self, "outsider", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+
+	fd = js_open_self(0, 0);
+	child = fork();
+	if (child == 0) {
+		execl(self, self, "child", (char *)NULL);
+		_exit(127);
+	}
+	if (write(go[1], "g", 1) != 1)
+		ktap_diag("could not start the outsider");
+	close(go[1]);
+	waitpid(child, &st, 0);
+	waitpid(outsider, NULL, 0);
+	ktap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child_ran: the child exec'ed and exited 0");
+	for (i = 0; i < 50; i++) { /* EXIT is emitted as the child dies */
+		js_drain(fd, &r);
+		usleep(10000);
+	}
+
+	{
+		int fork_i = -1, exec_i = -1, exit_i = -1, exe_map = -1, ld_map = -1, libc_map = -1;
+		int first_child = -1, idx = 0, outsider_recs = 0, exec_before_maps = 1;
+		uint64_t exec_time = 0, min_exec_map_time = UINT64_MAX;
+		const struct jmmap_rec_exec *ex = NULL;
+
+		js_for_each(&r, h) {
+			const struct jmmap_rec_mmap3 *m = (const void *)h;
+			const struct jmmap_rec_fork *f = (const void *)h;
+			const struct jmmap_rec_exit *e = (const void *)h;
+			uint32_t pid = h->type == JMMAP_REC_FORK ? f->pid : m->pid;
+
+			if (h->type == JMMAP_REC_LOST) {
+				idx++;
+				continue;
+			}
+			if (pid == (uint32_t)outsider)
+				outsider_recs++;
+			if (pid != (uint32_t)child) {
+				idx++;
+				continue;
+			}
+			if (first_child < 0)
+				first_child = idx;
+			if (h->type == JMMAP_REC_FORK && f->ppid == (uint32_t)getpid() &&
+			    !(h->flags & JMMAP_FORK_THREAD))
+				fork_i = idx;
+			if (h->type == JMMAP_REC_EXEC) {
+				exec_i = idx;
+				ex = (const void *)h;
+				exec_time = ex->time;
+			}
+			if (h->type == JMMAP_REC_EXIT && !(h->flags & JMMAP_EXIT_THREAD) &&
+			    e->pid == (uint32_t)child)
+				exit_i = idx;
+			if (h->type == JMMAP_REC_MMAP3) {
+				if (m->cause == JMMAP_CAUSE_EXEC) {
+					if (exec_i < 0)
+						exec_before_maps = 0;
+					if (m->time < min_exec_map_time)
+						min_exec_map_time = m->time;
+					if (!strcmp(js_mmap3_name(m), self))
+						exe_map = idx;
+					if (contains(js_mmap3_name(m), "ld-linux"))
+						ld_map = idx;
+				}
+				if (m->cause == JMMAP_CAUSE_MMAP &&
+				    contains(js_mmap3_name(m), "libc.so"))
+					libc_map = idx;
+			}
+			idx++;
+		}
+		ktap_ok(fork_i >= 0 && fork_i == first_child,
+			"fork_record_first: FORK of the child (ppid %d) is its first record",
+			getpid());
+		ktap_ok(exec_i > fork_i && ex && !strcmp(js_exec_name(ex), self),
+			"exec_record: EXEC of the child names %s", ex ? js_exec_name(ex) : "-");
+		jrec_cookie_from_path(self, &uc);
+		jrec_cookie_hex(&uc, uhex);
+		if (ex)
+			js_hex(ex->cookie, ex->cookie_len, hex);
+		ktap_ok(ex && ex->cookie_kind == JMMAP_COOKIE_ELF_BUILD_ID && !strcmp(hex, uhex),
+			"exec_cookie: EXEC carries the executable's build-id %s (userspace %s)",
+			ex ? hex : "-", uhex);
+		ktap_ok(exe_map > exec_i && ld_map > exec_i && exec_before_maps,
+			"loader_maps_after_exec: executable and interpreter MMAP3 (cause exec) follow EXEC");
+		ktap_ok(exec_time && exec_time <= min_exec_map_time,
+			"exec_time_orders_first: EXEC's time is not after the loader's mappings");
+		ktap_ok(libc_map > ld_map, "libc_mapped_by_interpreter: libc MMAP3 (cause mmap) follows");
+		ktap_ok(exit_i > libc_map, "exit_record_last: EXIT of the child comes after its mappings");
+		ktap_ok(outsider_recs == 0,
+			"untraced_process_silent: no record about a process outside the tree (%d)",
+			outsider_recs);
+		if (fork_i < 0 || exec_i < 0 || exe_map < 0 || ld_map < 0 || libc_map < 0 ||
+		    exit_i < 0)
+			js_dump(&r, child);
+	}
+	js_free(&r);
+	close(fd);
+	return ktap_finish();
+}
