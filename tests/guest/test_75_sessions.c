@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Sessions: independent buffers that each get every record they are
+ * entitled to; system-wide sessions; read() of whole records only; poll();
+ * the ioctls' errors; a descriptor handed to a process without capabilities
+ * cannot widen what it sees; no record carries a kernel address.
+ */
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "jsession.h"
+
+static int has_mmap_at(struct js_records *r, pid_t pid, void *addr)
+{
+	js_for_each(r, h) {
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+		if (h->type == JMMAP_REC_MMAP3 && m->pid == (uint32_t)pid &&
+		    m->start == (uintptr_t)addr)
+			return 1;
+	}
+	return 0;
+}
+
+static int is_kernel_address(uint64_t v)
+{
+	return v >= 0xffff800000000000ULL;
+}
+
+/* Every numeric field that could hold an address, in every record. */
+static int kernel_addresses(struct js_records *r)
+{
+	int bad = 0;
+
+	js_for_each(r, h) {
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+		const struct jmmap_rec_munmap *u = (const void *)h;
+		const struct jmmap_rec_exec *e = (const void *)h;
+
+		switch (h->type) {
+		case JMMAP_REC_MMAP3:
+			bad += is_kernel_address(m->start) + is_kernel_address(m->len) +
+			       is_kernel_address(m->vma_start) + is_kernel_address(m->vma_end) +
+			       is_kernel_address(m->pgoff) + is_kernel_address(m->ino) +
+			       is_kernel_address(m->ino_generation);
+			break;
+		case JMMAP_REC_MUNMAP:
+			bad += is_kernel_address(u->start) + is_kernel_address(u->len);
+			break;
+		case JMMAP_REC_EXEC:
+			bad += is_kernel_address(e->ino) + is_kernel_address(e->ino_generation);
+			break;
+		}
+	}
+	return bad;
+}
+
+static void *map_code_page(void)
+{
+	return mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+static int child_errno(int fd, uint64_t flags)
+{
+	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2];
+	int st;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		memset(d, 0, sizeof(d));
+		if (syscall(SYS_capset, &h, d))
+			_exit(200);
+		_exit(js_add(fd, flags ? 0 : getppid(), flags) ? errno : 0);
+	}
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+int main(void)
+{
+	struct js_records ra = { 0 }, rb = { 0 }, rsys = { 0 }, rnone = { 0 };
+	struct jmmap_config cfg = { .size = sizeof(cfg) };
+	struct jmmap_stats st = { .size = sizeof(st) };
+	uint64_t by_type[JMMAP_REC_MAX] = { 0 };
+	struct pollfd pfd;
+	uint8_t small[8];
+	int a, b, sys, none, blk, ret, e, i, ok;
+	void *p, *q;
+	pid_t child;
+
+	ktap_begin();
+	a = js_open_self(0, 0);
+	b = js_open_self(0, 0);
+	sys = js_open(0, 0);
+	none = js_open(0, 0);
+	if (sys < 0 || none < 0 || js_add(sys, 0, JMMAP_TARGET_SYSTEM_WIDE))
+		ktap_skip_all("cannot open more sessions");
+
+	p = map_code_page();
+	js_drain(a, &ra);
+	js_drain(b, &rb);
+	ktap_ok(has_mmap_at(&ra, getpid(), p) && has_mmap_at(&rb, getpid(), p),
+		"two_sessions_both_get_record: both sessions following this process got the MMAP3");
+
+	/* A process no session follows: only the system-wide session sees it. */
+	child = fork();
+	if (child == 0) {
+		/* Leave the target set: a new session is not needed, exec is. */
+		_exit(map_code_page() == MAP_FAILED);
+	}
+	waitpid(child, NULL, 0);
+	js_drain(sys, &rsys);
+	js_drain(none, &rnone);
+	js_drain(a, &ra);
+	ktap_ok(has_mmap_at(&rsys, getpid(), p) && rsys.count > 0,
+		"system_wide_sees_all: the system-wide session has this process's MMAP3");
+	ok = 0;
+	js_for_each(&rsys, h) {
+		const struct jmmap_rec_exit *x = (const void *)h;
+
+		if (h->type == JMMAP_REC_EXIT && x->pid == (uint32_t)child)
+			ok = 1;
+	}
+	ktap_ok(ok, "system_wide_sees_child: the system-wide session has the child's EXIT");
+	ktap_ok(rnone.count == 0, "session_without_targets_silent: %zu records", rnone.count);
+
+	/* poll() */
+	js_drain(a, &ra);
+	pfd.fd = a;
+	pfd.events = POLLIN;
+	ret = poll(&pfd, 1, 0);
+	ktap_ok(ret == 0, "poll_empty_not_readable: poll on a drained session gives %d", ret);
+	q = map_code_page();
+	ret = poll(&pfd, 1, 1000);
+	ktap_ok(ret == 1 && (pfd.revents & POLLIN), "poll_readable_after_record: poll gives %d", ret);
+
+	/* read(): a buffer smaller than the next record, then whole records. */
+	errno = 0;
+	ret = (int)read(a, small, sizeof(small));
+	e = errno;
+	ktap_ok(ret == -1 && e == EINVAL, "read_short_buffer_einval: 8-byte read gets EINVAL (%s)",
+		strerror(e));
+	js_drain(a, &ra);
+	ktap_ok(has_mmap_at(&ra, getpid(), q) && ra.framing_errors == 0,
+		"read_whole_records: the record is still there after the short read");
+
+	/* Blocking read wakes up when a record arrives. */
+	blk = open(JS_DEV, O_RDONLY);
+	js_add(blk, getpid(), JMMAP_TARGET_NO_SNAPSHOT);
+	child = fork();
+	if (child == 0) {
+		usleep(200000);
+		_exit(map_code_page() == MAP_FAILED);
+	}
+	{
+		static uint8_t buf[JS_READ_BUF];
+
+		ret = (int)read(blk, buf, sizeof(buf));
+	}
+	waitpid(child, NULL, 0);
+	ktap_ok(ret > 0, "blocking_read_wakes: a blocking read returned %d bytes", ret);
+	close(blk);
+
+	/* Stats agree with what was read. */
+	js_drain(b, &rb);
+	js_for_each(&rb, h) {
+		if (h->type < JMMAP_REC_MAX)
+			by_type[h->type]++;
+	}
+	ret = ioctl(b, JMMAP_IOC_GET_STATS, &st);
+	ok = ret == 0;
+	for (i = 1; i < JMMAP_REC_MAX; i++)
+		if (st.emitted[i] != by_type[i] || st.lost[i])
+			ok = 0;
+	ktap_ok(ok, "stats_match_records: emitted counts equal the records read, nothing lost");
+
+	/* ioctl errors */
+	errno = 0;
+	ret = js_add(a, 4194000, 0);
+	e = errno;
+	ktap_ok(ret == -1 && e == ESRCH, "add_target_no_such_pid_esrch (%s)", strerror(e));
+	errno = 0;
+	ret = js_add(a, getpid(), 0x80);
+	e = errno;
+	ktap_ok(ret == -1 && e == EINVAL, "add_target_unknown_flag_einval (%s)", strerror(e));
+	cfg.buffer_bytes = 1 << 20;
+	errno = 0;
+	ret = ioctl(a, JMMAP_IOC_CONFIG, &cfg);
+	e = errno;
+	ktap_ok(ret == -1 && e == EBUSY, "config_resize_after_target_ebusy (%s)", strerror(e));
+	cfg.buffer_bytes = 0;
+	cfg.flags = 0x100;
+	errno = 0;
+	ret = ioctl(none, JMMAP_IOC_CONFIG, &cfg);
+	e = errno;
+	ktap_ok(ret == -1 && e == EINVAL, "config_unknown_flag_einval (%s)", strerror(e));
+	cfg.flags = 0;
+	cfg.buffer_bytes = 100;
+	errno = 0;
+	ret = ioctl(none, JMMAP_IOC_CONFIG, &cfg);
+	e = errno;
+	ktap_ok(ret == -1 && e == EINVAL, "config_tiny_buffer_einval (%s)", strerror(e));
+
+	/* A descriptor in the hands of a process without capabilities. */
+	e = child_errno(none, 0);
+	ktap_ok(e == EPERM, "add_target_without_caps_eperm: inherited fd, no caps (%s)",
+		e > 0 ? strerror(e) : "allowed");
+	e = child_errno(none, JMMAP_TARGET_SYSTEM_WIDE);
+	ktap_ok(e == EPERM, "system_wide_without_caps_eperm: inherited fd, no caps (%s)",
+		e > 0 ? strerror(e) : "allowed");
+
+	/* Nothing is a kernel address: over everything this test saw. */
+	js_drain(sys, &rsys);
+	ktap_ok(kernel_addresses(&rsys) == 0 && kernel_addresses(&ra) == 0 && rsys.count > 0,
+		"no_kernel_addresses: %zu system-wide records checked", rsys.count);
+
+	js_free(&ra);
+	js_free(&rb);
+	js_free(&rsys);
+	js_free(&rnone);
+	close(a);
+	close(b);
+	close(sys);
+	close(none);
+	return ktap_finish();
+}
