@@ -305,7 +305,7 @@ int procfs_parse_build_id_note(const uint8_t *notes, size_t len, uint8_t id[20],
 		}
 		off += 12 + name_pad + desc_pad;
 	}
-	return -ENOENT;
+	return off == len ? -ENOENT : -EINVAL; /* a note header cut short */
 }
 
 int procfs_read_kernel_build_id(uint8_t id[20], uint8_t *id_len)

@@ -111,7 +111,8 @@ int rec_jmmap__read(struct rec_jmmap *s)
 	long whole;
 	int err;
 
-	for (;;) {
+	/* the module hands out whole records; read until it has no more */
+	for (int i = 0; i < 64; i++) {
 		ssize_t n;
 
 		err = rec_buf__reserve(b, 64 * 1024);
@@ -128,8 +129,6 @@ int rec_jmmap__read(struct rec_jmmap *s)
 		if (n == 0)
 			break;
 		b->len += (size_t)n;
-		if (b->len < b->cap)
-			break; /* short read: nothing more ready */
 	}
 	whole = rec_jmmap_scan(b->data, b->len, s->nr_by_type, &s->lost);
 	if (whole < 0)

@@ -188,8 +188,9 @@ int rec_events_open(struct record *r)
 		return err;
 	r->fds = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->fds));
 	r->ids = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->ids));
+	r->out_fds = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->out_fds));
 	r->rings = calloc((size_t)nr_cpus, sizeof(*r->rings));
-	if (!r->fds || !r->ids || !r->rings) {
+	if (!r->fds || !r->ids || !r->out_fds || !r->rings) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -212,15 +213,13 @@ int rec_events_open(struct record *r)
 				close(fd);
 				goto out;
 			}
+			r->out_fds[r->nr_fds] = first; /* redirected once first is mapped */
 			r->fds[r->nr_fds++] = fd;
 			if (first < 0) {
 				first = fd;
 				r->rings[r->nr_rings].fd = fd;
 				r->rings[r->nr_rings].cpu = cpu;
 				r->nr_rings++;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first)) {
-				err = -errno;
-				goto out;
 			}
 		}
 	}
@@ -246,6 +245,10 @@ int rec_events_mmap(struct record *r)
 		}
 		rg->data_size = (size_t)r->opts.mmap_pages * (size_t)page;
 	}
+	/* the other events of each CPU write into that CPU's (now mapped) ring */
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->out_fds[i] >= 0 && ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->out_fds[i]))
+			return -errno;
 	return 0;
 }
 
@@ -379,6 +382,8 @@ void rec_events_close(struct record *r)
 	free(r->rings);
 	free(r->fds);
 	free(r->ids);
+	free(r->out_fds);
+	r->out_fds = NULL;
 	r->rings = NULL;
 	r->fds = NULL;
 	r->ids = NULL;

@@ -54,6 +54,7 @@ struct record {
 	const char *event_name;
 	int *fds;
 	uint64_t *ids;
+	int *out_fds;     /* the ring fd each event writes into, -1 for ring owners */
 	size_t nr_fds;
 	struct rec_ring *rings;
 	size_t nr_rings;

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the perf-map line splitter: the same bytes fed in one
+ * piece and in chunks chosen by the first input byte must give the same
+ * lines, none empty, none longer than PERFMAP_LINE_MAX, none with a newline.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "rec-buf.h"
+#include "rec-perfmap.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int collect(const char *line, size_t len, void *ctx)
+{
+	struct rec_buf *b = ctx;
+
+	if (!len || len > PERFMAP_LINE_MAX || memchr(line, '\n', len))
+		__builtin_trap();
+	if (rec_perfmap_emit_line(b, 1, 2, line, len))
+		return -1;
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rec_perfmap_split a = { REC_BUF_INIT, 0, 0 }, c = { REC_BUF_INIT, 0, 0 };
+	struct rec_buf la = REC_BUF_INIT, lc = REC_BUF_INIT;
+	size_t chunk, off;
+
+	if (!size)
+		return 0;
+	chunk = (size_t)data[0] % 37 + 1;
+	data++;
+	size--;
+	rec_perfmap_split__feed(&a, (const char *)data, size, collect, &la);
+	for (off = 0; off < size; off += chunk)
+		rec_perfmap_split__feed(&c, (const char *)data + off,
+					chunk < size - off ? chunk : size - off, collect, &lc);
+	if (la.len != lc.len || (la.len && memcmp(la.data, lc.data, la.len)) ||
+	    a.dropped != c.dropped)
+		__builtin_trap();
+	rec_buf__release(&la);
+	rec_buf__release(&lc);
+	rec_perfmap_split__release(&a);
+	rec_perfmap_split__release(&c);
+	return 0;
+}

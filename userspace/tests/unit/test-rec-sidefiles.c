@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder's side-file helpers: the incremental jitdump copier keeps
+ * only whole records however the bytes arrive, and the perf-map splitter
+ * gives the same lines whatever the chunking.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rec-jitdump.h"
+#include "rec-perfmap.h"
+
+static int test_no, failures;
+
+static void check(int ok, const char *what)
+{
+	test_no++;
+	if (!ok)
+		failures++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
+}
+
+static size_t put32(uint8_t *b, size_t off, uint32_t v, int swap)
+{
+	if (swap)
+		v = __builtin_bswap32(v);
+	memcpy(b + off, &v, 4);
+	return off + 4;
+}
+
+/* header (40) + records of sizes 16, 24, 32 */
+static size_t make_dump(uint8_t *b, int swap)
+{
+	static const uint32_t sizes[] = { 16, 24, 32 };
+	size_t off = 0, i;
+
+	memset(b, 0, 256);
+	put32(b, 0, JITDUMP_MAGIC, swap);
+	put32(b, 4, 1, swap);
+	put32(b, 8, 40, swap);
+	off = 40;
+	for (i = 0; i < 3; i++) {
+		put32(b, off, 0, swap);
+		put32(b, off + 4, sizes[i], swap);
+		off += sizes[i];
+	}
+	return off;
+}
+
+struct lines {
+	char text[4096];
+	int n;
+};
+
+static int add_line(const char *line, size_t len, void *ctx)
+{
+	struct lines *l = ctx;
+
+	strncat(l->text, line, len);
+	strcat(l->text, "|");
+	l->n++;
+	return 0;
+}
+
+int main(void)
+{
+	uint8_t d[256];
+	size_t len, committed, i;
+	struct rec_perfmap_split s = { REC_BUF_INIT, 0, 0 };
+	struct lines a = { "", 0 }, c = { "", 0 };
+	static const char map[] = "7f00 10 fn_a\r\n\n7f10 20 fn b\n7f30 8 tail";
+	char *longline;
+	int swap;
+
+	printf("TAP version 13\n");
+	for (swap = 0; swap < 2; swap++) {
+		len = make_dump(d, swap);
+		committed = 0;
+		check(!rec_jitdump_scan(d, 39, &committed) && committed == 0,
+		      swap ? "swapped: half a header commits nothing" : "half a header commits nothing");
+		check(!rec_jitdump_scan(d, 40 + 20, &committed) && committed == 56,
+		      swap ? "swapped: header and the first whole record" :
+			     "header and the first whole record, not the partial second");
+		check(!rec_jitdump_scan(d, len, &committed) && committed == len,
+		      swap ? "swapped: everything once complete" : "everything once complete");
+	}
+	len = make_dump(d, 0);
+	put32(d, 40 + 16 + 4, 8, 0); /* second record claims 8 bytes */
+	committed = 0;
+	check(rec_jitdump_scan(d, len, &committed) == -EINVAL && committed == 56,
+	      "an impossible record size stops at the last good record");
+	committed = 0;
+	check(rec_jitdump_scan((const uint8_t *)"not a jitdump at all, no", 24, &committed) == -EINVAL,
+	      "a wrong magic is -EINVAL");
+
+	{
+		/* the copier through a file descriptor, appended in two steps */
+		char path[] = "/tmp/test-jitdump.XXXXXX";
+		int fd = mkstemp(path), rfd;
+		struct rec_jitdump *j = NULL;
+		struct rec_buf out = REC_BUF_INIT;
+
+		len = make_dump(d, 0);
+		if (write(fd, d, 60) != 60)
+			return 1;
+		rfd = open(path, O_RDONLY);
+		unlink(path); /* a runtime deleting its dump must not matter */
+		check(!rec_jitdump__new(rfd, 42, 7, "/tmp/jit-42.dump", &j), "copier created");
+		check(!rec_jitdump__update(j) && j->committed == 56, "first update: whole records only");
+		if (write(fd, d + 60, len - 60) != (ssize_t)(len - 60))
+			return 1;
+		check(!rec_jitdump__update(j) && j->committed == len, "second update: the rest");
+		check(!rec_jitdump__emit(j, &out) && out.len == 24 + 24 + ((len + 7) & ~7u) &&
+			      !memcmp(out.data + 24, "/tmp/jit-42.dump", 17) &&
+			      !memcmp(out.data + 48, d, len),
+		      "the JITDUMP entry: header, padded name, the copy");
+		rec_buf__release(&out);
+		rec_jitdump__free(j);
+		rec_jitdump__free(NULL);
+		close(fd);
+	}
+
+	rec_perfmap_split__feed(&s, map, sizeof(map) - 1, add_line, &a);
+	check(a.n == 2 && !strcmp(a.text, "7f00 10 fn_a|7f10 20 fn b|"),
+	      "complete lines only; CR and empty lines dropped; spaces kept in names");
+	rec_perfmap_split__feed(&s, "\n", 1, add_line, &a);
+	check(a.n == 3 && strstr(a.text, "|7f30 8 tail|"), "the last line once its newline arrives");
+	rec_perfmap_split__release(&s);
+	memset(&s, 0, sizeof(s));
+	for (i = 0; i < sizeof(map) - 1; i++)
+		rec_perfmap_split__feed(&s, map + i, 1, add_line, &c);
+	check(c.n == 2 && !strcmp(c.text, "7f00 10 fn_a|7f10 20 fn b|"), "byte by byte: the same lines");
+	rec_perfmap_split__release(&s);
+	memset(&s, 0, sizeof(s));
+	longline = malloc(PERFMAP_LINE_MAX + 2);
+	memset(longline, 'x', PERFMAP_LINE_MAX + 1);
+	longline[PERFMAP_LINE_MAX + 1] = '\n';
+	a.n = 0;
+	a.text[0] = 0;
+	rec_perfmap_split__feed(&s, longline, PERFMAP_LINE_MAX + 2, add_line, &a);
+	rec_perfmap_split__feed(&s, "1 2 ok\n", 7, add_line, &a);
+	check(a.n == 1 && s.dropped == 1 && !strcmp(a.text, "1 2 ok|"),
+	      "an over-long line is dropped and counted; the next line is intact");
+	free(longline);
+	rec_perfmap_split__release(&s);
+	printf("1..%d\n", test_no);
+	return failures ? 1 : 0;
+}
