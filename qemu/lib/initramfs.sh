@@ -3,7 +3,7 @@
 # A staging directory is filled with busybox-static (one symlink per applet),
 # qemu/guest/init as /init, jmmap.ko as /lib/modules/jmmap.ko, jrec as
 # /usr/bin/jrec, the guest tests under /tests/guest/, added files under
-# /root/, the scratch disk's modules under /lib/modules/extra/, and every
+# /add/, the scratch disk's modules under /lib/modules/extra/, and every
 # shared library (and the ELF interpreter) that an executable in it needs,
 # at the path ldd names. The directory becomes an uncompressed newc cpio:
 # the guest unpacks that faster than anything compressed under TCG.
