@@ -243,6 +243,21 @@ static int finish_proc(struct as_proc *p)
 	p->nr_ev = p->cap_ev = 0;
 	if (p->nr_maps)
 		qsort(p->maps, p->nr_maps, sizeof(*p->maps), map_cmp);
+	/* mark mappings that a later one overlaps (sorted by start: scan forward while overlapping) */
+	for (i = 0; i < p->nr_maps; i++) {
+		size_t k;
+
+		for (k = i + 1; k < p->nr_maps && p->maps[k].start < p->maps[i].end; k++) {
+			struct as_map *a = &p->maps[i], *b = &p->maps[k];
+
+			if (b->t_start < a->t_end && a->t_start < b->t_end) {
+				if (b->t_start >= a->t_start)
+					a->shadowed = true;
+				if (a->t_start >= b->t_start)
+					b->shadowed = true;
+			}
+		}
+	}
 	p->max_end = malloc((p->nr_maps ? p->nr_maps : 1) * sizeof(*p->max_end));
 	if (!p->max_end)
 		return -ENOMEM;

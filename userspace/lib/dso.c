@@ -73,8 +73,8 @@ struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_
 		free(d);
 		return NULL;
 	}
-	base = strrchr(path, '/');
-	d->short_name = (char *)(base && base[1] ? base + 1 : d->path);
+	base = strrchr(d->path, '/');
+	d->short_name = base && base[1] ? (char *)base + 1 : d->path;
 	d->cookie = *c;
 	d->kernel = path[0] == '[';
 	d->next = s->buckets[b];
@@ -176,7 +176,8 @@ void dso__load(struct dso_set *s, struct dso *d)
 				 hex + 2);
 			if (try_elf(d, path, "perf-cache", true))
 				return;
-			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s", home, hex,
+			/* perf keeps the vdso it saw as "vdso" beside "elf" */
+			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/vdso", home, hex,
 				 hex + 2);
 			if (try_elf(d, path, "perf-cache", true))
 				return;

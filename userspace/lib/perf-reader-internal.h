@@ -13,6 +13,7 @@ struct pr_id_map {
 struct perf_reader {
 	const uint8_t *buf;
 	size_t len;
+	int fd; /* the file, for streaming the data section; -1 for a caller's buffer */
 	bool mapped;
 	bool swapped;
 	enum pr_cut cut;
@@ -25,7 +26,32 @@ struct perf_reader {
 	size_t nr_attrs;
 	struct pr_id_map *ids;
 	size_t nr_ids;
+	bool skip_samples; /* pass only type, misc, size and time-less ids of samples */
 };
+
+static inline uint32_t pr_u32(const struct perf_reader *r, const void *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return r->swapped ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t pr_u64(const struct perf_reader *r, const void *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return r->swapped ? __builtin_bswap64(v) : v;
+}
+
+static inline uint16_t pr_u16(const struct perf_reader *r, const void *p)
+{
+	uint16_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return r->swapped ? __builtin_bswap16(v) : v;
+}
 
 bool pr_in_file(const struct perf_reader *r, uint64_t off, uint64_t len);
 const struct pr_attr *pr_attr_by_id(const struct perf_reader *r, uint64_t id);

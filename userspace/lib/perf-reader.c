@@ -310,6 +310,7 @@ int perf_reader__open_mem(const void *buf, size_t len, struct perf_reader **out,
 		return -ENOMEM;
 	r->buf = buf;
 	r->len = len;
+	r->fd = -1;
 	return open_common(r, out, errbuf, errlen);
 }
 
@@ -351,11 +352,10 @@ int perf_reader__open(const char *path, struct perf_reader **out, char *errbuf, 
 			free(r);
 			goto out_close;
 		}
-		madvise(m, r->len, MADV_SEQUENTIAL);
 		r->buf = m;
 		r->mapped = true;
 	}
-	close(fd);
+	r->fd = fd; /* the data section is streamed from it */
 	return open_common(r, out, errbuf, errlen);
 out_close:
 	close(fd);
@@ -368,6 +368,8 @@ void perf_reader__close(struct perf_reader *r)
 		return;
 	if (r->mapped)
 		munmap((void *)r->buf, r->len);
+	if (r->fd >= 0)
+		close(r->fd);
 	free(r->attrs_v);
 	free(r->ids);
 	free(r);

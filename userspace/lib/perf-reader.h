@@ -128,6 +128,8 @@ typedef int (*pr_event_fn)(const struct pr_event *ev, void *ctx);
  */
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx);
 
+/* Let for_each_event() step over samples without decoding or passing them. */
+void perf_reader__skip_samples(struct perf_reader *r, bool skip);
 bool perf_reader__swapped(const struct perf_reader *r);
 enum pr_cut perf_reader__cut_short(const struct perf_reader *r);
 const char *pr_cut_str(enum pr_cut cut);

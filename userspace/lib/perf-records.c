@@ -5,12 +5,16 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "perf-reader-internal.h"
 
 /* perf-tool record types (not in the kernel's uapi header) */
 #define PR_RECORD_USER_TYPE_START 64
 #define PR_RECORD_COMPRESSED 81
+
+#define STREAM_BUF (4u << 20)
 
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST (1U << 4)
@@ -26,7 +30,7 @@ static bool cur_u64(struct cursor *c, uint64_t *v)
 {
 	if (c->end - c->p < 8)
 		return false;
-	*v = perf_reader__u64(c->r, c->p);
+	*v = pr_u64(c->r, c->p);
 	c->p += 8;
 	return true;
 }
@@ -43,8 +47,8 @@ static bool cur_u32_pair(struct cursor *c, uint32_t *a, uint32_t *b)
 {
 	if (c->end - c->p < 8)
 		return false;
-	*a = perf_reader__u32(c->r, c->p);
-	*b = perf_reader__u32(c->r, c->p + 4);
+	*a = pr_u32(c->r, c->p);
+	*b = pr_u32(c->r, c->p + 4);
 	c->p += 8;
 	return true;
 }
@@ -66,7 +70,7 @@ static const struct pr_attr *sample_attr(const struct perf_reader *r, const uint
 	}
 	if ((size_t)(end - body) < (pos + 1) * 8)
 		return NULL;
-	id = perf_reader__u64(r, body + pos * 8);
+	id = pr_u64(r, body + pos * 8);
 	return pr_attr_by_id(r, id);
 }
 
@@ -88,7 +92,7 @@ static const struct pr_attr *trailer_attr(const struct perf_reader *r, const uin
 	}
 	if ((size_t)(end - body) < back * 8)
 		return NULL;
-	return pr_attr_by_id(r, perf_reader__u64(r, end - back * 8));
+	return pr_attr_by_id(r, pr_u64(r, end - back * 8));
 }
 
 static void parse_trailer(const struct perf_reader *r, const struct pr_attr *a,
@@ -136,6 +140,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	uint64_t st = a->sample_type, v;
 	struct pr_sample *s = &ev->sample;
 
+	s->ip = s->addr = s->nr_callchain = 0;
+	s->callchain = NULL;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
 	if ((st & PERF_SAMPLE_IP) && !cur_u64(&c, &s->ip))
@@ -193,6 +199,7 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 			return -EBADMSG;
 		return parse_sample(r, ev, body, end);
 	}
+	memset(&ev->mmap, 0, sizeof(ev->mmap)); /* the largest member of the union */
 	if (ev->type >= PR_RECORD_USER_TYPE_START)
 		return 0;
 	ev->attr = trailer_attr(r, body, end);
@@ -206,11 +213,11 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 	case PERF_RECORD_MMAP:
 		if (tend - body < 32)
 			return -EBADMSG;
-		ev->mmap.pid = perf_reader__u32(r, body);
-		ev->mmap.tid = perf_reader__u32(r, body + 4);
-		ev->mmap.start = perf_reader__u64(r, body + 8);
-		ev->mmap.len = perf_reader__u64(r, body + 16);
-		ev->mmap.pgoff = perf_reader__u64(r, body + 24);
+		ev->mmap.pid = pr_u32(r, body);
+		ev->mmap.tid = pr_u32(r, body + 4);
+		ev->mmap.start = pr_u64(r, body + 8);
+		ev->mmap.len = pr_u64(r, body + 16);
+		ev->mmap.pgoff = pr_u64(r, body + 24);
 		ev->mmap.prot = 4; /* PROT_EXEC: MMAP records are executable unless MMAP_DATA */
 		ev->mmap.filename = bounded_str(body + 32, tend);
 		return ev->mmap.filename ? 0 : -EBADMSG;
@@ -218,31 +225,31 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 		if (tend - body < 64)
 			return -EBADMSG;
 		ev->mmap.is_mmap2 = true;
-		ev->mmap.pid = perf_reader__u32(r, body);
-		ev->mmap.tid = perf_reader__u32(r, body + 4);
-		ev->mmap.start = perf_reader__u64(r, body + 8);
-		ev->mmap.len = perf_reader__u64(r, body + 16);
-		ev->mmap.pgoff = perf_reader__u64(r, body + 24);
+		ev->mmap.pid = pr_u32(r, body);
+		ev->mmap.tid = pr_u32(r, body + 4);
+		ev->mmap.start = pr_u64(r, body + 8);
+		ev->mmap.len = pr_u64(r, body + 16);
+		ev->mmap.pgoff = pr_u64(r, body + 24);
 		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
 			uint8_t n = body[32];
 
 			ev->mmap.build_id_size = n <= 20 ? n : 20;
 			memcpy(ev->mmap.build_id, body + 36, 20);
 		} else {
-			ev->mmap.maj = perf_reader__u32(r, body + 32);
-			ev->mmap.min = perf_reader__u32(r, body + 36);
-			ev->mmap.ino = perf_reader__u64(r, body + 40);
-			ev->mmap.ino_generation = perf_reader__u64(r, body + 48);
+			ev->mmap.maj = pr_u32(r, body + 32);
+			ev->mmap.min = pr_u32(r, body + 36);
+			ev->mmap.ino = pr_u64(r, body + 40);
+			ev->mmap.ino_generation = pr_u64(r, body + 48);
 		}
-		ev->mmap.prot = perf_reader__u32(r, body + 56);
-		ev->mmap.flags = perf_reader__u32(r, body + 60);
+		ev->mmap.prot = pr_u32(r, body + 56);
+		ev->mmap.flags = pr_u32(r, body + 60);
 		ev->mmap.filename = bounded_str(body + 64, tend);
 		return ev->mmap.filename ? 0 : -EBADMSG;
 	case PERF_RECORD_COMM:
 		if (tend - body < 8)
 			return -EBADMSG;
-		ev->comm.pid = perf_reader__u32(r, body);
-		ev->comm.tid = perf_reader__u32(r, body + 4);
+		ev->comm.pid = pr_u32(r, body);
+		ev->comm.tid = pr_u32(r, body + 4);
 		ev->comm.exec = ev->misc & PERF_RECORD_MISC_COMM_EXEC;
 		ev->comm.comm = bounded_str(body + 8, tend);
 		return ev->comm.comm ? 0 : -EBADMSG;
@@ -250,49 +257,84 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 	case PERF_RECORD_EXIT:
 		if (tend - body < 24)
 			return -EBADMSG;
-		ev->task.pid = perf_reader__u32(r, body);
-		ev->task.ppid = perf_reader__u32(r, body + 4);
-		ev->task.tid = perf_reader__u32(r, body + 8);
-		ev->task.ptid = perf_reader__u32(r, body + 12);
-		ev->task.time = perf_reader__u64(r, body + 16);
+		ev->task.pid = pr_u32(r, body);
+		ev->task.ppid = pr_u32(r, body + 4);
+		ev->task.tid = pr_u32(r, body + 8);
+		ev->task.ptid = pr_u32(r, body + 12);
+		ev->task.time = pr_u64(r, body + 16);
 		return 0;
 	case PERF_RECORD_LOST:
 		if (tend - body < 16)
 			return -EBADMSG;
-		ev->lost.id = perf_reader__u64(r, body);
-		ev->lost.lost = perf_reader__u64(r, body + 8);
+		ev->lost.id = pr_u64(r, body);
+		ev->lost.lost = pr_u64(r, body + 8);
 		return 0;
 	case PERF_RECORD_LOST_SAMPLES:
 		if (tend - body < 8)
 			return -EBADMSG;
-		ev->lost.lost = perf_reader__u64(r, body);
+		ev->lost.lost = pr_u64(r, body);
 		return 0;
 	default:
 		return 0;
 	}
 }
 
+/*
+ * Data-section bytes: straight from the mapping for in-memory readers, else
+ * streamed with pread() through a buffer, so that a large recording is read
+ * once per pass without page faults and without staying resident.
+ */
+struct stream {
+	uint8_t *buf;
+	size_t cap, have;
+	uint64_t pos;
+};
+
+static const uint8_t *window(const struct perf_reader *r, struct stream *st, uint64_t off,
+			     size_t need)
+{
+	ssize_t n;
+
+	if (!st->buf)
+		return r->buf + off;
+	if (off >= st->pos && off - st->pos + need <= st->have)
+		return st->buf + (off - st->pos);
+	st->pos = off;
+	st->have = 0;
+	while (st->have < st->cap) {
+		n = pread(r->fd, st->buf + st->have, st->cap - st->have, (off_t)(off + st->have));
+		if (n <= 0)
+			break;
+		st->have += (size_t)n;
+	}
+	return need <= st->have ? st->buf : NULL;
+}
+
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx)
 {
 	uint64_t off = r->data.offset, end = r->data.offset + r->data.size;
+	struct stream st = { 0 };
 	struct pr_event ev;
-	int err;
+	int err = 0;
 
+	if (r->fd >= 0) {
+		st.cap = STREAM_BUF;
+		st.buf = malloc(st.cap);
+		if (!st.buf)
+			return -ENOMEM;
+	}
 	r->nr_bad = 0;
 	while (off < end) {
-		const uint8_t *rec = r->buf + off;
+		const uint8_t *rec;
 
-		if (end - off < 8) {
+		if (end - off < 8 || !(rec = window(r, &st, off, 8))) {
 			if (r->cut == PR_CUT_NONE)
 				r->cut = PR_CUT_SHORT_FILE;
 			break;
 		}
-		memset(&ev, 0, sizeof(ev));
-		ev.type = perf_reader__u32(r, rec);
-		ev.misc = perf_reader__u16(r, rec + 4);
-		ev.size = perf_reader__u16(r, rec + 6);
-		ev.offset = off;
-		ev.raw = rec;
+		ev.type = pr_u32(r, rec);
+		ev.misc = pr_u16(r, rec + 4);
+		ev.size = pr_u16(r, rec + 6);
 		if (ev.size < 8 || ev.size > end - off) {
 			/* a record that does not fit: the writer stopped here */
 			if (r->cut == PR_CUT_NONE)
@@ -300,16 +342,38 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 								       : PR_CUT_BAD_RECORD;
 			break;
 		}
-		if (ev.type == PR_RECORD_COMPRESSED)
-			return -EOPNOTSUPP;
+		if (ev.type == PR_RECORD_COMPRESSED) {
+			err = -EOPNOTSUPP;
+			break;
+		}
+		if (ev.type == PERF_RECORD_SAMPLE && r->skip_samples) {
+			off += ev.size;
+			continue;
+		}
+		rec = window(r, &st, off, ev.size);
+		if (!rec) {
+			if (r->cut == PR_CUT_NONE)
+				r->cut = PR_CUT_SHORT_FILE;
+			break;
+		}
+		ev.offset = off;
+		ev.raw = rec;
+		ev.attr = NULL;
+		memset(&ev.id, 0, sizeof(ev.id));
 		if (decode(r, &ev, rec)) {
 			r->nr_bad++;
 		} else {
 			err = fn(&ev, ctx);
 			if (err)
-				return err;
+				break;
 		}
 		off += ev.size;
 	}
-	return 0;
+	free(st.buf);
+	return err;
+}
+
+void perf_reader__skip_samples(struct perf_reader *r, bool skip)
+{
+	r->skip_samples = skip;
 }

@@ -75,7 +75,10 @@ void symtab__finish(struct symtab *t, uint64_t max_gap)
 
 	if (!t->nr)
 		return;
-	qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+	for (i = 1; i < t->nr && t->syms[i - 1].start <= t->syms[i].start; i++)
+		;
+	if (i < t->nr) /* kallsyms and most symbol tables come sorted */
+		qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
 	for (i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
 			if (better(&t->syms[out - 1], &t->syms[i]))

@@ -86,8 +86,8 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	if (ev->type != PERF_RECORD_SAMPLE)
 		return 0;
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
-		fprintf(stderr, "\rjrec report: %llu of %llu samples",
-			(unsigned long long)r->done, (unsigned long long)r->s.nr_samples);
+		fprintf(stderr, "\rjrec report: %3.0f%% of the samples",
+			100.0 * (double)ev->offset / (double)perf_reader__data_size(r->s.r));
 	t = session__time(ev);
 	if (!filters__task(&r->f, ev->id.pid, ev->id.tid, t))
 		return 0;

@@ -46,17 +46,6 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (*s) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 {
 	uint64_t x = 1;
@@ -70,7 +59,7 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
 	if (h->has[SK_SYM]) {
-		x = mix(x, k->sym ? str_hash(k->sym) : k->addr);
+		x = mix(x, k->sym ? (uintptr_t)k->sym : k->addr);
 		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)k->level);
 	}
 	if (h->has[SK_SRCLINE])
@@ -92,7 +81,7 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if (h->has[SK_SYM]) {
 		if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
 			return false;
-		if (a->sym ? (a->sym != b->sym && strcmp(a->sym, b->sym)) : a->addr != b->addr)
+		if (a->sym ? a->sym != b->sym : a->addr != b->addr)
 			return false;
 	}
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)

@@ -96,6 +96,27 @@ found:
 	s->have_ksyms = true;
 }
 
+static const struct sym *cached_find(struct session *s, const void *owner,
+				     const struct symtab *t, uint64_t addr)
+{
+	struct sym_cache_ent *e;
+	uint64_t h;
+
+	if (!s->sym_cache) {
+		s->sym_cache = calloc(SYM_CACHE_SIZE, sizeof(*s->sym_cache));
+		if (!s->sym_cache)
+			return symtab__find(t, addr);
+	}
+	h = (addr ^ ((uintptr_t)owner >> 4)) * 0x9e3779b97f4a7c15ULL;
+	e = &s->sym_cache[h >> 48 & (SYM_CACHE_SIZE - 1)];
+	if (e->owner != owner || e->addr != addr) {
+		e->owner = owner;
+		e->addr = addr;
+		e->sym = symtab__find(t, addr);
+	}
+	return e->sym;
+}
+
 static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
 {
 	const struct sym *sym;
@@ -105,10 +126,11 @@ static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
 	out->addr = ip;
 	if (!s->ksyms_tried)
 		load_kernel(s);
-	sym = s->have_ksyms ? symtab__find(&s->ksyms.tab, ip) : NULL;
+	sym = s->have_ksyms ? cached_find(s, &s->ksyms, &s->ksyms.tab, ip) : NULL;
 	if (sym) {
 		mod = s->ksyms.modules[sym->module];
 		out->sym = sym->name;
+		out->sym_start = sym->start;
 	} else {
 		out->why = s->have_ksyms ? DSO_NO_SYMBOL : DSO_KERNEL_NOSYMS;
 	}
@@ -117,22 +139,76 @@ static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
 		out->dso->status = s->have_ksyms ? DSO_OK : DSO_KERNEL_NOSYMS;
 }
 
+/*
+ * Resolutions by (pid, ip), for file-backed mappings that no later mapping
+ * overlaps and for the kernel: valid while the mapping is.
+ */
+#define RES_CACHE_SIZE 16384
+struct res_cache_ent {
+	uint64_t ip;
+	uint32_t pid;
+	bool kernel, used;
+	const struct as_map *m;
+	struct resolved res;
+};
+
+static struct res_cache_ent *res_slot(struct session *s, uint32_t pid, uint64_t ip)
+{
+	uint64_t h = (ip ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
+
+	if (!s->res_cache) {
+		s->res_cache = calloc(RES_CACHE_SIZE, sizeof(*s->res_cache));
+		if (!s->res_cache)
+			return NULL;
+	}
+	return &s->res_cache[h >> 50 & (RES_CACHE_SIZE - 1)];
+}
+
+static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
+			 struct resolved *out, const struct as_map **mapp);
+
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
 		      struct resolved *out)
 {
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	const struct as_map *m;
-	const struct jit_sym *j;
+	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+		      (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN && ip >= 0xffff800000000000ULL);
+	struct res_cache_ent *e = res_slot(s, kernel ? 0 : pid, ip);
+	const struct as_map *m = NULL;
 
+	if (e && e->used && e->ip == ip && e->kernel == kernel && (kernel || e->pid == pid) &&
+	    (kernel || (e->m->t_start <= time && time < e->m->t_end))) {
+		*out = e->res;
+		return;
+	}
 	memset(out, 0, sizeof(*out));
 	out->level = RES_USER;
 	out->addr = ip;
-	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
-	    (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN && ip >= 0xffff800000000000ULL)) {
+	if (kernel) {
 		resolve_kernel(s, ip, out);
-		return;
+	} else {
+		resolve_user(s, pid, ip, time, out, &m);
+		if (!m || !m->dso || m->shadowed || out->jit)
+			return;
 	}
+	if (e) {
+		e->ip = ip;
+		e->pid = kernel ? 0 : pid;
+		e->kernel = kernel;
+		e->used = true;
+		e->m = m;
+		e->res = *out;
+	}
+}
+
+static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
+			 struct resolved *out, const struct as_map **mapp)
+{
+	const struct as_map *m;
+	const struct jit_sym *j;
+
 	m = addrspace__find(&s->as, pid, ip, time);
+	*mapp = m;
 	if (m && m->dso) {
 		struct dso *d = m->dso;
 
@@ -143,9 +219,10 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 
 			out->vaddr = elf_image__offset_to_vaddr(d->img, ip - m->start + m->pgoff);
 			out->addr = out->vaddr;
-			sym = symtab__find(elf_image__symtab(d->img), out->vaddr);
+			sym = cached_find(s, d, elf_image__symtab(d->img), out->vaddr);
 			if (sym) {
 				out->sym = sym->name;
+				out->sym_start = sym->start;
 				out->plt = sym->is_plt;
 				return;
 			}
@@ -163,6 +240,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		char name[64];
 
 		out->sym = j->name;
+		out->sym_start = j->start;
 		out->jit = j;
 		out->why = DSO_OK;
 		out->addr = ip;
@@ -190,7 +268,12 @@ const char *session__srcline(struct session *s, uint32_t pid, const struct resol
 		line = jit_symbols__srcline(&s->jit, pid, res->jit, res->addr, buf, sizeof(buf));
 	else if (res->dso && res->dso->img)
 		line = elf_image__srcline(res->dso->img, res->vaddr, buf, sizeof(buf));
-	if (!line) {
+	if (!line && res->sym) {
+		/* perf's form when there is no line table: symbol+offset */
+		snprintf(buf, sizeof(buf), "%s+%llu", res->sym,
+			 (unsigned long long)(res->addr - res->sym_start));
+		line = buf;
+	} else if (!line) {
 		snprintf(buf, sizeof(buf), "%s[%llx]",
 			 res->dso ? res->dso->short_name : (res->anon_name ? res->anon_name : "?"),
 			 (unsigned long long)res->addr);

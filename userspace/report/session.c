@@ -500,7 +500,9 @@ int session__load(struct session *s)
 	err = read_jmmap(s);
 	if (err)
 		return err;
+	perf_reader__skip_samples(s->r, true);
 	err = perf_reader__for_each_event(s->r, pass1, s);
+	perf_reader__skip_samples(s->r, false);
 	if (err)
 		return err;
 	read_perfmap_files(s);
@@ -530,6 +532,8 @@ void session__close(struct session *s)
 	dso_set__release(&s->dsos);
 	kernel_syms__release(&s->ksyms);
 	free(s->bids);
+	free(s->sym_cache);
+	free(s->res_cache);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);
 	memset(s, 0, sizeof(*s));

@@ -37,8 +37,20 @@ struct bid_entry {
 	struct jrec_cookie cookie;
 };
 
+/* Symbol lookups by (file, address): a direct-mapped cache. */
+#define SYM_CACHE_SIZE 65536
+struct sym_cache_ent {
+	const void *owner; /* the dso, or the kernel table */
+	uint64_t addr;
+	const struct sym *sym;
+};
+
+struct res_cache_ent;
+
 struct session {
 	struct perf_reader *r;
+	struct sym_cache_ent *sym_cache;
+	struct res_cache_ent *res_cache;
 	const char *path;
 	struct addrspace as;
 	struct jit_symbols jit;
@@ -79,6 +91,7 @@ struct resolved {
 	const char *sym;       /* NULL when unresolved */
 	bool plt;              /* print sym with "@plt" */
 	uint64_t addr;         /* the address shown when unresolved */
+	uint64_t sym_start;    /* where sym starts, in the same space as addr */
 	char level;            /* enum res_kind */
 	const struct jit_sym *jit;
 	uint64_t vaddr;        /* for srcline in dso->img */
