@@ -20,12 +20,15 @@ unexport KERNELRELEASE
 
 SUBMAKE = $(MAKE) --no-print-directory
 
-.PHONY: all jrec kmod tests deps check demo bench clean dkms-install fuzz
+.PHONY: all jrec kmod tests examples deps check demo bench clean dkms-install fuzz
 
-all: jrec kmod tests
+all: jrec kmod tests examples
 
 jrec:
 	$(SUBMAKE) -C userspace BUILD=$(BUILD)
+
+examples:
+	$(SUBMAKE) -C examples/demo-jit BUILD=$(BUILD)
 
 tests:
 	$(SUBMAKE) -C tests BUILD=$(BUILD)
@@ -41,7 +44,7 @@ check: deps
 	tests/run-suites
 
 demo: deps
-	$(SUBMAKE) jrec
+	$(SUBMAKE) jrec examples
 	scripts/demo
 
 bench: deps
