@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "dso.h"
@@ -129,6 +130,51 @@ static bool try_debuginfod(struct dso_set *s, struct dso *d)
 	return ok;
 }
 
+/* This process's own vdso, which is the recorded one when the kernel is the same. */
+static bool try_own_vdso(struct dso *d)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	unsigned long long lo, hi;
+	struct elf_image *img;
+	char line[256];
+	bool ok = false;
+	FILE *f;
+	void *buf;
+
+	if (!base)
+		return false;
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") || sscanf(line, "%llx-%llx", &lo, &hi) != 2 ||
+		    lo != base || hi <= lo || hi - lo > (1u << 20))
+			continue;
+		buf = malloc(hi - lo);
+		if (!buf)
+			break;
+		memcpy(buf, (const void *)base, hi - lo);
+		if (elf_image__open_mem(buf, hi - lo, &img))
+			break;
+		if (d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID) {
+			uint8_t id[20];
+			size_t n = elf_image__build_id(img, id, sizeof(id));
+
+			if (n != d->cookie.len || memcmp(id, d->cookie.bytes, n)) {
+				elf_image__close(img);
+				break;
+			}
+		}
+		d->img = img;
+		d->source = "running vdso";
+		d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+		ok = true;
+		break;
+	}
+	fclose(f);
+	return ok;
+}
+
 void dso__load(struct dso_set *s, struct dso *d)
 {
 	char hex[JREC_COOKIE_HEX_LEN], path[4200];
@@ -183,6 +229,8 @@ void dso__load(struct dso_set *s, struct dso *d)
 				return;
 		}
 	}
+	if (!strcmp(d->path, "[vdso]") && (s->own_vdso || is_bid) && try_own_vdso(d))
+		return;
 	if (access(d->path, R_OK)) {
 		d->status = d->cookie.len ? DSO_MISSING : DSO_NO_COOKIE;
 		return;

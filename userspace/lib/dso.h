@@ -50,6 +50,7 @@ struct dso_set {
 	size_t nbuckets, nr;
 	char cache_dir[4096]; /* jrec's build-id cache, "" when none */
 	bool use_debuginfod;
+	bool own_vdso; /* the recording's kernel is the running one: its vdso is ours */
 	void *debuginfod; /* debuginfod_client, lazily */
 };
 

@@ -24,6 +24,7 @@ struct elf_image {
 	Elf *elf;
 	Elf *mini;       /* MiniDebugInfo, decompressed */
 	void *mini_buf;
+	void *mem; /* the image itself, for elf_image__open_mem() */
 	Dwarf *dw;
 	bool dw_tried;
 	struct symtab syms;
@@ -274,6 +275,36 @@ out_free:
 	return err;
 }
 
+int elf_image__open_mem(void *buf, size_t len, struct elf_image **out)
+{
+	struct elf_image *img;
+	int err;
+
+	*out = NULL;
+	elf_version(EV_CURRENT);
+	img = calloc(1, sizeof(*img));
+	if (!img) {
+		free(buf);
+		return -ENOMEM;
+	}
+	img->fd = -1;
+	img->mem = buf;
+	img->elf = elf_memory(buf, len);
+	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF) {
+		err = -ENOEXEC;
+		goto out;
+	}
+	load_layout(img);
+	err = load_symbols(img);
+	if (err)
+		goto out;
+	*out = img;
+	return 0;
+out:
+	elf_image__close(img);
+	return err;
+}
+
 void elf_image__close(struct elf_image *img)
 {
 	if (!img)
@@ -288,6 +319,7 @@ void elf_image__close(struct elf_image *img)
 		elf_end(img->elf);
 	if (img->fd >= 0)
 		close(img->fd);
+	free(img->mem);
 	free(img);
 }
 

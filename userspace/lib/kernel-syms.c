@@ -179,6 +179,16 @@ int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text)
 	return 0;
 }
 
+int kernel_syms__add_module(struct kernel_syms *k, const char *name, int *idx)
+{
+	int i = module_index(k, name);
+
+	if (i < 0)
+		return i;
+	*idx = i;
+	return 0;
+}
+
 void kernel_syms__release(struct kernel_syms *k)
 {
 	if (!k)

@@ -24,6 +24,8 @@ int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len);
 int kernel_syms__load_file(struct kernel_syms *k, const char *path);
 /* Move every symbol so that _text lands on @recorded_text. -ENOENT without _text. */
 int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text);
+/* The index of module @name ("[name]"), added if new; @name must outlive @k. */
+int kernel_syms__add_module(struct kernel_syms *k, const char *name, int *idx);
 void kernel_syms__release(struct kernel_syms *k);
 
 #endif

@@ -94,6 +94,27 @@ found:
 	if (s->kernel_text && kernel_syms__relocate(&s->ksyms, s->kernel_text) == 0)
 		symtab__finish(&s->ksyms.tab, 1 << 20);
 	s->have_ksyms = true;
+	if (strcmp(s->ksyms_source, "System.map"))
+		return;
+	/* System.map has no modules: take them, at their load addresses, from the recording */
+	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
+	    !kernel_syms__parse(&s->ksyms_mods, p, len)) {
+		size_t i;
+
+		for (i = 0; i < s->ksyms_mods.tab.nr; i++) {
+			const struct sym *m = &s->ksyms_mods.tab.syms[i];
+			int idx;
+
+			if (!m->module)
+				continue;
+			idx = (int)s->ksyms.nr_modules;
+			if (kernel_syms__add_module(&s->ksyms, s->ksyms_mods.modules[m->module], &idx) ||
+			    symtab__add(&s->ksyms.tab, m->start, m->end - m->start, m->name, 0))
+				break;
+			s->ksyms.tab.syms[s->ksyms.tab.nr - 1].module = (uint16_t)idx;
+		}
+		symtab__finish(&s->ksyms.tab, 1 << 20);
+	}
 }
 
 static const struct sym *cached_find(struct session *s, const void *owner,

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "jmmap-reader.h"
@@ -491,6 +492,13 @@ int session__load(struct session *s)
 	if (s->nr_bids)
 		qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
 	read_info(s);
+	{
+		struct utsname u;
+
+		/* same kernel release: the vdso of this process is the recorded one */
+		s->dsos.own_vdso = s->kernel_release[0] && !uname(&u) &&
+				   !strcmp(u.release, s->kernel_release);
+	}
 	err = read_jitdumps(s);
 	if (err && err != -EBADMSG)
 		return err;
@@ -531,6 +539,7 @@ void session__close(struct session *s)
 	jit_symbols__release(&s->jit);
 	dso_set__release(&s->dsos);
 	kernel_syms__release(&s->ksyms);
+	kernel_syms__release(&s->ksyms_mods);
 	free(s->bids);
 	free(s->sym_cache);
 	free(s->res_cache);

@@ -61,6 +61,7 @@ struct session {
 	size_t nr_bids;
 	/* kernel */
 	struct kernel_syms ksyms;
+	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
 	bool ksyms_tried, have_ksyms;
 	const char *ksyms_source;
 	uint64_t kernel_text; /* recorded runtime _text, 0 if unknown */

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Native and kernel symbols: kallsyms/System.map text relocated by the
+ * recorded _text (KASLR) with module symbols left where they were loaded;
+ * this test program's own ELF symbols, PT_LOAD translation and DWARF line;
+ * C++ and Rust demangling.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "elf-image.h"
+#include "kernel-syms.h"
+
+static int test_no, failures;
+
+static void check(int ok, const char *what)
+{
+	test_no++;
+	if (!ok)
+		failures++;
+	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
+}
+
+__attribute__((noinline)) int test_symbols_marker(int x);
+__attribute__((noinline)) int test_symbols_marker(int x)
+{
+	return x * 3 + 1;
+}
+
+static void kernel(void)
+{
+	static const char text[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81000100 T start_kernel\n"
+				   "ffffffff81000200 t do_one\n"
+				   "ffffffff81000300 D some_data\n"
+				   "ffffffff81000400 W weak_fn\n"
+				   "ffffffffc0001000 t mod_fn\t[mymod]\n"
+				   "garbage line\n"
+				   "ffffffffc0002000 T mod_end\t[mymod]";
+	struct kernel_syms k;
+	const struct sym *s;
+	uint64_t delta = 0x1a000000;
+
+	check(!kernel_syms__parse(&k, text, strlen(text)) && k.text_addr == 0xffffffff81000000ULL,
+	      "kallsyms text parsed, _text found");
+	s = symtab__find(&k.tab, 0xffffffff81000250ULL);
+	check(s && !strcmp(s->name, "do_one"), "a symbol extends to the next one");
+	check(!kernel_syms__relocate(&k, 0xffffffff81000000ULL + delta), "relocated to the recorded _text");
+	s = symtab__find(&k.tab, 0xffffffff81000150ULL + delta);
+	check(s && !strcmp(s->name, "start_kernel"), "core kernel symbols move with _text (KASLR)");
+	s = symtab__find(&k.tab, 0xffffffffc0001010ULL);
+	check(s && !strcmp(s->name, "mod_fn") && !strcmp(k.modules[s->module], "[mymod]"),
+	      "module symbols stay at their load address and name their module");
+	s = symtab__find(&k.tab, 0xffffffff81000310ULL + delta);
+	check(!s || strcmp(s->name, "some_data"), "data symbols are not text");
+	kernel_syms__release(&k);
+}
+
+static void own_elf(const char *self)
+{
+	struct elf_image *img;
+	const struct sym *s;
+	char line[256];
+	uint8_t id[20];
+	int err = elf_image__open(self, &img);
+
+	check(!err, "this test's own ELF file opens");
+	if (err)
+		return;
+	/* find the marker by name, then look it up by address */
+	{
+		const struct symtab *t = elf_image__symtab(img);
+		const struct sym *m = NULL;
+		size_t i;
+
+		for (i = 0; i < t->nr; i++)
+			if (!strcmp(t->syms[i].name, "test_symbols_marker"))
+				m = &t->syms[i];
+		check(m != NULL, ".symtab has the marker function");
+		if (m) {
+			s = symtab__find(t, m->start + 2);
+			check(s == m, "an address inside the function resolves to it");
+			check(elf_image__srcline(img, m->start, line, sizeof(line)) &&
+				      !strncmp(line, "test-symbols.c:", 15),
+			      "DWARF gives the function's source line");
+		}
+	}
+	check(elf_image__build_id(img, id, sizeof(id)) == 20, "the GNU build-id is read");
+	elf_image__close(img);
+	check(elf_image__open("/etc/passwd", &img) == -ENOEXEC, "a text file is not ELF: -ENOEXEC");
+}
+
+static void demangling(void)
+{
+	char *a = jrec_demangle("_ZN3foo3barEi");
+	char *b = jrec_demangle("_ZN4core3fmt5write17h0123456789abcdefE");
+	char *c = jrec_demangle("plain_c");
+	char *v0 = jrec_demangle("_RNvCs1234_7mycrate3foo");
+
+	check(a && !strcmp(a, "foo::bar(int)"), "C++ names are demangled");
+	check(b && !strcmp(b, "core::fmt::write"), "Rust legacy names are demangled, hash dropped");
+	check(v0 && !strcmp(v0, "mycrate::foo"), "Rust v0 names are demangled");
+	check(!c, "C names are left alone");
+	free(v0);
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	kernel();
+	own_elf("/proc/self/exe");
+	demangling();
+	printf("1..%d\n", test_no);
+	return failures ? 1 : 0;
+}
