@@ -14,6 +14,7 @@ struct perf_reader {
 	const uint8_t *buf;
 	size_t len;
 	int fd; /* the file, for streaming the data section; -1 for a caller's buffer */
+	uint8_t *stream_buf;
 	bool mapped;
 	bool swapped;
 	enum pr_cut cut;

@@ -14,7 +14,7 @@
 #define PR_RECORD_USER_TYPE_START 64
 #define PR_RECORD_COMPRESSED 81
 
-#define STREAM_BUF (4u << 20)
+#define STREAM_BUF (1u << 20)
 
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST (1U << 4)
@@ -318,10 +318,14 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 	int err = 0;
 
 	if (r->fd >= 0) {
+		/* one buffer per reader, reused by every pass */
+		if (!r->stream_buf) {
+			r->stream_buf = malloc(STREAM_BUF);
+			if (!r->stream_buf)
+				return -ENOMEM;
+		}
 		st.cap = STREAM_BUF;
-		st.buf = malloc(st.cap);
-		if (!st.buf)
-			return -ENOMEM;
+		st.buf = r->stream_buf;
 	}
 	r->nr_bad = 0;
 	while (off < end) {
@@ -369,7 +373,6 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 		}
 		off += ev.size;
 	}
-	free(st.buf);
 	return err;
 }
 
