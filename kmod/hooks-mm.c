@@ -1,31 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jmmap memory hooks: kretprobes on the functions that create, change and
- * remove mappings. Entry handlers take the time and the exact range from the
- * arguments; return handlers look at the result (the merged vma) and queue
- * the record. Both run with preemption disabled and never sleep; the
- * current task holds its mmap_lock in all of them, so its vmas are stable.
+ * jmmap memory hooks: kprobes (function entry only) on the functions that
+ * create, change and remove mappings. They run with preemption disabled and
+ * never sleep; the current task holds its mmap_lock in all of them, so its
+ * vmas are stable.
  *
- *   mmap_region      MMAP3 cause mmap/exec; MUNMAP cause map_fixed for
- *                    executable vmas a MAP_FIXED mapping replaces
- *   mprotect_fixup   MMAP3 cause mprotect when a range gains PROT_EXEC,
- *                    MUNMAP cause mprotect when it loses it
+ *   mmap_region      the exact range of a new mapping, stashed for the task;
+ *                    MUNMAP cause map_fixed for executable vmas it replaces
+ *   mprotect_fixup   the exact range that gains or loses PROT_EXEC, stashed
+ *   perf_event_mmap  called by both of them only on success, with the vma
+ *                    after any merge: the stash becomes MMAP3 (or MUNMAP
+ *                    cause mprotect) with the merged bounds beside it
  *   (compat.h)       MUNMAP cause munmap/mremap, on the munmap path
+ *
+ * No kretprobes: their return trampolines outlive unregistration, and on
+ * Debian's 6.1 loading and unloading the module while tasks sleep inside a
+ * probed function crashed the kernel. Entry kprobes are fully synchronised
+ * by unregister_kprobes().
  */
 #include <asm/syscall.h>
+#include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
+#include <linux/slab.h>
 #include <linux/unistd.h>
 
 #include "compat.h"
 #include "defer.h"
 #include "hooks.h"
 
-#define MAXACTIVE 1024 /* tasks inside one probed function at once */
+#define STASH_BITS 8
 #define UNMAP_RANGES 4
 
 struct xrange {
@@ -134,182 +142,228 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 	jmmap_defer(p);
 }
 
-/* ------------------------------------------------------------ mmap_region */
+/*
+ * What a task is doing between the entry of mmap_region/mprotect_fixup and
+ * their perf_event_mmap(): one entry per task, in one hash under one lock.
+ * An operation that fails leaves its entry until the task's next one, or its
+ * exit.
+ */
+enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC };
 
-struct mmap_data {
+struct stash {
+	struct hlist_node hnode;
+	struct task_struct *task; /* key only, never dereferenced */
+	enum stash_kind kind;
 	u64 time;
-	unsigned long addr, len, pgoff, vm_flags;
+	unsigned long start, len, pgoff, newflags;
 	bool file;
 };
 
-static int mmap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static DEFINE_SPINLOCK(stash_lock);
+static DEFINE_HASHTABLE(stashes, STASH_BITS);
+
+static struct stash *stash_take_locked(struct task_struct *task)
 {
-	struct mmap_data *d = (struct mmap_data *)ri->data;
-	struct xrange r[UNMAP_RANGES];
-	u32 tgid = (u32)current->tgid, i, n;
-	bool exec_wanted;
+	struct stash *st;
 
-	if (!current_is_user())
-		return 1;
-	d->file = regs_get_kernel_argument(regs, 0) != 0;
-	d->addr = regs_get_kernel_argument(regs, 1);
-	d->len = regs_get_kernel_argument(regs, 2);
-	d->vm_flags = regs_get_kernel_argument(regs, 3);
-	d->pgoff = regs_get_kernel_argument(regs, 4);
-	d->time = jmmap_now();
-
-	exec_wanted = jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS);
-	if (exec_wanted) {
-		/* MAP_FIXED over executable code: that code goes away first. */
-		n = exec_overlaps(current->mm, d->addr, d->addr + d->len, r, UNMAP_RANGES);
-		for (i = 0; i < n; i++)
-			queue_munmap(d->time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
+	hash_for_each_possible(stashes, st, hnode, (unsigned long)task) {
+		if (st->task == task) {
+			hash_del(&st->hnode);
+			return st;
+		}
 	}
-	if (d->vm_flags & VM_EXEC)
-		return exec_wanted ? 0 : 1;
-	return jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS) ? 0 : 1;
+	return NULL;
 }
 
-static int mmap_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+static void stash_put(struct stash *st)
 {
-	struct mmap_data *d = (struct mmap_data *)ri->data;
-	unsigned long ret = regs_return_value(regs);
-	struct vm_area_struct *vma;
+	struct stash *old;
+	unsigned long flags;
 
-	if (IS_ERR_VALUE(ret))
+	st->task = current;
+	spin_lock_irqsave(&stash_lock, flags);
+	old = stash_take_locked(current);
+	hash_add(stashes, &st->hnode, (unsigned long)current);
+	spin_unlock_irqrestore(&stash_lock, flags);
+	kfree(old);
+}
+
+static struct stash *stash_take(struct task_struct *task)
+{
+	struct stash *st;
+	unsigned long flags;
+
+	spin_lock_irqsave(&stash_lock, flags);
+	st = stash_take_locked(task);
+	spin_unlock_irqrestore(&stash_lock, flags);
+	return st;
+}
+
+void jmmap_hooks_mm_task_exit(struct task_struct *task)
+{
+	kfree(stash_take(task));
+}
+
+static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsigned long len,
+		      unsigned long pgoff, unsigned long newflags, bool file)
+{
+	struct stash *st = kzalloc(sizeof(*st), GFP_ATOMIC);
+
+	if (!st) {
+		jmmap_lost_alloc(kind == STASH_MPROTECT_NOEXEC ? JMMAP_REC_MUNMAP : JMMAP_REC_MMAP3,
+				 (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
+		return;
+	}
+	st->kind = kind;
+	st->time = time;
+	st->start = start;
+	st->len = len;
+	st->pgoff = pgoff;
+	st->newflags = newflags;
+	st->file = file;
+	stash_put(st);
+}
+
+/* ------------------------------------------------------------ mmap_region */
+
+static int mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct xrange r[UNMAP_RANGES];
+	u32 tgid = (u32)current->tgid, i, n;
+	unsigned long addr, len, vm_flags;
+	bool exec_wanted;
+	u64 time;
+
+	if (!current_is_user())
 		return 0;
-	vma = find_vma(current->mm, ret);
-	if (!vma || vma->vm_start > ret)
+	addr = regs_get_kernel_argument(regs, 1);
+	len = regs_get_kernel_argument(regs, 2);
+	vm_flags = regs_get_kernel_argument(regs, 3);
+	exec_wanted = jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS);
+	if (!exec_wanted && !jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
 		return 0;
-	queue_mmap3(d->time, ret, d->len, (u64)d->pgoff << PAGE_SHIFT, vma,
-		    d->file ? vma->vm_file : NULL, vm_prot(vma->vm_flags), JMMAP_CAUSE_MMAP);
+	time = jmmap_now();
+	if (exec_wanted) {
+		/* MAP_FIXED over executable code: that code goes away first. */
+		n = exec_overlaps(current->mm, addr, addr + len, r, UNMAP_RANGES);
+		for (i = 0; i < n; i++)
+			queue_munmap(time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
+	}
+	if ((vm_flags & VM_EXEC) ? exec_wanted
+				 : jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
+		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0,
+			  regs_get_kernel_argument(regs, 0) != 0);
 	return 0;
 }
 
 /* --------------------------------------------------------- mprotect_fixup */
 
-struct mprotect_data {
-	u64 time;
-	unsigned long start, end, newflags, pgoff;
-	bool gains_exec;
-};
-
-static int mprotect_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+static int mprotect_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct mprotect_data *d = (struct mprotect_data *)ri->data;
 	struct vm_area_struct *vma;
-	unsigned long oldflags;
+	unsigned long start, end, newflags, oldflags;
 
 	if (!current_is_user())
-		return 1;
+		return 0;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
-	d->start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
-	d->end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
-	d->newflags = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
+	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
+	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
+	newflags = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
-	if (!((oldflags ^ d->newflags) & VM_EXEC))
-		return 1;
+	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
+		return 0;
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
-		return 1;
-	d->gains_exec = d->newflags & VM_EXEC;
-	d->pgoff = ((u64)vma->vm_pgoff << PAGE_SHIFT) + (d->start - vma->vm_start);
-	d->time = jmmap_now();
+		return 0;
+	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
+		  start, end - start,
+		  ((unsigned long)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), newflags,
+		  vma->vm_file != NULL);
 	return 0;
 }
 
-static int mprotect_return(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct mprotect_data *d = (struct mprotect_data *)ri->data;
-	struct vm_area_struct *vma;
+/* -------------------------------------------------------- perf_event_mmap */
 
-	if (regs_return_value(regs) != 0)
+static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+	struct stash *st;
+
+	if (!current_is_user())
 		return 0;
-	if (!d->gains_exec) {
-		queue_munmap(d->time, d->start, d->end, JMMAP_UNMAP_MPROTECT);
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	if (vma->vm_mm != current->mm)
 		return 0;
+	st = stash_take(current);
+	if (!st)
+		return 0;
+	if (st->start < vma->vm_start || st->start + st->len > vma->vm_end)
+		goto out; /* not the operation stashed (it failed earlier) */
+	switch (st->kind) {
+	case STASH_MMAP:
+		queue_mmap3(st->time, st->start, st->len, (u64)st->pgoff << PAGE_SHIFT, vma,
+			    st->file ? vma->vm_file : NULL, vm_prot(vma->vm_flags),
+			    JMMAP_CAUSE_MMAP);
+		break;
+	case STASH_MPROTECT_EXEC:
+		queue_mmap3(st->time, st->start, st->len, st->pgoff, vma, vma->vm_file,
+			    vm_prot(st->newflags), JMMAP_CAUSE_MPROTECT);
+		break;
+	case STASH_MPROTECT_NOEXEC:
+		queue_munmap(st->time, st->start, st->start + st->len, JMMAP_UNMAP_MPROTECT);
+		break;
 	}
-	vma = find_vma(current->mm, d->start);
-	if (!vma || vma->vm_start > d->start)
-		return 0;
-	queue_mmap3(d->time, d->start, d->end - d->start, d->pgoff, vma, vma->vm_file,
-		    vm_prot(d->newflags), JMMAP_CAUSE_MPROTECT);
+out:
+	kfree(st);
 	return 0;
 }
 
 /* ----------------------------------------------------------------- munmap */
 
-struct munmap_data {
-	u64 time;
-	u32 n, cause;
-	struct xrange r[UNMAP_RANGES];
-};
-
-static int munmap_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/*
+ * Reported at entry: a munmap that then fails (-ENOMEM splitting a vma) is
+ * reported all the same; the range is at worst no longer trusted.
+ */
+static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	struct munmap_data *d = (struct munmap_data *)ri->data;
+	struct xrange r[UNMAP_RANGES];
 	struct mm_struct *mm;
 	unsigned long start, end;
+	u32 i, n, cause;
+	u64 time;
 	int nr;
 
 	if (!current_is_user())
-		return 1;
+		return 0;
 	mm = (struct mm_struct *)regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_MM);
 	if (mm != current->mm)
-		return 1;
+		return 0;
 	nr = current_syscall();
-	if (nr == __NR_mmap) /* MAP_FIXED: mmap_entry reported it */
-		return 1;
+	if (nr == __NR_mmap) /* MAP_FIXED: mmap_pre reported it */
+		return 0;
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
-		return 1;
+		return 0;
 	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
 	if (end <= start)
-		return 1;
-	d->n = exec_overlaps(mm, start, end, d->r, UNMAP_RANGES);
-	if (!d->n)
-		return 1;
-	d->cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
-	d->time = jmmap_now();
-	return 0;
-}
-
-static int munmap_return(struct kretprobe_instance *ri, struct pt_regs *regs)
-{
-	struct munmap_data *d = (struct munmap_data *)ri->data;
-	u32 i;
-
-	if ((long)regs_return_value(regs) < 0)
 		return 0;
-	for (i = 0; i < d->n; i++)
-		queue_munmap(d->time, d->r[i].start, d->r[i].end, d->cause);
+	n = exec_overlaps(mm, start, end, r, UNMAP_RANGES);
+	if (!n)
+		return 0;
+	cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
+	time = jmmap_now();
+	for (i = 0; i < n; i++)
+		queue_munmap(time, r[i].start, r[i].end, cause);
 	return 0;
 }
 
-static struct kretprobe mm_probes[] = {
-	{
-		.kp.symbol_name = JMMAP_MMAP_SYMBOL,
-		.entry_handler = mmap_entry,
-		.handler = mmap_return,
-		.data_size = sizeof(struct mmap_data),
-		.maxactive = MAXACTIVE,
-	},
-	{
-		.kp.symbol_name = JMMAP_MPROTECT_SYMBOL,
-		.entry_handler = mprotect_entry,
-		.handler = mprotect_return,
-		.data_size = sizeof(struct mprotect_data),
-		.maxactive = MAXACTIVE,
-	},
-	{
-		.kp.symbol_name = JMMAP_MUNMAP_SYMBOL,
-		.entry_handler = munmap_entry,
-		.handler = munmap_return,
-		.data_size = sizeof(struct munmap_data),
-		.maxactive = MAXACTIVE,
-	},
+static struct kprobe mm_probes[] = {
+	{ .symbol_name = JMMAP_MMAP_SYMBOL, .pre_handler = mmap_pre },
+	{ .symbol_name = JMMAP_MPROTECT_SYMBOL, .pre_handler = mprotect_pre },
+	{ .symbol_name = "perf_event_mmap", .pre_handler = perf_mmap_pre },
+	{ .symbol_name = JMMAP_MUNMAP_SYMBOL, .pre_handler = munmap_pre },
 };
 
-static struct kretprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probes)];
+static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probes)];
 
 int jmmap_hooks_mm_register(void)
 {
@@ -318,25 +372,33 @@ int jmmap_hooks_mm_register(void)
 
 	for (i = 0; i < ARRAY_SIZE(mm_probes); i++)
 		mm_probe_ptrs[i] = &mm_probes[i];
-	err = register_kretprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
+	err = register_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
 	if (err)
 		pr_err("jmmap: cannot probe the mm functions (%d); is one inlined?\n", err);
 	return err;
 }
 
-/* Unregistering waits until no handler runs any more. */
+/* Unregistering waits until no handler runs any more; then no stash is added. */
 void jmmap_hooks_mm_unregister(void)
 {
-	unregister_kretprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
+	struct hlist_node *tmp;
+	struct stash *st;
+	int bkt;
+
+	unregister_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
+	hash_for_each_safe(stashes, bkt, tmp, st, hnode) {
+		hash_del(&st->hnode);
+		kfree(st);
+	}
 }
 
-/* Probe misses (more than MAXACTIVE tasks inside a function at once). */
+/* Probe misses (a probe hit while another kprobe handler ran). */
 u64 jmmap_hooks_mm_missed(void)
 {
 	u64 n = 0;
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(mm_probes); i++)
-		n += mm_probes[i].nmissed + mm_probes[i].kp.nmissed;
+		n += mm_probes[i].nmissed;
 	return n;
 }

@@ -78,6 +78,7 @@ static void probe_exit(void *data, struct task_struct *p)
 		rec.time = jmmap_now();
 		jmmap_emit(&rec.hdr, tgid, JMMAP_WANT_EXEC_MAPS);
 	}
+	jmmap_hooks_mm_task_exit(p);
 	/* The pid can be reused by an unrelated process: stop following it. */
 	if (group_dead)
 		jmmap_targets_exit(tgid);

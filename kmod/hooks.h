@@ -11,6 +11,9 @@ struct jmmap_session;
 int jmmap_hooks_mm_register(void);
 void jmmap_hooks_mm_unregister(void);
 u64 jmmap_hooks_mm_missed(void);
+struct task_struct;
+/* A task exits: forget what it was doing. */
+void jmmap_hooks_mm_task_exit(struct task_struct *task);
 
 /* hooks-proc.c: sched_process_exec/fork/exit tracepoints */
 int jmmap_hooks_proc_register(void);
