@@ -8,7 +8,8 @@
  *   rec_featdump FILE      INFO lines as "info KEY=VALUE", then
  *                          "jitdump PID PATH BYTES RECORDS LOADS TIME" + "jitload NAME",
  *                          "perfmap TIME PID LINE", "file STATUS KIND HEX PATH",
- *                          "jmmap BYTES", "kallsyms BYTES", "cutshort" when no
+ *                          "jmmap BYTES" + "jmmaprec TYPE PID [START LEN CAUSE NAME]",
+ *                          "kallsyms BYTES", "cutshort" when no
  *                          features were written. Exit 1 on a malformed file.
  */
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "../../userspace/lib/perf-file.h"
+#include "jmmap.h"
 
 static uint8_t *file;
 static size_t file_len;
@@ -143,6 +145,30 @@ static void dump(unsigned int id, const uint8_t *p, uint64_t size)
 		break;
 	case JREC_FEAT_JMMAP:
 		printf("jmmap %llu\n", (unsigned long long)(size - off));
+		while (size - off >= sizeof(struct jmmap_rec_header)) {
+			struct jmmap_rec_header rh;
+			uint32_t pid = 0;
+
+			memcpy(&rh, p + off, sizeof(rh));
+			if (rh.size < sizeof(rh) || rh.size % 8 || rh.size > size - off)
+				fail("jmmap record size");
+			if (rh.type != JMMAP_REC_LOST && rh.size >= 12)
+				memcpy(&pid, p + off + 8, 4);
+			if (rh.type == JMMAP_REC_MMAP3 && rh.size > sizeof(struct jmmap_rec_mmap3)) {
+				struct jmmap_rec_mmap3 m;
+				const char *name = (const char *)p + off + sizeof(m);
+
+				memcpy(&m, p + off, sizeof(m));
+				if (!memchr(name, 0, rh.size - sizeof(m)))
+					fail("MMAP3 name");
+				printf("jmmaprec %u %u %llx %llx %u %s\n", rh.type, pid,
+				       (unsigned long long)m.start, (unsigned long long)m.len,
+				       m.cause, name);
+			} else {
+				printf("jmmaprec %u %u\n", rh.type, pid);
+			}
+			off += rh.size;
+		}
 		break;
 	case JREC_FEAT_KALLSYMS:
 		printf("kallsyms %llu\n", (unsigned long long)(size - off));

@@ -92,7 +92,7 @@ out_free:
 	return err;
 }
 
-int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide)
+int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, int snapshot)
 {
 	struct jmmap_target t;
 
@@ -100,6 +100,8 @@ int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide)
 	t.size = sizeof(t);
 	t.pid = system_wide ? 0 : pid;
 	t.flags = system_wide ? JMMAP_TARGET_SYSTEM_WIDE : 0;
+	if (!snapshot)
+		t.flags |= JMMAP_TARGET_NO_SNAPSHOT;
 	if (ioctl(s->fd, JMMAP_IOC_ADD_TARGET, &t))
 		return -errno;
 	return 0;

@@ -30,8 +30,12 @@ struct rec_jmmap {
  */
 int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len);
 
-/* Target pid (0 with system_wide). 0 or -errno. */
-int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide);
+/*
+ * Target pid (0 with system_wide) and its future descendants. snapshot 0
+ * skips the SNAPSHOT records of what pid has mapped already (a workload
+ * that has not exec'ed yet has only the recorder's own mappings). 0 or -errno.
+ */
+int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, int snapshot);
 
 /* Read what is ready (the fd is non-blocking). 0 or -errno. */
 int rec_jmmap__read(struct rec_jmmap *s);

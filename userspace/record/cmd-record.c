@@ -321,7 +321,13 @@ static int setup_signals(struct record *r, sigset_t *old)
 	if (sigprocmask(SIG_BLOCK, &set, old))
 		return -errno;
 	r->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-	return r->sig_fd < 0 ? -errno : 0;
+	if (r->sig_fd < 0) {
+		int err = -errno;
+
+		sigprocmask(SIG_SETMASK, old, NULL);
+		return err;
+	}
+	return 0;
 }
 
 static void read_signals(struct record *r)
@@ -345,7 +351,9 @@ static int setup_jmmap(struct record *r)
 		if (!err) {
 			uint32_t pid = r->opts.pid ? (uint32_t)r->opts.pid : (uint32_t)r->child;
 
-			err = rec_jmmap__add_target(r->jm, pid, r->opts.system_wide);
+			/* a workload not yet exec'ed only has jrec's own mappings */
+			err = rec_jmmap__add_target(r->jm, pid, r->opts.system_wide,
+						    r->opts.argc == 0);
 			if (err) {
 				snprintf(r->jmmap_reason, sizeof(r->jmmap_reason),
 					 "cannot target the workload: %s", strerror(-err));
@@ -565,7 +573,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct record r;
 	sigset_t old_mask;
-	int err, status = 1;
+	int err, status = 1, masked = 0;
 
 	memset(&r, 0, sizeof(r));
 	r.go_fd = r.err_fd = r.sig_fd = r.pid_fd = -1;
@@ -574,6 +582,7 @@ int cmd_record(int argc, char **argv)
 		return err > 0 ? 0 : 2;
 
 	err = setup_signals(&r, &old_mask);
+	masked = !err;
 	if (err) {
 		fprintf(stderr, "jrec record: cannot set up signals: %s\n", strerror(-err));
 		goto out;
@@ -660,7 +669,7 @@ int cmd_record(int argc, char **argv)
 		status = 0;
 out:
 	cleanup(&r);
-	if (r.sig_fd >= 0 || err)
+	if (masked)
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
 	return status;
 }
