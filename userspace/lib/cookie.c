@@ -115,7 +115,12 @@ static bool find_build_id(Elf_Data *data, struct jrec_cookie *out)
 	return false;
 }
 
-/* Notes of PT_NOTE segments first, then of SHT_NOTE sections. */
+/*
+ * Notes of PT_NOTE segments first, then of SHT_NOTE sections; the first
+ * "GNU" NT_GNU_BUILD_ID note of 1..20 bytes wins. Notes are 8-byte aligned
+ * in a segment or section aligned to 8, else 4-byte aligned. The module
+ * (kmod/cookie.c) follows the same order.
+ */
 static bool elf_build_id(Elf *elf, struct jrec_cookie *out)
 {
 	size_t phnum = 0, i;
@@ -155,7 +160,10 @@ int jrec_cookie_from_fd(int fd, struct jrec_cookie *out)
 		return -EINVAL;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (elf) {
-		if (elf_kind(elf) == ELF_K_ELF)
+		const char *ident = elf_kind(elf) == ELF_K_ELF ? elf_getident(elf, NULL) : NULL;
+
+		/* The module reads little-endian ELF only; big-endian gets CONTENT. */
+		if (ident && ident[EI_DATA] == ELFDATA2LSB)
 			found = elf_build_id(elf, &c);
 		elf_end(elf);
 	}
