@@ -340,7 +340,7 @@ const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t p
 					uint64_t time)
 {
 	const struct jit_proc *p = pidmap__get(&js->procs, pid);
-	const struct jit_sym *best = NULL;
+	const struct jit_sym *best = NULL, *late = NULL;
 	size_t lo = 0, hi;
 
 	if (!p || !p->max_end)
@@ -359,14 +359,20 @@ const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t p
 
 		if (p->max_end[lo] <= addr)
 			break;
-		if (addr >= s->end || s->t_start > time || time >= s->t_end)
+		if (addr >= s->end || time >= s->t_end)
 			continue;
+		if (s->t_start > time) {
+			if (s->source == JIT_SRC_PERFMAP && s->t_start - time <= js->perfmap_slack &&
+			    (!late || s->t_start < late->t_start))
+				late = s;
+			continue;
+		}
 		/* newest load wins; jitdump over an untimed perf-map line at the same time */
 		if (!best || s->t_start > best->t_start ||
 		    (s->t_start == best->t_start && s->seq > best->seq))
 			best = s;
 	}
-	return best;
+	return best ? best : late;
 }
 
 const char *jit_symbols__srcline(const struct jit_symbols *js, uint32_t pid,

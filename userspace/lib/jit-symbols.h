@@ -53,6 +53,12 @@ struct jit_symbols {
 	struct pidmap procs;
 	uint64_t seq;
 	bool ignore_time; /* the recording's clock is not the JIT's: every load valid from 0 */
+	/*
+	 * A timed perf-map line was seen up to one poll interval after it was
+	 * written: where no symbol covers an address, one that appears within
+	 * this many ns after the sample is taken.
+	 */
+	uint64_t perfmap_slack;
 };
 
 int jit_symbols__add(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t start,

@@ -209,7 +209,8 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		resolve_kernel(s, ip, out);
 	} else {
 		resolve_user(s, pid, ip, time, out, &m);
-		if (!m || !m->dso || m->shadowed || out->jit)
+		/* only ELF results are time-independent within their mapping */
+		if (!m || !m->dso || !m->dso->img || m->shadowed || out->jit)
 			return;
 	}
 	if (e) {

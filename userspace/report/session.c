@@ -294,6 +294,8 @@ static void read_info(struct session *s)
 		buf[n] = 0;
 		if (!strncmp(buf, "mode=", 5))
 			snprintf(s->mode, sizeof(s->mode), "%.*s", (int)sizeof(s->mode) - 1, buf + 5);
+		else if (!strncmp(buf, "perfmap_poll_ns=", 16))
+			s->jit.perfmap_slack = 2 * strtoull(buf + 16, NULL, 10);
 		else if (!strncmp(buf, "kernel_text=", 12))
 			s->kernel_text = strtoull(buf + 12, NULL, 16);
 		else if (!strncmp(buf, "kernel_release=", 15))
