@@ -26,6 +26,12 @@
 #define JMMAP_ABI_VERSION 1
 #define JMMAP_DEVICE_NAME "jmmap"
 
+/*
+ * read() returns whole records only, and fails with EINVAL when the next
+ * record does not fit the buffer; a buffer of this size always holds one.
+ */
+#define JMMAP_READ_SIZE_MIN 8192
+
 /* ---------------------------------------------------------------- records */
 
 enum jmmap_rec_type {
