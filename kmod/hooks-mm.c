@@ -391,14 +391,3 @@ void jmmap_hooks_mm_unregister(void)
 		kfree(st);
 	}
 }
-
-/* Probe misses (a probe hit while another kprobe handler ran). */
-u64 jmmap_hooks_mm_missed(void)
-{
-	u64 n = 0;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(mm_probes); i++)
-		n += mm_probes[i].nmissed;
-	return n;
-}

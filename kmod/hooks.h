@@ -10,7 +10,6 @@ struct jmmap_session;
 /* hooks-mm.c: kretprobes on mmap_region, mprotect_fixup, the munmap path */
 int jmmap_hooks_mm_register(void);
 void jmmap_hooks_mm_unregister(void);
-u64 jmmap_hooks_mm_missed(void);
 struct task_struct;
 /* A task exits: forget what it was doing. */
 void jmmap_hooks_mm_task_exit(struct task_struct *task);
