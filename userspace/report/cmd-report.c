@@ -211,6 +211,8 @@ int cmd_report(int argc, char **argv)
 	meta.lost = r.s.nr_lost;
 	meta.mode = r.s.mode;
 	meta.ksyms_source = r.s.ksyms_source;
+	meta.kernel_release = r.s.kernel_release;
+	meta.kernel_text = r.s.kernel_text;
 	if (perf_reader__cut_short(r.s.r))
 		meta.cut_short = pr_cut_str(perf_reader__cut_short(r.s.r));
 	if (meta.cut_short && !quiet)

@@ -71,6 +71,8 @@ struct report_meta {
 	const char *cut_short;     /* NULL when complete */
 	const char *mode;          /* jmmap / fallback / "" for perf files */
 	const char *ksyms_source;
+	const char *kernel_release;
+	uint64_t kernel_text;
 	bool show_nr_samples;
 	double percent_limit;
 };
