@@ -82,6 +82,16 @@ static void load_kernel(struct session *s)
 		s->ksyms_source = "recorded kallsyms";
 		goto found;
 	}
+	/* perf's copy of kallsyms, taken when perf record ran, by kernel build-id */
+	if (s->kernel_bid.len && getenv("HOME")) {
+		char hex[JREC_COOKIE_HEX_LEN];
+
+		jrec_cookie_hex(&s->kernel_bid, hex);
+		snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", getenv("HOME"),
+			 hex);
+		if (try_ksyms_file(s, path, "perf-cache kallsyms"))
+			goto found;
+	}
 	/* the running kernel, when it is the recorded one */
 	idlen = running_kernel_bid(id);
 	if (s->kernel_bid.len ? (idlen == s->kernel_bid.len && !memcmp(id, s->kernel_bid.bytes, idlen))
