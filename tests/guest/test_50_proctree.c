@@ -6,10 +6,16 @@
  * loader (cause exec) and libc by the interpreter (cause mmap), then EXIT.
  * A process that is not traced yields nothing.
  */
+#include <pthread.h>
 #include <sys/wait.h>
 
 #include "cookie.h"
 #include "jsession.h"
+
+static void *thread_fn(void *arg)
+{
+	return arg;
+}
 
 static int contains(const char *s, const char *sub)
 {
@@ -148,6 +154,33 @@ int main(int argc, char **argv)
 			js_dump(&r, child);
 	}
 	js_free(&r);
+
+	/* A thread: FORK and EXIT flagged as a thread's, in the same process. */
+	{
+		pthread_t t;
+		int fork_ok = 0, exit_ok = 0;
+
+		if (pthread_create(&t, NULL, thread_fn, NULL) == 0)
+			pthread_join(t, NULL);
+		for (i = 0; i < 20; i++) {
+			js_drain(fd, &r);
+			usleep(10000);
+		}
+		js_for_each(&r, h) {
+			const struct jmmap_rec_fork *f = (const void *)h;
+			const struct jmmap_rec_exit *x = (const void *)h;
+
+			if (h->type == JMMAP_REC_FORK && (h->flags & JMMAP_FORK_THREAD) &&
+			    f->pid == (uint32_t)getpid() && f->tid != f->pid)
+				fork_ok = 1;
+			if (h->type == JMMAP_REC_EXIT && (h->flags & JMMAP_EXIT_THREAD) &&
+			    x->pid == (uint32_t)getpid() && x->tid != x->pid)
+				exit_ok = 1;
+		}
+		ktap_ok(fork_ok, "thread_fork_flagged: FORK of a new thread has JMMAP_FORK_THREAD");
+		ktap_ok(exit_ok, "thread_exit_flagged: its EXIT has JMMAP_EXIT_THREAD");
+		js_free(&r);
+	}
 	close(fd);
 	return ktap_finish();
 }

@@ -212,6 +212,37 @@ int main(void)
 	ktap_ok(e == EPERM, "system_wide_without_caps_eperm: inherited fd, no caps (%s)",
 		e > 0 ? strerror(e) : "allowed");
 
+	/* JMMAP_CONFIG_DATA_MMAPS: non-executable mappings too, for that session only. */
+	{
+		int data = js_open(0, JMMAP_CONFIG_DATA_MMAPS);
+		struct js_records rd = { 0 };
+		void *dp;
+
+		if (data >= 0)
+			js_add(data, getpid(), JMMAP_TARGET_NO_SNAPSHOT);
+		js_drain(a, &ra);
+		js_free(&ra);
+		dp = mmap(NULL, 2 * JS_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+		if (data >= 0)
+			js_drain(data, &rd);
+		js_drain(a, &ra);
+		ok = 0;
+		js_for_each(&rd, h) {
+			const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+			if (h->type == JMMAP_REC_MMAP3 && m->start == (uintptr_t)dp &&
+			    m->len == 2 * JS_PAGE && m->prot == (PROT_READ | PROT_WRITE))
+				ok = 1;
+		}
+		ktap_ok(data >= 0 && ok, "data_mmaps_reported_when_asked: MMAP3 of a RW mapping");
+		ktap_ok(!has_mmap_at(&ra, getpid(), dp),
+			"data_mmaps_not_reported_by_default: the default session has none");
+		js_free(&rd);
+		if (data >= 0)
+			close(data);
+	}
+
 	/* Nothing is a kernel address: over everything this test saw. */
 	js_drain(sys, &rsys);
 	ktap_ok(kernel_addresses(&rsys) == 0 && kernel_addresses(&ra) == 0 && rsys.count > 0,
