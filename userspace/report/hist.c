@@ -326,7 +326,7 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 
 		if (p < m->percent_limit)
 			continue;
-		fprintf(out, "  %6.2f%%", p);
+		fprintf(out, "  %7.2f%%", p);
 		if (m->show_nr_samples)
 			fprintf(out, "  %12llu", (unsigned long long)e->samples);
 		for (k = 0; k < h->nr_keys; k++) {

@@ -249,7 +249,7 @@ static int pass1(const struct pr_event *ev, void *ctx)
 	case PERF_RECORD_MMAP2:
 		return on_mmap(s, ev);
 	case PERF_RECORD_COMM:
-		err = add_comm(s, ev->comm.pid, ev->comm.tid, ev->comm.exec ? t : 0, ev->comm.comm,
+		err = add_comm(s, ev->comm.pid, ev->comm.tid, t, ev->comm.comm,
 			       strlen(ev->comm.comm));
 		if (!err && ev->comm.exec && ev->comm.pid == ev->comm.tid)
 			err = addrspace__add_exec(&s->as, ev->comm.pid, t, false);
