@@ -24,34 +24,50 @@ qemu_dkms_module() {
 	find "/lib/modules/$1/updates" -name 'jmmap.ko*' -type f 2>/dev/null | head -n 1
 }
 
+# The lock scripts/dkms-install takes (see there).
+qemu_dkms_lock() {
+	if [ -d /run/lock ]; then echo /run/lock/jmmap-dkms.lock; else echo /tmp/jmmap-dkms.lock; fi
+}
+
 # qemu_build_jmmap SERIES RELEASE OUT LOG: build jmmap.ko for the release and
 # copy it, uncompressed, to OUT. Build output goes to LOG. Prints where the
-# module came from.
+# module came from. Through DKMS, the install, `dkms status` (to OUT.dkms-status)
+# and the SHA-256 of the installed module (uncompressed, to OUT.dkms-sha256)
+# are taken under the DKMS lock, so that another checkout installing at the
+# same time cannot come in between.
 qemu_build_jmmap() {
 	local series=$1 rel=$2 out=$3 log=$4 top ko
 	top=$(qemu_top)
+	rm -f "$out" "$out".dkms-*
 	if [ ! -f "$top/kmod/Makefile" ]; then
 		echo "kmod/Makefile does not exist" >"$log"
 		return 1
 	fi
 	if qemu_use_dkms "$series"; then
-		make -C "$top" --no-print-directory dkms-install KERNELRELEASE="$rel" >"$log" 2>&1 ||
-			return 1
-		ko=$(qemu_dkms_module "$rel")
-		if [ -z "$ko" ]; then
-			echo "dkms installed no jmmap.ko under /lib/modules/$rel/updates" >>"$log"
-			return 1
-		fi
-		echo "dkms: $ko"
-	else
-		make -C "$top" --no-print-directory kmod KERNELRELEASE="$rel" >"$log" 2>&1 || return 1
-		ko=$(qemu_build_dir)/kmod-$rel/jmmap.ko
-		[ -f "$ko" ] || {
-			echo "make kmod left no $ko" >>"$log"
-			return 1
-		}
-		echo "make kmod: $ko"
+		(
+			flock 9
+			JMMAP_DKMS_LOCKED=1 make -C "$top" --no-print-directory dkms-install \
+				KERNELRELEASE="$rel" >"$log" 2>&1 || exit 1
+			ko=$(qemu_dkms_module "$rel")
+			if [ -z "$ko" ]; then
+				echo "dkms installed no jmmap.ko under /lib/modules/$rel/updates" >>"$log"
+				exit 1
+			fi
+			dkms status -m jmmap -v "$(cat "$top/VERSION")" -k "$rel" >"$out.dkms-status" 2>&1
+			echo "$ko" >"$out.dkms-path"
+			qemu_plain_module "$ko" /dev/stdout | sha256sum | cut -d ' ' -f 1 >"$out.dkms-sha256"
+			qemu_plain_module "$ko" "$out"
+		) 9>"$(qemu_dkms_lock)" || return 1
+		echo "dkms: $(cat "$out.dkms-path")"
+		return 0
 	fi
+	make -C "$top" --no-print-directory kmod KERNELRELEASE="$rel" >"$log" 2>&1 || return 1
+	ko=$(qemu_build_dir)/kmod-$rel/jmmap.ko
+	if [ ! -f "$ko" ]; then
+		echo "make kmod left no $ko" >>"$log"
+		return 1
+	fi
+	echo "make kmod: $ko"
 	qemu_plain_module "$ko" "$out"
 }
 

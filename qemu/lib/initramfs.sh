@@ -1,21 +1,21 @@
 # Sourced by the qemu/ scripts: the guest's initramfs.
 #
-# A staging directory is filled with busybox-static (one symlink per applet),
-# qemu/guest/init as /init, jmmap.ko as /lib/modules/jmmap.ko, jrec as
-# /usr/bin/jrec, the guest tests under /tests/guest/, added files under
-# /add/, the scratch disk's modules under /lib/modules/extra/, and every
-# shared library (and the ELF interpreter) that an executable in it needs,
-# at the path ldd names. The directory becomes an uncompressed newc cpio:
+# A staging directory is filled with busybox-static (its applet links are
+# made at boot), qemu/guest/init as /init, jmmap.ko as /lib/modules/jmmap.ko,
+# jrec as /usr/bin/jrec, the guest tests under /tests/guest/, added files
+# under /add/, the scratch disk's modules under /lib/modules/extra/, and
+# every shared library (and the ELF interpreter) that an executable in it
+# needs, at the path ldd names. The directory becomes an uncompressed newc cpio:
 # the guest unpacks that faster than anything compressed under TCG.
 
-# Copy the shared libraries and the interpreter an ELF file needs.
+# Copy the shared libraries and the ELF interpreter that the dynamic ELF files
+# in the stage need, at the paths ldd names: one ldd over all of them.
 qemu_stage_libs() {
-	local stage=$1 file=$2 lib
-	# Only dynamic ELF files: ldd refuses the rest (scripts, data, static).
-	[ "$(head -c 4 "$file" 2>/dev/null | od -An -c | tr -d ' ')" = '177ELF' ] || return 0
-	ldd "$file" 2>/dev/null | awk '
-		$2 == "=>" && $3 ~ /^\// { print $3; next }
-		$1 ~ /^\// { print $1 }' |
+	local stage=$1 lib
+	find "$stage" -type f ! -name '*.ko' ! -path "$stage/bin/busybox" -print0 |
+		xargs -0 -r ldd 2>/dev/null | awk '
+			$2 == "=>" && $3 ~ /^\// { print $3; next }
+			$1 ~ /^\// && $2 ~ /^\(0x/ { print $1 }' | sort -u |
 		while IFS= read -r lib; do
 			[ -e "$stage$lib" ] && continue
 			mkdir -p "$stage$(dirname "$lib")"
@@ -23,19 +23,17 @@ qemu_stage_libs() {
 		done
 }
 
-# qemu_stage_file STAGE SRC DEST: copy a file or directory into the stage,
-# with the libraries of every ELF file in it.
+# qemu_stage_file STAGE SRC DEST: copy a file or directory into the stage
+# (qemu_pack adds the libraries it needs).
 qemu_stage_file() {
-	local stage=$1 src=$2 dest=$3 f
-	mkdir -p "$stage$(dirname "$dest")"
-	cp -RL "$src" "$stage$dest" || return 1
-	find "$stage$dest" -type f | while IFS= read -r f; do
-		qemu_stage_libs "$stage" "$f"
-	done
+	mkdir -p "$1$(dirname "$3")" && cp -RL "$2" "$1$3"
 }
 
+# busybox-static as /bin/busybox and /bin/sh; /init installs the symlinks of
+# the other applets at boot (busybox --install -s), which is much faster
+# than making hundreds of them here.
 qemu_stage_busybox() {
-	local stage=$1 bb app
+	local stage=$1 bb
 	bb=$(command -v busybox) || {
 		qemu_log "busybox is not installed (apt-get install busybox-static)"
 		return 1
@@ -46,9 +44,7 @@ qemu_stage_busybox() {
 	fi
 	mkdir -p "$stage/bin" "$stage/sbin" "$stage/usr/bin" "$stage/usr/sbin"
 	cp "$bb" "$stage/bin/busybox"
-	"$bb" --list-full | while IFS= read -r app; do
-		[ -e "$stage/$app" ] || ln -s /bin/busybox "$stage/$app"
-	done
+	ln -s busybox "$stage/bin/sh"
 }
 
 # qemu_stage_scratch_modules STAGE KDIR RELEASE: the modules an ext4 scratch
@@ -99,7 +95,9 @@ qemu_stage_base() {
 	fi
 }
 
-# qemu_pack STAGE OUT: the staging directory as a newc cpio.
+# qemu_pack STAGE OUT: the staging directory, with the shared libraries its
+# programs need, as a newc cpio.
 qemu_pack() {
+	qemu_stage_libs "$1" || return 1
 	(cd "$1" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet) >"$2"
 }
