@@ -44,6 +44,7 @@ struct rec_perfmap {
 	uint64_t offset;  /* bytes consumed */
 	struct rec_perfmap_split split;
 	uint64_t lines;
+	int gone;         /* the process exited: read for the last time */
 };
 
 /* Watch pid's perf map. 0 or -errno (-ESRCH if the process is gone). */

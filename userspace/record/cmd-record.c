@@ -407,6 +407,28 @@ static int target_gone(struct record *r)
 	return poll(&p, 1, 0) > 0;
 }
 
+/* Read the module's records and look at the new ones. */
+static int read_jmmap(struct record *r)
+{
+	size_t before = r->jm->records.len;
+	int err;
+
+	if (r->jm_broken)
+		return 0;
+	err = rec_jmmap__read(r->jm);
+	if (err == -EINVAL) {
+		/* keep sampling; the records read so far are kept */
+		if (!r->opts.quiet)
+			fprintf(stderr, "jrec record: warning: malformed record from /dev/jmmap; "
+					"module records stop here\n");
+		r->jm_broken = 1;
+		return 0;
+	}
+	if (err || r->jm->records.len == before)
+		return err;
+	return rec_watch_jmmap(r, r->jm->records.data + before, r->jm->records.len - before);
+}
+
 static int main_loop(struct record *r)
 {
 	struct pollfd *pfd;
@@ -432,7 +454,7 @@ static int main_loop(struct record *r)
 		read_signals(r);
 		err = rec_events_drain(r);
 		if (!err && r->jm)
-			err = rec_jmmap__read(r->jm);
+			err = read_jmmap(r);
 		if (!err)
 			err = rec_watch_tick(r, 0);
 		if (err)
@@ -460,7 +482,7 @@ static int finish(struct record *r)
 	rec_events_disable(r);
 	err = rec_events_drain(r);
 	if (!err && r->jm)
-		err = rec_jmmap__read(r->jm);
+		err = read_jmmap(r);
 	if (!err)
 		err = rec_watch_tick(r, 1);
 	if (r->bid) {
@@ -520,7 +542,6 @@ static void cleanup(struct record *r)
 
 static int setup_output(struct record *r)
 {
-	size_t i;
 	int err;
 
 	err = keep_old_output(r->opts.output);
@@ -532,7 +553,6 @@ static int setup_output(struct record *r)
 		return err;
 	}
 	/* one attribute; every fd's id belongs to it */
-	(void)i;
 	err = perf_writer__add_attr(r->w, &r->attr, r->ids, r->nr_fds);
 	if (!err)
 		err = perf_writer__begin(r->w);
@@ -624,9 +644,8 @@ int cmd_record(int argc, char **argv)
 
 	r.t0 = rec_now();
 	err = rec_synth_kernel(&r);
-	if (!err && !r.opts.argc && !r.opts.system_wide)
-		err = rec_events_enable(&r);
-	else if (!err && r.opts.system_wide)
+	/* a workload's events start at its exec (enable_on_exec); others now */
+	if (!err && !r.attr.enable_on_exec)
 		err = rec_events_enable(&r);
 	if (!err && r.opts.pid)
 		err = rec_synth_process(&r, r.opts.pid);

@@ -98,9 +98,19 @@ int rec_watch_pid(struct record *r, uint32_t pid)
 	size_t i;
 	int err;
 
-	for (i = 0; i < r->nr_perfmaps; i++)
-		if (r->perfmaps[i]->pid == pid)
+	for (i = 0; i < r->nr_perfmaps; i++) {
+		if (r->perfmaps[i]->pid != pid)
+			continue;
+		if (!r->perfmaps[i]->gone)
 			return 0;
+		/* the pid was reused by a new process: watch its map afresh */
+		err = rec_perfmap__new(pid, &pm);
+		if (err)
+			return err == -ESRCH || err == -ENOENT ? 0 : err;
+		rec_perfmap__free(r->perfmaps[i]);
+		r->perfmaps[i] = pm;
+		return 0;
+	}
 	if (r->nr_perfmaps >= REC_MAX_PERFMAPS)
 		return 0;
 	err = rec_perfmap__new(pid, &pm);
@@ -164,9 +174,12 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_perfmaps; i++)
-		if (r->perfmaps[i]->pid == pid)
-			rec_perfmap__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
+	for (i = 0; i < r->nr_perfmaps; i++) {
+		if (r->perfmaps[i]->pid != pid || r->perfmaps[i]->gone)
+			continue;
+		rec_perfmap__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
+		r->perfmaps[i]->gone = 1; /* no more polling of a dead pid */
+	}
 	for (i = 0; i < r->nr_jitdumps; i++)
 		if (r->jitdumps[i]->pid == pid)
 			rec_jitdump__update(r->jitdumps[i]);
@@ -187,6 +200,12 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 			return start_jitdump(r, &v);
 		if (v.name[0] != '/' || !r->bid)
 			return 0;
+		/*
+		 * With jmmap, a mapping without a build-id is queued from its
+		 * MMAP3, whose content cookie lets the cache verify the file.
+		 */
+		if (r->jm && v.bm.cookie.kind == JMMAP_COOKIE_NONE)
+			return 0;
 		return rec_bidcache__add(r->bid, &v.bm);
 	case PERF_RECORD_EXIT:
 		if (h->size >= 8 + 16) {
@@ -203,6 +222,50 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 	}
 }
 
+int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
+{
+	size_t off = 0;
+	int err;
+
+	while (len - off >= sizeof(struct jmmap_rec_header)) {
+		struct jmmap_rec_header h;
+		struct jmmap_rec_mmap3 m;
+		struct rec_bidcache_map bm;
+		const char *name;
+
+		memcpy(&h, bytes + off, sizeof(h));
+		if (h.size < sizeof(h) || h.size > len - off)
+			return -EINVAL; /* rec_jmmap_scan() passed only whole records */
+		if (h.type != JMMAP_REC_MMAP3 || h.size <= sizeof(m) || !r->bid)
+			goto next;
+		memcpy(&m, bytes + off, sizeof(m));
+		name = (const char *)bytes + off + sizeof(m);
+		if (!memchr(name, '\0', h.size - sizeof(m)) || name[0] != '/' ||
+		    !(m.prot & PROT_EXEC) || m.cookie_len > JMMAP_COOKIE_MAX ||
+		    is_jitdump_name(name))
+			goto next;
+		memset(&bm, 0, sizeof(bm));
+		bm.pid = m.pid;
+		/* map_files/ names the vma, not the part this call changed */
+		bm.start = m.vma_start;
+		bm.end = m.vma_end;
+		bm.path = name;
+		bm.cookie.kind = m.cookie_kind;
+		bm.cookie.len = m.cookie_len;
+		memcpy(bm.cookie.bytes, m.cookie, m.cookie_len);
+		bm.dev_major = m.dev_major;
+		bm.dev_minor = m.dev_minor;
+		bm.ino = m.ino;
+		bm.ino_generation = m.ino_generation;
+		err = rec_bidcache__add(r->bid, &bm);
+		if (err)
+			return err;
+next:
+		off += h.size;
+	}
+	return 0;
+}
+
 int rec_watch_tick(struct record *r, int final)
 {
 	uint64_t now = rec_now();
@@ -213,6 +276,8 @@ int rec_watch_tick(struct record *r, int final)
 		return 0;
 	r->last_tick = now;
 	for (i = 0; i < r->nr_perfmaps; i++) {
+		if (r->perfmaps[i]->gone)
+			continue;
 		err = rec_perfmap__update(r->perfmaps[i], now, &r->perfmap_lines);
 		if (err == -ENOMEM)
 			return err;

@@ -64,6 +64,7 @@ struct record {
 	char buildid_dir[4096];
 	struct rec_jmmap *jm;
 	char jmmap_reason[256];
+	int jm_broken;           /* the module's stream was malformed: stop reading it */
 
 	struct rec_jitdump **jitdumps;
 	size_t nr_jitdumps;
@@ -114,6 +115,8 @@ int rec_synth_all(struct record *r);
 /* rec-watch.c: side files and binaries, driven by the records seen. */
 int rec_watch_record(struct record *r, const struct perf_event_header *h);
 int rec_watch_pid(struct record *r, uint32_t pid);
+/* Whole jmmap records just read: file-backed executable MMAP3s go to the cache. */
+int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len);
 int rec_watch_tick(struct record *r, int final);
 void rec_watch_free(struct record *r);
 
