@@ -302,6 +302,8 @@ static int keep_old_output(const char *path)
 		return 0;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
+	if (!S_ISREG(st.st_mode) || !st.st_size)
+		return 0; /* a device, a fifo, an empty file: nothing to keep */
 	if (snprintf(old, sizeof(old), "%s.old", path) >= (int)sizeof(old))
 		return -ENAMETOOLONG;
 	if (rename(path, old))
