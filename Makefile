@@ -18,42 +18,41 @@ BUILD := $(CURDIR)/build
 MAKEOVERRIDES := $(filter-out KERNELRELEASE=%,$(MAKEOVERRIDES))
 unexport KERNELRELEASE
 
-SUBMAKE = $(MAKE) --no-print-directory
 
 .PHONY: all jrec kmod tests examples deps check demo bench clean dkms-install fuzz
 
 all: jrec kmod tests examples
 
 jrec:
-	$(SUBMAKE) -C userspace BUILD=$(BUILD)
+	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD)
 
 examples:
-	$(SUBMAKE) -C examples/demo-jit BUILD=$(BUILD)
+	$(MAKE) --no-print-directory -C examples/demo-jit BUILD=$(BUILD)
 
 tests:
-	$(SUBMAKE) -C tests BUILD=$(BUILD)
+	$(MAKE) --no-print-directory -C tests BUILD=$(BUILD)
 
 kmod:
-	$(SUBMAKE) -C kmod KDIR=$(KDIR) O_BUILD=$(BUILD)/kmod-$(KREL)
+	$(MAKE) --no-print-directory -C kmod KDIR=$(KDIR) O_BUILD=$(BUILD)/kmod-$(KREL)
 
 deps:
 	scripts/install-deps
 
 check: deps
-	$(SUBMAKE) all
+	$(MAKE) --no-print-directory all
 	tests/run-suites
 
 demo: deps
-	$(SUBMAKE) jrec examples
+	$(MAKE) --no-print-directory jrec examples
 	scripts/demo
 
 bench: deps
-	$(SUBMAKE) jrec
+	$(MAKE) --no-print-directory jrec
 	scripts/bench
 
 dkms-install:
 	scripts/dkms-install $(VERSION) $(KREL)
 
 clean:
-	$(SUBMAKE) -C userspace BUILD=$(BUILD) clean
+	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) clean
 	rm -rf $(BUILD)
