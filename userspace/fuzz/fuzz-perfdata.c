@@ -2,11 +2,16 @@
 /*
  * libFuzzer target for the perf.data reader: header, attributes and ids,
  * every record of the data section, the BUILD_ID feature and jrec's private
- * sections (jmmap records, kallsyms copy).
+ * sections (jmmap records, kallsyms copy); then the report's first pass over
+ * the same bytes (address spaces, jitdump and perf-map sections, comms).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
+#include "../report/session.h"
 #include "jmmap-reader.h"
 #include "kernel-syms.h"
 #include "perf-reader.h"
@@ -67,5 +72,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kernel_syms__release(&k);
 	}
 	perf_reader__close(r);
+
+	/* the report's pass 1, through a memfd since a session opens a path */
+	{
+		int fd = memfd_create("fuzz-perfdata", MFD_CLOEXEC);
+		char path[64];
+		struct session ss;
+
+		if (fd < 0)
+			return 0;
+		if (write(fd, data, size) == (ssize_t)size) {
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+			if (!session__open(&ss, path, err, sizeof(err))) {
+				session__load(&ss);
+				session__close(&ss);
+			}
+		}
+		close(fd);
+	}
 	return 0;
 }
