@@ -230,7 +230,7 @@ int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct rec_
 int perf_writer__finish(struct perf_writer *w)
 {
 	struct perf_file_section *sec = NULL;
-	uint64_t features[PERF_FILE_FEAT_BITS / 64] = { 0 };
+	uint64_t features[PERF_FILE_FEAT_BITS / 64] = {0};
 	uint64_t table_off, off;
 	size_t nr = 0, i, k;
 	int err;

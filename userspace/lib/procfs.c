@@ -76,7 +76,7 @@ static int cur_spaces(struct cursor *c)
 int procfs_parse_maps_line(const char *line, size_t len, struct procfs_map *m)
 {
 	static const char deleted[] = " (deleted)";
-	struct cursor c = { line, line + len };
+	struct cursor c = {line, line + len};
 	uint64_t v;
 	size_t n;
 
@@ -199,8 +199,7 @@ int procfs_read_maps(pid_t pid, int (*fn)(const struct procfs_map *m, void *ctx)
 }
 
 /* The value after "key:" on its own line of a status text; NULL if absent. */
-static const char *status_value(const char *text, size_t len, const char *key,
-				const char **vend)
+static const char *status_value(const char *text, size_t len, const char *key, const char **vend)
 {
 	size_t klen = strlen(key);
 	const char *p = text, *end = text + len;
@@ -328,7 +327,7 @@ int procfs_parse_kallsyms_sym(const char *text, size_t len, const char *name, ui
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *le = nl ? nl : end;
-		struct cursor c = { p, le };
+		struct cursor c = {p, le};
 		uint64_t v;
 
 		/* "ADDR T name" */

@@ -21,10 +21,10 @@ struct procfs_map {
 	uint64_t start, end, pgoff;
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
-	uint32_t prot;  /* PROT_READ | PROT_WRITE | PROT_EXEC */
-	uint32_t flags; /* MAP_SHARED or MAP_PRIVATE */
+	uint32_t prot;		    /* PROT_READ | PROT_WRITE | PROT_EXEC */
+	uint32_t flags;		    /* MAP_SHARED or MAP_PRIVATE */
 	char path[PROCFS_PATH_MAX]; /* "" for anonymous */
-	int deleted; /* path ended in " (deleted)", which is stripped */
+	int deleted;		    /* path ended in " (deleted)", which is stripped */
 };
 
 /*

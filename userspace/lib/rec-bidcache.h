@@ -27,7 +27,7 @@ struct rec_bidcache_map {
 	uint32_t pid;
 	uint64_t start, end;
 	const char *path;
-	struct jrec_cookie cookie; /* from the record; kind NONE when it had none */
+	struct jrec_cookie cookie;     /* from the record; kind NONE when it had none */
 	uint32_t dev_major, dev_minor; /* identity when there is no cookie */
 	uint64_t ino, ino_generation;
 };

@@ -15,7 +15,10 @@ struct rec_buf {
 	size_t cap;
 };
 
-#define REC_BUF_INIT {NULL, 0, 0}
+#define REC_BUF_INIT                                                                               \
+	{                                                                                          \
+		NULL, 0, 0                                                                         \
+	}
 
 /* Make room for at least extra more bytes. 0 or -ENOMEM. */
 int rec_buf__reserve(struct rec_buf *b, size_t extra);

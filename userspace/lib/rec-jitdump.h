@@ -14,13 +14,13 @@
 
 #include "rec-buf.h"
 
-#define JITDUMP_MAGIC 0x4A695444u
+#define JITDUMP_MAGIC	      0x4A695444u
 #define JITDUMP_MAGIC_SWAPPED 0x4454694Au
-#define JITDUMP_HEADER_MIN 40
-#define JITDUMP_HEADER_MAX 4096
-#define JITDUMP_RECORD_MIN 16
-#define JITDUMP_RECORD_MAX (64u << 20) /* a single record above this is corrupt */
-#define JITDUMP_COPY_MAX (512ull << 20) /* stop copying one dump beyond this */
+#define JITDUMP_HEADER_MIN    40
+#define JITDUMP_HEADER_MAX    4096
+#define JITDUMP_RECORD_MIN    16
+#define JITDUMP_RECORD_MAX    (64u << 20)    /* a single record above this is corrupt */
+#define JITDUMP_COPY_MAX      (512ull << 20) /* stop copying one dump beyond this */
 
 /*
  * Advance *committed over the header and whole records in buf[0..len).
@@ -33,11 +33,11 @@ int rec_jitdump_scan(const uint8_t *buf, size_t len, size_t *committed);
 struct rec_jitdump {
 	int fd;
 	uint32_t pid;
-	uint64_t time;      /* when the dump was seen mapped */
+	uint64_t time; /* when the dump was seen mapped */
 	char *path;
 	struct rec_buf data; /* bytes read so far */
 	size_t committed;    /* bytes of data that form whole records */
-	int error;           /* first error: copying stopped */
+	int error;	     /* first error: copying stopped */
 };
 
 /* Start copying from fd (taken over). 0 or -errno. */

@@ -21,7 +21,7 @@ struct rec_jmmap {
 	struct rec_buf partial; /* an incomplete record tail, if a read split one */
 	uint64_t nr_records;
 	uint64_t nr_by_type[JMMAP_REC_MAX];
-	uint64_t lost;          /* summed from LOST records */
+	uint64_t lost; /* summed from LOST records */
 };
 
 /*

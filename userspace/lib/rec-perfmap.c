@@ -12,8 +12,8 @@
 #include "procfs.h"
 #include "rec-perfmap.h"
 
-static int emit(struct rec_perfmap_split *s, const char *line, size_t len,
-		rec_perfmap_line_fn fn, void *ctx)
+static int emit(struct rec_perfmap_split *s, const char *line, size_t len, rec_perfmap_line_fn fn,
+		void *ctx)
 {
 	if (len && line[len - 1] == '\r')
 		len--;
@@ -133,7 +133,7 @@ static int on_line(const char *line, size_t len, void *arg)
 
 int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct rec_buf *out)
 {
-	struct line_ctx c = { pm, out, now };
+	struct line_ctx c = {pm, out, now};
 	char buf[16384];
 	struct stat st;
 	int err;

@@ -17,8 +17,8 @@
 /* Splits a byte stream into lines; keeps an unfinished last line. */
 struct rec_perfmap_split {
 	struct rec_buf partial;
-	int skipping;       /* inside an over-long line */
-	uint64_t dropped;   /* over-long lines dropped */
+	int skipping;	  /* inside an over-long line */
+	uint64_t dropped; /* over-long lines dropped */
 };
 
 typedef int (*rec_perfmap_line_fn)(const char *line, size_t len, void *ctx);
@@ -37,14 +37,14 @@ int rec_perfmap_emit_line(struct rec_buf *b, uint64_t time, uint32_t pid, const 
 
 /* One watched perf map. */
 struct rec_perfmap {
-	uint32_t pid;     /* as the recorder sees it */
-	uint32_t nspid;   /* as the process sees itself */
-	char path[96];    /* /proc/PID/root/tmp/perf-NSPID.map */
-	int fd;           /* -1 until the file exists */
-	uint64_t offset;  /* bytes consumed */
+	uint32_t pid;	 /* as the recorder sees it */
+	uint32_t nspid;	 /* as the process sees itself */
+	char path[96];	 /* /proc/PID/root/tmp/perf-NSPID.map */
+	int fd;		 /* -1 until the file exists */
+	uint64_t offset; /* bytes consumed */
 	struct rec_perfmap_split split;
 	uint64_t lines;
-	int gone;         /* the process exited: read for the last time */
+	int gone; /* the process exited: read for the last time */
 };
 
 /* Watch pid's perf map. 0 or -errno (-ESRCH if the process is gone). */

@@ -155,8 +155,8 @@ static int open_one(struct record *r, pid_t tid, int cpu)
 			continue;
 		}
 		if ((errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) &&
-		    r->attr.type == PERF_TYPE_HARDWARE && r->attr.config == PERF_COUNT_HW_CPU_CYCLES &&
-		    !r->opts.event_given) {
+		    r->attr.type == PERF_TYPE_HARDWARE &&
+		    r->attr.config == PERF_COUNT_HW_CPU_CYCLES && !r->opts.event_given) {
 			if (!r->opts.quiet)
 				fprintf(stderr, "jrec record: cycles not supported (no hardware "
 						"counters), falling back to cpu-clock\n");
@@ -247,7 +247,8 @@ int rec_events_mmap(struct record *r)
 	}
 	/* the other events of each CPU write into that CPU's (now mapped) ring */
 	for (i = 0; i < r->nr_fds; i++)
-		if (r->out_fds[i] >= 0 && ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->out_fds[i]))
+		if (r->out_fds[i] >= 0 &&
+		    ioctl(r->fds[i], PERF_EVENT_IOC_SET_OUTPUT, r->out_fds[i]))
 			return -errno;
 	return 0;
 }
@@ -358,7 +359,7 @@ int rec_events_drain(struct record *r)
 			return err;
 	}
 	if (wrote) {
-		struct perf_event_header fr = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(fr) };
+		struct perf_event_header fr = {PERF_RECORD_FINISHED_ROUND, 0, sizeof(fr)};
 
 		err = perf_writer__write(r->w, &fr, sizeof(fr));
 		if (!err)

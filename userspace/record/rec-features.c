@@ -35,7 +35,7 @@ static int add_string(struct record *r, unsigned int id, const char *s)
 
 static int private_prefix(struct rec_buf *b, unsigned int id)
 {
-	struct jrec_feat_prefix p = { JREC_FEAT_MAGIC, JREC_FEAT_VERSION, (uint16_t)id };
+	struct jrec_feat_prefix p = {JREC_FEAT_MAGIC, JREC_FEAT_VERSION, (uint16_t)id};
 
 	return rec_buf__append(b, &p, sizeof(p));
 }
@@ -147,7 +147,7 @@ static int clock_features(struct record *r)
 
 /* One "key=value" line; a newline inside the value becomes a space. */
 static int kv(struct rec_buf *b, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static int kv(struct rec_buf *b, const char *key, const char *fmt, ...)
 {
 	char val[2048];
@@ -200,7 +200,7 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 	if (!err)
 		err = kv(&b, "kernel_release", "%s", u->release);
 	if (!err && kid_len) {
-		struct jrec_cookie c = { JMMAP_COOKIE_ELF_BUILD_ID, kid_len, { 0 } };
+		struct jrec_cookie c = {JMMAP_COOKIE_ELF_BUILD_ID, kid_len, {0}};
 
 		memcpy(c.bytes, kid, kid_len);
 		jrec_cookie_hex(&c, hex);

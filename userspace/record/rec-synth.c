@@ -19,7 +19,7 @@
 /* The sample_id_all trailer for attr.sample_type: TID, TIME, CPU, IDENTIFIER. */
 static void append_id(uint8_t **p, const struct record *r, uint32_t pid, uint32_t tid)
 {
-	uint32_t pt[2] = { pid, tid }, cpu[2] = { 0, 0 };
+	uint32_t pt[2] = {pid, tid}, cpu[2] = {0, 0};
 	uint64_t t = r->t0, id = r->ids[0];
 
 	memcpy(*p, pt, 8);
@@ -49,7 +49,7 @@ int rec_synth_kernel(struct record *r)
 	} u;
 	uint8_t *p;
 	uint64_t v;
-	uint32_t pt[2] = { (uint32_t)-1, 0 };
+	uint32_t pt[2] = {(uint32_t)-1, 0};
 	static const char name[] = "[kernel.kallsyms]_text";
 
 	if (!r->kernel_text)
@@ -128,7 +128,7 @@ static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)
 	} u;
 	struct rec_buf b = REC_BUF_INIT;
 	char path[64], comm[16];
-	uint32_t pt[2] = { pid, tid };
+	uint32_t pt[2] = {pid, tid};
 	uint8_t *p;
 	int err;
 
@@ -151,7 +151,7 @@ static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)
 
 int rec_synth_process(struct record *r, pid_t pid)
 {
-	struct synth_ctx c = { r, (uint32_t)pid };
+	struct synth_ctx c = {r, (uint32_t)pid};
 	struct dirent *de;
 	char path[64];
 	DIR *d;

@@ -260,7 +260,7 @@ int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
 		err = rec_bidcache__add(r->bid, &bm);
 		if (err)
 			return err;
-next:
+	next:
 		off += h.size;
 	}
 	return 0;

@@ -23,7 +23,7 @@ enum record_event {
 
 struct record_opts {
 	const char *output;
-	uint64_t freq;   /* samples per second, when period is 0 */
+	uint64_t freq;	 /* samples per second, when period is 0 */
 	uint64_t period; /* -c */
 	enum record_event event;
 	int event_given;
@@ -35,15 +35,15 @@ struct record_opts {
 	pid_t pid;
 	int system_wide;
 	int argc;
-	char **argv;      /* the workload, NULL-terminated */
-	int full_argc;    /* jrec's own command line, for CMDLINE */
+	char **argv;   /* the workload, NULL-terminated */
+	int full_argc; /* jrec's own command line, for CMDLINE */
 	char **full_argv;
 };
 
 struct rec_ring {
 	int fd;
 	int cpu;
-	void *base;      /* the mmap: control page, then data */
+	void *base; /* the mmap: control page, then data */
 	size_t data_size;
 	uint64_t wakeups;
 };
@@ -54,7 +54,7 @@ struct record {
 	const char *event_name;
 	int *fds;
 	uint64_t *ids;
-	int *out_fds;     /* the ring fd each event writes into, -1 for ring owners */
+	int *out_fds; /* the ring fd each event writes into, -1 for ring owners */
 	size_t nr_fds;
 	struct rec_ring *rings;
 	size_t nr_rings;
@@ -64,7 +64,7 @@ struct record {
 	char buildid_dir[4096];
 	struct rec_jmmap *jm;
 	char jmmap_reason[256];
-	int jm_broken;           /* the module's stream was malformed: stop reading it */
+	int jm_broken; /* the module's stream was malformed: stop reading it */
 
 	struct rec_jitdump **jitdumps;
 	size_t nr_jitdumps;
@@ -72,7 +72,7 @@ struct record {
 	size_t nr_perfmaps;
 	struct rec_buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
 
-	uint64_t t0;             /* CLOCK_MONOTONIC before the events were enabled */
+	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
 	uint64_t nr_rounds;
@@ -80,12 +80,12 @@ struct record {
 	int kernel_text_err;
 
 	pid_t child;
-	int go_fd, err_fd;       /* workload start and exec-error pipes */
+	int go_fd, err_fd; /* workload start and exec-error pipes */
 	int child_exited;
 	int child_status;
 	int sig_fd;
-	int pid_fd;              /* -p target */
-	int stop_signal;         /* SIGINT/SIGTERM received */
+	int pid_fd;	 /* -p target */
+	int stop_signal; /* SIGINT/SIGTERM received */
 };
 
 #define REC_TICK_NS 10000000ull /* perf-map and jitdump polling interval */
