@@ -84,7 +84,7 @@ qemu_stage_base() {
 	if [ -x "$build/jrec" ]; then
 		qemu_stage_file "$stage" "$build/jrec" /usr/bin/jrec || return 1
 	fi
-	if [ -d "$build/tests/guest" ]; then
+	if [ -d "$build/tests/guest" ] && [ "${JMMAP_QEMU_GUEST_TESTS:-1}" = 1 ]; then
 		for f in "$build/tests/guest"/*; do
 			[ -e "$f" ] || continue
 			qemu_stage_file "$stage" "$f" "/tests/guest/$(basename "$f")" || return 1

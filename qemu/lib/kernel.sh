@@ -69,15 +69,23 @@ qemu_image_available() {
 # of the image meta package's candidate; if the headers for it are not
 # installed (the archive moved on after `make deps`), the release of the
 # installed headers is used when its image is still in the archive.
+#
+# A caller that resolved it already may pass it on in JMMAP_QEMU_RELEASE_6_1
+# or JMMAP_QEMU_RELEASE_6_12 (apt-cache takes seconds on a busy machine).
 qemu_resolve_release() {
-	local series=$1 rel hrel
+	local series=$1 rel hrel known
 	case "$series" in
-	6.1 | 6.12) ;;
+	6.1) known=${JMMAP_QEMU_RELEASE_6_1:-} ;;
+	6.12) known=${JMMAP_QEMU_RELEASE_6_12:-} ;;
 	*)
 		qemu_log "unknown kernel '$series' (use 6.1 or 6.12)"
 		return 1
 		;;
 	esac
+	if [ -n "$known" ] && [ -d "/lib/modules/$known/build" ]; then
+		echo "$known"
+		return 0
+	fi
 	rel=$(qemu_candidate_release "$series") || rel=
 	if [ -n "$rel" ] && [ -d "/lib/modules/$rel/build" ]; then
 		echo "$rel"
