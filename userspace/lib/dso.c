@@ -52,6 +52,8 @@ int dso_set__init(struct dso_set *s)
 	else if (home && *home)
 		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s/.cache/jrec", home);
 	s->use_debuginfod = urls && *urls;
+	env = getenv("JREC_DEBUG_DIR");
+	snprintf(s->debug_dir, sizeof(s->debug_dir), "%s", env && *env ? env : "/usr/lib/debug");
 	return 0;
 }
 
@@ -177,7 +179,7 @@ static bool try_own_vdso(struct dso *d)
 
 void dso__load(struct dso_set *s, struct dso *d)
 {
-	char hex[JREC_COOKIE_HEX_LEN], path[4200];
+	char hex[JREC_COOKIE_HEX_LEN], path[8300];
 	struct jrec_cookie now;
 	bool is_bid = d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len;
 
@@ -186,7 +188,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 	jrec_cookie_hex(&d->cookie, hex);
 	if (is_bid) {
 		/* separate debuginfo first: symbols and DWARF */
-		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, hex, hex + 2);
 		if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK)
 			return;
 		if (d->img) {

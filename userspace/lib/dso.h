@@ -49,6 +49,7 @@ struct dso_set {
 	struct dso **buckets;
 	size_t nbuckets, nr;
 	char cache_dir[4096]; /* jrec's build-id cache, "" when none */
+	char debug_dir[4096]; /* separate debuginfo root: $JREC_DEBUG_DIR, else /usr/lib/debug */
 	bool use_debuginfod;
 	bool own_vdso; /* the recording's kernel is the running one: its vdso is ours */
 	void *debuginfod; /* debuginfod_client, lazily */

@@ -27,6 +27,7 @@ struct elf_image {
 	void *mem; /* the image itself, for elf_image__open_mem() */
 	Dwarf *dw;
 	bool dw_tried;
+	bool full_symtab;
 	struct symtab syms;
 	struct load_seg loads[MAX_LOADS];
 	unsigned int nr_loads;
@@ -191,6 +192,7 @@ static int load_symbols(struct elf_image *img)
 		err = add_funcs(&img->syms, img->elf, scn, &sh);
 		if (err)
 			return err;
+		img->full_symtab = img->syms.nr > 0;
 	}
 	if (!img->syms.nr) {
 		scn = find_type(img->elf, SHT_DYNSYM, &sh);
@@ -206,6 +208,7 @@ static int load_symbols(struct elf_image *img)
 				err = add_funcs(&img->syms, img->mini, scn, &sh);
 				if (err)
 					return err;
+				img->full_symtab = true;
 			}
 		}
 	}
@@ -355,6 +358,11 @@ const struct symtab *elf_image__symtab(const struct elf_image *img)
 bool elf_image__has_symbols(const struct elf_image *img)
 {
 	return img->syms.nr > 0;
+}
+
+bool elf_image__has_full_symtab(const struct elf_image *img)
+{
+	return img->full_symtab;
 }
 
 bool elf_image__has_dwarf(struct elf_image *img)

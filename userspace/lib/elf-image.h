@@ -28,6 +28,8 @@ size_t elf_image__build_id(const struct elf_image *img, uint8_t *id, size_t max)
 uint64_t elf_image__offset_to_vaddr(const struct elf_image *img, uint64_t off);
 const struct symtab *elf_image__symtab(const struct elf_image *img);
 bool elf_image__has_symbols(const struct elf_image *img);
+/* Whether the full symbol table (.symtab or MiniDebugInfo) was there, not just .dynsym. */
+bool elf_image__has_full_symtab(const struct elf_image *img);
 bool elf_image__has_dwarf(struct elf_image *img);
 /* "file.c:123" (the file's base name) for @vaddr into @buf, or NULL. */
 const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len);

@@ -258,7 +258,9 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 				out->plt = sym->is_plt;
 				return;
 			}
-			out->why = d->status == DSO_OK ? DSO_NO_SYMBOL : d->status;
+			out->why = d->status != DSO_OK ? d->status
+				   : elf_image__has_full_symtab(d->img) ? DSO_NO_SYMBOL
+									: DSO_STRIPPED;
 			return;
 		}
 		out->addr = ip - m->start + m->pgoff;
