@@ -326,6 +326,31 @@ void elf_image__close(struct elf_image *img)
 	free(img);
 }
 
+int elf_image__symbol_value(const struct elf_image *img, const char *name, uint64_t *value)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_type(img->elf, SHT_SYMTAB, &sh);
+	Elf_Data *data;
+	size_t i, n;
+
+	if (!scn || !sh.sh_entsize || !(data = elf_getdata(scn, NULL)))
+		return -ENOENT;
+	n = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Sym sym;
+		const char *s;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			break;
+		s = elf_strptr(img->elf, sh.sh_link, sym.st_name);
+		if (s && !strcmp(s, name) && sym.st_shndx != SHN_UNDEF) {
+			*value = sym.st_value;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 size_t elf_image__build_id(const struct elf_image *img, uint8_t *id, size_t max)
 {
 	size_t n = img->build_id_len < max ? img->build_id_len : max;

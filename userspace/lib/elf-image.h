@@ -22,6 +22,8 @@ int elf_image__open(const char *path, struct elf_image **out);
 int elf_image__open_mem(void *buf, size_t len, struct elf_image **out);
 void elf_image__close(struct elf_image *img);
 
+/* The value of symbol @name of any type in .symtab (e.g. a vmlinux's _text). 0 or -ENOENT. */
+int elf_image__symbol_value(const struct elf_image *img, const char *name, uint64_t *value);
 /* The GNU build-id, or 0 bytes. */
 size_t elf_image__build_id(const struct elf_image *img, uint8_t *id, size_t max);
 /* Translate a file offset of a mapped segment into the address symbols use. */

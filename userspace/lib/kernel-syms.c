@@ -158,6 +158,28 @@ out:
 	return err;
 }
 
+int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, uint64_t text_addr)
+{
+	size_t i;
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = module_index(k, "[kernel.kallsyms]");
+	if (err < 0)
+		return err;
+	for (i = 0; i < tab->nr; i++) {
+		err = symtab__add(&k->tab, tab->syms[i].start, tab->syms[i].end - tab->syms[i].start,
+				  tab->syms[i].name, tab->syms[i].bind);
+		if (err) {
+			kernel_syms__release(k);
+			return err;
+		}
+	}
+	k->text_addr = text_addr;
+	symtab__finish(&k->tab, 1 << 20);
+	return 0;
+}
+
 int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text)
 {
 	uint64_t delta;

@@ -22,6 +22,11 @@ struct kernel_syms {
 /* Parse "ADDR TYPE NAME [MODULE]" lines (kallsyms and System.map). 0 or -errno. */
 int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len);
 int kernel_syms__load_file(struct kernel_syms *k, const char *path);
+/*
+ * Take the function symbols of a vmlinux (@tab, names owned by the caller's
+ * image) with @text_addr the link-time _text. 0 or -errno.
+ */
+int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, uint64_t text_addr);
 /* Move every symbol so that _text lands on @recorded_text. -ENOENT without _text. */
 int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text);
 /* The index of module @name ("[name]"), added if new; @name must outlive @k. */

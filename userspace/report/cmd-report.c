@@ -121,7 +121,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
 	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio";
-	char err[512] = "", bad[64];
+	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
 	bool quiet = false;
 	int c, ret = 1;
 
@@ -213,6 +213,8 @@ int cmd_report(int argc, char **argv)
 	meta.ksyms_source = r.s.ksyms_source;
 	meta.kernel_release = r.s.kernel_release;
 	meta.kernel_text = r.s.kernel_text;
+	jrec_cookie_hex(&r.s.kernel_bid, kbid);
+	meta.kernel_build_id = kbid;
 	if (perf_reader__cut_short(r.s.r))
 		meta.cut_short = pr_cut_str(perf_reader__cut_short(r.s.r));
 	if (meta.cut_short && !quiet)

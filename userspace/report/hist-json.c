@@ -50,6 +50,8 @@ void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *o
 	jstr(out, m->ksyms_source ? m->ksyms_source : "");
 	fprintf(out, ",\n  \"kernel_release\": ");
 	jstr(out, m->kernel_release ? m->kernel_release : "");
+	fprintf(out, ",\n  \"kernel_build_id\": ");
+	jstr(out, m->kernel_build_id ? m->kernel_build_id : "");
 	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
 	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
 		     "  \"total_period\": %llu,\n  \"sort\": [",

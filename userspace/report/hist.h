@@ -72,6 +72,7 @@ struct report_meta {
 	const char *mode;          /* jmmap / fallback / "" for perf files */
 	const char *ksyms_source;
 	const char *kernel_release;
+	const char *kernel_build_id; /* hex, "" when unknown */
 	uint64_t kernel_text;
 	bool show_nr_samples;
 	double percent_limit;

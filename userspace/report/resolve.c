@@ -60,6 +60,46 @@ static bool try_ksyms_file(struct session *s, const char *path, const char *sour
 	return true;
 }
 
+/* A vmlinux with the recorded kernel's build-id, with its _text. */
+static bool try_vmlinux(struct session *s)
+{
+	char hex[JREC_COOKIE_HEX_LEN], path[8400];
+	const char *rel = s->kernel_release;
+	uint8_t id[20];
+	int i;
+
+	if (!s->kernel_bid.len)
+		return false;
+	jrec_cookie_hex(&s->kernel_bid, hex);
+	for (i = 0; i < 4; i++) {
+		struct elf_image *img;
+		uint64_t text;
+
+		if (i == 0)
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->dsos.debug_dir,
+				 hex, hex + 2);
+		else if (i == 1)
+			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", s->dsos.debug_dir, rel);
+		else if (i == 2)
+			snprintf(path, sizeof(path), "/lib/modules/%s/build/vmlinux", rel);
+		else
+			snprintf(path, sizeof(path), "/boot/vmlinux-%s", rel);
+		if (elf_image__open(path, &img))
+			continue;
+		if (elf_image__build_id(img, id, sizeof(id)) != s->kernel_bid.len ||
+		    memcmp(id, s->kernel_bid.bytes, s->kernel_bid.len) ||
+		    elf_image__symbol_value(img, "_text", &text) ||
+		    kernel_syms__from_symtab(&s->ksyms, elf_image__symtab(img), text)) {
+			elf_image__close(img);
+			continue;
+		}
+		s->vmlinux = img;
+		s->ksyms_source = "vmlinux";
+		return true;
+	}
+	return false;
+}
+
 static void load_kernel(struct session *s)
 {
 	char path[512];
@@ -70,7 +110,9 @@ static void load_kernel(struct session *s)
 	struct utsname u;
 
 	s->ksyms_tried = true;
-	/* System.map for the recorded release */
+	/* vmlinux by build-id, then System.map for the recorded release */
+	if (try_vmlinux(s))
+		goto found;
 	if (s->kernel_release[0]) {
 		snprintf(path, sizeof(path), "/boot/System.map-%s", s->kernel_release);
 		if (try_ksyms_file(s, path, "System.map"))
@@ -104,9 +146,9 @@ found:
 	if (s->kernel_text && kernel_syms__relocate(&s->ksyms, s->kernel_text) == 0)
 		symtab__finish(&s->ksyms.tab, 1 << 20);
 	s->have_ksyms = true;
-	if (strcmp(s->ksyms_source, "System.map"))
+	if (strcmp(s->ksyms_source, "System.map") && strcmp(s->ksyms_source, "vmlinux"))
 		return;
-	/* System.map has no modules: take them, at their load addresses, from the recording */
+	/* vmlinux and System.map have no modules: take them, at their load addresses, from the recording */
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
 	    !kernel_syms__parse(&s->ksyms_mods, p, len)) {
 		size_t i;

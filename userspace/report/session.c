@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "elf-image.h"
 #include "jmmap-reader.h"
 #include "session.h"
 
@@ -542,6 +543,7 @@ void session__close(struct session *s)
 	dso_set__release(&s->dsos);
 	kernel_syms__release(&s->ksyms);
 	kernel_syms__release(&s->ksyms_mods);
+	elf_image__close(s->vmlinux);
 	free(s->bids);
 	free(s->sym_cache);
 	free(s->res_cache);

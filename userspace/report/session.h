@@ -62,6 +62,7 @@ struct session {
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
+	struct elf_image *vmlinux;     /* owns the names in ksyms when it came from a vmlinux */
 	bool ksyms_tried, have_ksyms;
 	const char *ksyms_source;
 	uint64_t kernel_text; /* recorded runtime _text, 0 if unknown */
