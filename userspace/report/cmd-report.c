@@ -59,7 +59,7 @@ struct report {
 	struct session s;
 	struct hist h;
 	struct filters f;
-	bool need_srcline;
+	bool need_srcline, need_comm;
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -91,7 +91,7 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	t = session__time(ev);
 	if (!filters__task(&r->f, ev->id.pid, ev->id.tid, t))
 		return 0;
-	comm = session__comm(&r->s, ev->id.tid, ev->id.pid, t);
+	comm = r->need_comm ? session__comm(&r->s, ev->id.tid, ev->id.pid, t) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
 	if (!r->event && ev->attr)
@@ -181,6 +181,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	r.need_srcline = r.h.has[SK_SRCLINE];
+	r.need_comm = r.h.has[SK_COMM] || r.f.nr_comms;
 	ret = session__open(&r.s, input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
