@@ -20,6 +20,7 @@ qemu_boot() {
 		-chardev "file,id=con,path=$work/console.log" -serial chardev:con)
 	if [ "$interactive" = 1 ]; then
 		# Ctrl-A x leaves QEMU, Ctrl-A c switches to its monitor.
+		# shellcheck disable=SC2054 # the commas are QEMU's
 		tty=(-chardev "stdio,id=tty,mux=on,signal=off,logfile=$work/tty.log"
 			-serial chardev:tty -mon chardev=tty,mode=readline)
 	else
@@ -64,7 +65,7 @@ QEMU_BAD_TAINT=$(((1 << 5) | (1 << 7) | (1 << 9) | (1 << 14)))
 
 # qemu_taint_names VALUE: the bits set, as "bit N (X)".
 qemu_taint_names() {
-	local v=$1 i out= letters=PFSRMBUDAWCIOELKXTN
+	local v=$1 i out='' letters=PFSRMBUDAWCIOELKXTN
 	for ((i = 0; i < ${#letters}; i++)); do
 		((v & (1 << i))) && out="$out bit $i (${letters:i:1})"
 	done
