@@ -283,6 +283,10 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 		r->data.size = r->len - r->data.offset;
 		memset(r->features, 0, sizeof(r->features));
 	}
+	/* every finalised recording has feature sections (perf's and jrec's alike) */
+	if (r->cut == PR_CUT_NONE && !(r->features[0] | r->features[1] | r->features[2] |
+				      r->features[3]))
+		r->cut = PR_CUT_NO_FEATURES;
 	return read_features(r);
 }
 
@@ -397,6 +401,8 @@ const char *pr_cut_str(enum pr_cut cut)
 		return "the file ends inside its data section";
 	case PR_CUT_BAD_RECORD:
 		return "a record with an impossible size ends the readable data";
+	case PR_CUT_NO_FEATURES:
+		return "the recorder never finalised the file (no feature sections)";
 	}
 	return "?";
 }

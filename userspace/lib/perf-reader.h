@@ -106,6 +106,7 @@ enum pr_cut {
 	PR_CUT_NO_DATA_SIZE, /* header says data.size == 0: the writer never finished */
 	PR_CUT_SHORT_FILE,   /* the file ends inside the data section */
 	PR_CUT_BAD_RECORD,   /* a record's size is impossible; the rest is unreadable */
+	PR_CUT_NO_FEATURES,  /* no feature sections: the recorder never finalised the file */
 };
 
 /*

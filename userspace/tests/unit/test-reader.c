@@ -291,6 +291,31 @@ static void cut_short(void)
 	free(m);
 }
 
+static void no_features(void)
+{
+	struct img *m = malloc(sizeof(*m));
+	struct perf_reader *r;
+	struct seen s = { 0 };
+	char err[256];
+	int ret;
+
+	/* killed outright after a batch: data.size current, feature bitmap empty */
+	build(m, 0);
+	memset(m->b + 72, 0, 32);
+	ret = perf_reader__open_mem(m->b, m->len, &r, err, sizeof(err));
+	check(ret == 0, "no feature sections: opens");
+	if (ret) {
+		free(m);
+		return;
+	}
+	s.r = r;
+	ret = perf_reader__for_each_event(r, on_ev, &s);
+	check(!ret && s.sample == 1 && perf_reader__cut_short(r) == PR_CUT_NO_FEATURES,
+	      "no feature sections: every record read, reported as cut short");
+	perf_reader__close(r);
+	free(m);
+}
+
 static void corrupt(void)
 {
 	struct img *m = malloc(sizeof(*m));
@@ -355,6 +380,7 @@ int main(void)
 	one_order(0);
 	one_order(1);
 	cut_short();
+	no_features();
 	corrupt();
 	printf("1..%d\n", test_no);
 	return failures ? 1 : 0;
