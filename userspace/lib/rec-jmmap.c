@@ -146,6 +146,23 @@ int rec_jmmap__read(struct rec_jmmap *s)
 	return 0;
 }
 
+int rec_jmmap__sync_lost(struct rec_jmmap *s)
+{
+	struct jmmap_stats st;
+	uint64_t total = 0;
+	int i;
+
+	memset(&st, 0, sizeof(st));
+	st.size = sizeof(st);
+	if (ioctl(s->fd, JMMAP_IOC_GET_STATS, &st))
+		return -errno;
+	for (i = 1; i < JMMAP_REC_MAX; i++)
+		total += st.lost[i];
+	if (total > s->lost)
+		s->lost = total;
+	return 0;
+}
+
 void rec_jmmap__free(struct rec_jmmap *s)
 {
 	if (!s)

@@ -48,6 +48,14 @@ int rec_jmmap__read(struct rec_jmmap *s);
 long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
 		    uint64_t *lost);
 
+/*
+ * Ask the module how many records it dropped for this session since open
+ * and raise s->lost to that if the LOST records seen so far say less (drops
+ * since the last LOST record have not been reported in the stream yet).
+ * 0 or -errno.
+ */
+int rec_jmmap__sync_lost(struct rec_jmmap *s);
+
 void rec_jmmap__free(struct rec_jmmap *s);
 
 #endif

@@ -485,6 +485,8 @@ static int finish(struct record *r)
 	err = rec_events_drain(r);
 	if (!err && r->jm)
 		err = read_jmmap(r);
+	if (!err && r->jm && !r->jm_broken)
+		rec_jmmap__sync_lost(r->jm); /* best effort: the stream's LOST counts stand */
 	if (!err)
 		err = rec_watch_tick(r, 1);
 	if (r->bid) {
