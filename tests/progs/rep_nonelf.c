@@ -3,7 +3,7 @@
  * rep_nonelf: code in a mapped file that is not ELF, as a runtime with its
  * own image format has. Writes DIR/image.bin (a small header, then two
  * functions), maps it PROT_READ|PROT_EXEC, names the functions in
- * /tmp/perf-PID.map, and runs them for SECONDS.
+ * /tmp/perf-PID.map, runs them for SECONDS and removes the map.
  *
  *   rep_nonelf DIR SECONDS
  */
@@ -70,5 +70,6 @@ int main(int argc, char **argv)
 		((void (*)(void))(p + 0x1100))();
 	}
 	printf("pid %d\n", getpid());
+	unlink(path); /* as runtimes do: the recording keeps the timed lines */
 	return 0;
 }
