@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * jrec script: print a recording's events one per line, like perf script:
- *   COMM  TID [CPU] SEC.USEC: PERIOD EVENT:  IP SYM+OFF (DSO)
+ *   COMM  TID [CPU] SEC.USEC: PERIOD EVENT:  IP SYM+0xOFF (DSO)
  * --show-mmap-events adds the kernel's MMAP/MMAP2 records, jmmap's
  * MMAP3/MUNMAP/EXEC records and the JIT loads known from jitdump and perf maps.
  */
@@ -56,7 +56,8 @@ static void print_sym(struct script *sc, uint32_t pid, uint64_t ip, uint64_t t, 
 	fprintf(sc->out, "%16llx ", (unsigned long long)ip);
 	if (res.sym) {
 		dm = jrec_demangle(res.sym);
-		fprintf(sc->out, "%s%s", dm ? dm : res.sym, res.plt ? "@plt" : "");
+		fprintf(sc->out, "%s%s+0x%llx", dm ? dm : res.sym, res.plt ? "@plt" : "",
+			(unsigned long long)(res.addr - res.sym_start));
 		free(dm);
 	} else {
 		fputs("[unknown]", sc->out);
