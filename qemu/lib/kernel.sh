@@ -72,7 +72,27 @@ qemu_image_available() {
 #
 # A caller that resolved it already may pass it on in JMMAP_QEMU_RELEASE_6_1
 # or JMMAP_QEMU_RELEASE_6_12 (apt-cache takes seconds on a busy machine).
+# The answer is also remembered in the cache, keyed by the modification
+# times of apt's package lists and dpkg's status file, so it is asked again
+# only after `apt-get update` or an install.
 qemu_resolve_release() {
+	local series=$1 key memo rel
+	key="$(stat -c %Y /var/lib/apt/lists /var/lib/dpkg/status 2>/dev/null | tr '\n' ' ')"
+	memo=$(qemu_cache_dir)/release-$series
+	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$key" ]; then
+		rel=$(sed -n 2p "$memo")
+		if [ -n "$rel" ] && [ -d "/lib/modules/$rel/build" ]; then
+			echo "$rel"
+			return 0
+		fi
+	fi
+	rel=$(qemu_resolve_release_apt "$series") || return 1
+	mkdir -p "$(dirname "$memo")" && printf '%s\n%s\n' "$key" "$rel" >"$memo.$$" &&
+		mv "$memo.$$" "$memo"
+	echo "$rel"
+}
+
+qemu_resolve_release_apt() {
 	local series=$1 rel hrel known
 	case "$series" in
 	6.1) known=${JMMAP_QEMU_RELEASE_6_1:-} ;;
