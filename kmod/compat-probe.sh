@@ -42,6 +42,9 @@ has JMMAP_HAVE_DO_MAS_MUNMAP 'int do_mas_munmap\(struct ma_state' $mm
 # ... and mprotect_fixup() gained the iterator as its first argument.
 has JMMAP_HAVE_MPROTECT_FIXUP_VMI 'mprotect_fixup\(struct vma_iterator' $mm
 has JMMAP_HAVE_MPROTECT_FIXUP_TLB 'mprotect_fixup\(struct mmu_gather' $mm
+# unmap_vmas() walks a maple tree (6.1) or a ma_state (6.6+) of detached vmas.
+has JMMAP_HAVE_UNMAP_VMAS_MT 'void unmap_vmas\(struct mmu_gather \*tlb, struct maple_tree' $mm
+has JMMAP_HAVE_UNMAP_VMAS_MAS 'void unmap_vmas\(struct mmu_gather \*tlb, struct ma_state' $mm
 # mmap_region(file, addr, len, vm_flags, pgoff, uf), unchanged in between.
 has JMMAP_HAVE_MMAP_REGION 'unsigned long mmap_region\(struct file' $mm
 # inode_get_ctime() (6.6, backported to Debian's 6.1) hides i_ctime.

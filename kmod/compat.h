@@ -30,6 +30,22 @@
 #define JMMAP_MUNMAP_ARG_LEN 3
 
 /*
+ * unmap_vmas(), which zaps the pages of the vmas a munmap detached: it runs
+ * only past the munmap path's point of no return, so it tells that the unmap
+ * took effect. Its vma, start and end are arguments 2, 3 and 4 in both shapes:
+ *   unmap_vmas(tlb, maple_tree *mt, vma, start, end)                    6.1
+ *   unmap_vmas(tlb, ma_state *mas, vma, start, end, tree_end, locked)   6.6+
+ */
+#if defined(JMMAP_HAVE_UNMAP_VMAS_MAS) || defined(JMMAP_HAVE_UNMAP_VMAS_MT)
+#define JMMAP_UNMAP_VMAS_SYMBOL "unmap_vmas"
+#else
+#error "jmmap: unknown unmap_vmas() signature; teach compat-probe.sh"
+#endif
+#define JMMAP_UNMAP_VMAS_ARG_VMA 2
+#define JMMAP_UNMAP_VMAS_ARG_START 3
+#define JMMAP_UNMAP_VMAS_ARG_END 4
+
+/*
  * mprotect_fixup(), called once per vma a mprotect() changes:
  *   (tlb, vma, pprev, start, end, newflags)          6.1
  *   (vmi, tlb, vma, pprev, start, end, newflags)     6.6+

@@ -11,7 +11,11 @@
  *   perf_event_mmap  called by both of them only on success, with the vma
  *                    after any merge: the stash becomes MMAP3 (or MUNMAP
  *                    cause mprotect) with the merged bounds beside it
- *   (compat.h)       MUNMAP cause munmap/mremap, on the munmap path
+ *   (compat.h)       the munmap path: the executable parts of the range,
+ *                    stashed as MUNMAP cause munmap/mremap
+ *   unmap_vmas       called on the munmap path only once the vmas are
+ *                    detached for good (the point of no return): the stash
+ *                    becomes MUNMAP; a munmap that fails never gets there
  *
  * No kretprobes: their return trampolines outlive unregistration, and on
  * Debian's 6.1 loading and unloading the module while tasks sleep inside a
@@ -144,11 +148,13 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 
 /*
  * What a task is doing between the entry of mmap_region/mprotect_fixup and
- * their perf_event_mmap(): one entry per task, in one hash under one lock.
- * An operation that fails leaves its entry until the task's next one, or its
- * exit.
+ * their perf_event_mmap(), and between the entry of the munmap path and its
+ * unmap_vmas(): at most one entry of each class (map, unmap) per task, in
+ * one hash under one lock. The classes are apart because 6.1's mmap_region()
+ * runs the munmap path inside itself. An operation that fails leaves its
+ * entry until the task's next one of that class, or its exit.
  */
-enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC };
+enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_MUNMAP };
 
 struct stash {
 	struct hlist_node hnode;
@@ -157,17 +163,25 @@ struct stash {
 	u64 time;
 	unsigned long start, len, pgoff, newflags;
 	bool file;
+	/* STASH_MUNMAP: the executable parts of [start, start + len) */
+	u32 n_unmap, unmap_cause;
+	struct xrange unmap[UNMAP_RANGES];
 };
 
 static DEFINE_SPINLOCK(stash_lock);
 static DEFINE_HASHTABLE(stashes, STASH_BITS);
 
-static struct stash *stash_take_locked(struct task_struct *task)
+static bool stash_is_unmap(const struct stash *st)
+{
+	return st->kind == STASH_MUNMAP;
+}
+
+static struct stash *stash_take_locked(struct task_struct *task, bool unmap)
 {
 	struct stash *st;
 
 	hash_for_each_possible(stashes, st, hnode, (unsigned long)task) {
-		if (st->task == task) {
+		if (st->task == task && stash_is_unmap(st) == unmap) {
 			hash_del(&st->hnode);
 			return st;
 		}
@@ -182,26 +196,47 @@ static void stash_put(struct stash *st)
 
 	st->task = current;
 	spin_lock_irqsave(&stash_lock, flags);
-	old = stash_take_locked(current);
+	old = stash_take_locked(current, stash_is_unmap(st));
 	hash_add(stashes, &st->hnode, (unsigned long)current);
 	spin_unlock_irqrestore(&stash_lock, flags);
 	kfree(old);
 }
 
-static struct stash *stash_take(struct task_struct *task)
+static struct stash *stash_take(struct task_struct *task, bool unmap)
 {
 	struct stash *st;
 	unsigned long flags;
 
 	spin_lock_irqsave(&stash_lock, flags);
-	st = stash_take_locked(task);
+	st = stash_take_locked(task, unmap);
 	spin_unlock_irqrestore(&stash_lock, flags);
 	return st;
 }
 
+/* The current task's stash if it is an unmap overlapping [start, end). */
+static struct stash *stash_take_unmap(unsigned long start, unsigned long end)
+{
+	struct stash *st, *found = NULL;
+	unsigned long flags;
+
+	spin_lock_irqsave(&stash_lock, flags);
+	hash_for_each_possible(stashes, st, hnode, (unsigned long)current) {
+		if (st->task != current || !stash_is_unmap(st))
+			continue;
+		if (st->start < end && start < st->start + st->len) {
+			hash_del(&st->hnode);
+			found = st;
+		}
+		break;
+	}
+	spin_unlock_irqrestore(&stash_lock, flags);
+	return found;
+}
+
 void jmmap_hooks_mm_task_exit(struct task_struct *task)
 {
-	kfree(stash_take(task));
+	kfree(stash_take(task, false));
+	kfree(stash_take(task, true));
 }
 
 static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsigned long len,
@@ -242,6 +277,8 @@ static int mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	exec_wanted = jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS);
 	if (!exec_wanted && !jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
 		return 0;
+	/* An unmap of an earlier call that failed must not linger. */
+	kfree(stash_take(current, true));
 	time = jmmap_now();
 	if (exec_wanted) {
 		/* MAP_FIXED over executable code: that code goes away first. */
@@ -293,7 +330,7 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	if (vma->vm_mm != current->mm)
 		return 0;
-	st = stash_take(current);
+	st = stash_take(current, false);
 	if (!st)
 		return 0;
 	if (st->start < vma->vm_start || st->start + st->len > vma->vm_end)
@@ -311,6 +348,8 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	case STASH_MPROTECT_NOEXEC:
 		queue_munmap(st->time, st->start, st->start + st->len, JMMAP_UNMAP_MPROTECT);
 		break;
+	case STASH_MUNMAP: /* not in this class */
+		break;
 	}
 out:
 	kfree(st);
@@ -320,16 +359,18 @@ out:
 /* ----------------------------------------------------------------- munmap */
 
 /*
- * Reported at entry: a munmap that then fails (-ENOMEM splitting a vma) is
- * reported all the same; the range is at worst no longer trusted.
+ * Entry of the munmap path: which executable parts the call is about to
+ * remove. Nothing is reported yet: the call can still fail (-ENOMEM when a
+ * split would exceed vm.max_map_count or memory runs out), and then nothing
+ * went away.
  */
 static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct xrange r[UNMAP_RANGES];
 	struct mm_struct *mm;
+	struct stash *st;
 	unsigned long start, end;
-	u32 i, n, cause;
-	u64 time;
+	u32 n;
 	int nr;
 
 	if (!current_is_user())
@@ -344,15 +385,51 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
-	if (end <= start)
+	n = end > start ? exec_overlaps(mm, start, end, r, UNMAP_RANGES) : 0;
+	if (!n) {
+		kfree(stash_take(current, true)); /* an earlier failed unmap */
 		return 0;
-	n = exec_overlaps(mm, start, end, r, UNMAP_RANGES);
-	if (!n)
+	}
+	st = kzalloc(sizeof(*st), GFP_ATOMIC);
+	if (!st) {
+		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
 		return 0;
-	cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
+	}
+	st->kind = STASH_MUNMAP;
+	st->start = start;
+	st->len = end - start;
+	st->n_unmap = n;
+	st->unmap_cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
+	memcpy(st->unmap, r, n * sizeof(r[0]));
+	stash_put(st);
+	return 0;
+}
+
+/*
+ * unmap_vmas(tlb, mt_or_mas, vma, start, end, ...): the munmap path calls it
+ * only after the vmas were taken out of the tree for good, to zap their
+ * pages. That is where the executable code went away: report it, timed now.
+ */
+static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+	struct stash *st;
+	u64 time;
+	u32 i;
+
+	if (!current_is_user())
+		return 0;
+	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_UNMAP_VMAS_ARG_VMA);
+	if (!vma || vma->vm_mm != current->mm)
+		return 0;
+	st = stash_take_unmap(regs_get_kernel_argument(regs, JMMAP_UNMAP_VMAS_ARG_START),
+			      regs_get_kernel_argument(regs, JMMAP_UNMAP_VMAS_ARG_END));
+	if (!st)
+		return 0;
 	time = jmmap_now();
-	for (i = 0; i < n; i++)
-		queue_munmap(time, r[i].start, r[i].end, cause);
+	for (i = 0; i < st->n_unmap; i++)
+		queue_munmap(time, st->unmap[i].start, st->unmap[i].end, st->unmap_cause);
+	kfree(st);
 	return 0;
 }
 
@@ -361,6 +438,7 @@ static struct kprobe mm_probes[] = {
 	{ .symbol_name = JMMAP_MPROTECT_SYMBOL, .pre_handler = mprotect_pre },
 	{ .symbol_name = "perf_event_mmap", .pre_handler = perf_mmap_pre },
 	{ .symbol_name = JMMAP_MUNMAP_SYMBOL, .pre_handler = munmap_pre },
+	{ .symbol_name = JMMAP_UNMAP_VMAS_SYMBOL, .pre_handler = unmap_vmas_pre },
 };
 
 static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probes)];

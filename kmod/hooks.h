@@ -7,7 +7,7 @@
 
 struct jmmap_session;
 
-/* hooks-mm.c: kretprobes on mmap_region, mprotect_fixup, the munmap path */
+/* hooks-mm.c: entry kprobes on mmap_region, mprotect_fixup, the munmap path, ... */
 int jmmap_hooks_mm_register(void);
 void jmmap_hooks_mm_unregister(void);
 struct task_struct;
