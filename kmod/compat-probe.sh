@@ -47,6 +47,12 @@ has JMMAP_HAVE_UNMAP_VMAS_MT 'void unmap_vmas\(struct mmu_gather \*tlb, struct m
 has JMMAP_HAVE_UNMAP_VMAS_MAS 'void unmap_vmas\(struct mmu_gather \*tlb, struct ma_state' $mm
 # mmap_region(file, addr, len, vm_flags, pgoff, uf), unchanged in between.
 has JMMAP_HAVE_MMAP_REGION 'unsigned long mmap_region\(struct file' $mm
+# x86-64's system call wrappers (4.17+): the mremap entry is __x64_sys_mremap.
+if grep -qs '__x64_sys' "$srctree/arch/x86/include/asm/syscall_wrapper.h"; then
+	echo "#define JMMAP_HAVE_X64_SYSCALL_WRAPPER 1"
+else
+	echo "/* #undef JMMAP_HAVE_X64_SYSCALL_WRAPPER */"
+fi
 # inode_get_ctime() (6.6, backported to Debian's 6.1) hides i_ctime.
 has JMMAP_HAVE_INODE_GET_CTIME 'inode_get_ctime\(const struct inode' linux/fs.h
 echo "#endif"

@@ -68,6 +68,17 @@
 #endif
 #define JMMAP_MMAP_SYMBOL "mmap_region"
 
+/*
+ * The mremap system call's entry point, probed to learn that a task calls
+ * mremap (the arguments are read from the task's user registers, so the
+ * probed function's own signature does not matter).
+ */
+#if defined(JMMAP_HAVE_X64_SYSCALL_WRAPPER)
+#define JMMAP_MREMAP_SYMBOL "__x64_sys_mremap"
+#else
+#error "jmmap: no x86-64 system call wrappers; teach compat-probe.sh the mremap entry"
+#endif
+
 /* The inode's change time, as seconds and nanoseconds. */
 static inline void jmmap_inode_ctime(const struct inode *inode, s64 *sec, u32 *nsec)
 {

@@ -16,6 +16,7 @@
 
 #include "cookie.h"
 #include "defer.h"
+#include "hooks.h"
 
 struct jmmap_batch {
 	struct callback_head work;
@@ -65,6 +66,11 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 	size_t fixed, name_len, size;
 	u8 *c_kind, *c_len, *c_bytes;
 
+	/* Only the task itself, after the call, can tell where an mremap went. */
+	if (p->mremap && (!can_sleep || only || !jmmap_mremap_resolve(p))) {
+		jmmap_pending_free(p);
+		return;
+	}
 	switch (p->r.hdr.type) {
 	case JMMAP_REC_MMAP3:
 		fixed = sizeof(p->r.mmap3);
@@ -135,6 +141,7 @@ static void batch_run(struct callback_head *cb)
 	struct jmmap_batch *b = container_of(cb, struct jmmap_batch, work);
 	struct jmmap_pending *p, *tmp, *exec = NULL;
 	unsigned long flags;
+	LIST_HEAD(late);
 
 	spin_lock_irqsave(&batches_lock, flags);
 	hash_del(&b->hnode);
@@ -157,6 +164,16 @@ static void batch_run(struct callback_head *cb)
 		}
 		list_move(&exec->node, &b->items);
 	}
+	/*
+	 * An mremap's new place is known only now that the call returned, after
+	 * the unmaps the call made (of the old place, of what MREMAP_FIXED
+	 * replaced): it goes last, and is timed when it is resolved.
+	 */
+	list_for_each_entry_safe(p, tmp, &b->items, node) {
+		if (p->mremap)
+			list_move_tail(&p->node, &late);
+	}
+	list_splice_tail(&late, &b->items);
 	list_for_each_entry_safe(p, tmp, &b->items, node) {
 		list_del(&p->node);
 		jmmap_pending_finish(p, NULL, true);

@@ -20,6 +20,13 @@ struct jmmap_pending {
 	struct file *file; /* a reference, or NULL */
 	u32 tgid;
 	enum jmmap_want want;
+	/*
+	 * An mremap() whose outcome is known only once the system call has
+	 * returned: jmmap_mremap_resolve() (hooks-mm.c) turns it into an MMAP3
+	 * or drops it. Its arguments, as the task passed them:
+	 */
+	bool mremap;
+	unsigned long mremap_addr, mremap_old_len, mremap_new_len;
 	union {
 		struct jmmap_rec_header hdr;
 		struct jmmap_rec_mmap3 mmap3;

@@ -16,6 +16,8 @@
  *   unmap_vmas       called on the munmap path only once the vmas are
  *                    detached for good (the point of no return): the stash
  *                    becomes MUNMAP; a munmap that fails never gets there
+ *   (compat.h)       the mremap system call: a pending MMAP3 cause mremap,
+ *                    resolved from the call's return value in task_work
  *
  * No kretprobes: their return trampolines outlive unregistration, and on
  * Debian's 6.1 loading and unloading the module while tasks sleep inside a
@@ -115,18 +117,14 @@ static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 c
 	jmmap_defer(p);
 }
 
-/* A new MMAP3 for [start, start + len) inside @vma; queued for its cookie. */
-static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pgoff,
-			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
+/* @p as the MMAP3 of [start, start + len) inside @vma (file pinned). */
+static void fill_mmap3(struct jmmap_pending *p, u64 time, unsigned long start, unsigned long len,
+		       u64 pgoff, struct vm_area_struct *vma, struct file *file, u32 prot,
+		       u16 cause)
 {
-	struct jmmap_pending *p = jmmap_pending_new(GFP_ATOMIC);
 	u32 tgid = (u32)current->tgid;
 	enum jmmap_want want = prot & PROT_EXEC ? JMMAP_WANT_EXEC_MAPS : JMMAP_WANT_DATA_MAPS;
 
-	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want);
-		return;
-	}
 	p->tgid = tgid;
 	p->want = want;
 	p->r.mmap3.hdr.type = JMMAP_REC_MMAP3;
@@ -143,6 +141,20 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 	p->r.mmap3.cause = current->in_execve ? JMMAP_CAUSE_EXEC : cause;
 	if (file)
 		p->file = get_file(file);
+}
+
+/* A new MMAP3 for [start, start + len) inside @vma; queued for its cookie. */
+static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pgoff,
+			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
+{
+	struct jmmap_pending *p = jmmap_pending_new(GFP_ATOMIC);
+
+	if (!p) {
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, (u32)current->tgid,
+				 prot & PROT_EXEC ? JMMAP_WANT_EXEC_MAPS : JMMAP_WANT_DATA_MAPS);
+		return;
+	}
+	fill_mmap3(p, time, start, len, pgoff, vma, file, prot, cause);
 	jmmap_defer(p);
 }
 
@@ -433,12 +445,99 @@ static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* ----------------------------------------------------------------- mremap */
+
+/*
+ * mremap() moves or grows a mapping without calling perf_event_mmap(), and
+ * where it went is known only from its return value. The probe on the system
+ * call's entry queues a pending MMAP3 with the call's arguments behind the
+ * task's other records; jmmap_mremap_resolve() completes it in task_work,
+ * which runs on the way back to user space, after the call stored its return
+ * value in the task's registers and before the task can run the code there.
+ * The entry cannot look at the vmas (mmap_lock is not held yet), so every
+ * mremap of a traced process is queued, and dropped there when it failed or
+ * did not concern executable code.
+ */
+static int mremap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long args[6];
+	struct jmmap_pending *p;
+	u32 tgid = (u32)current->tgid;
+
+	if (!current_is_user() || in_compat_syscall())
+		return 0;
+	if (!jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
+		return 0;
+	p = jmmap_pending_new(GFP_ATOMIC);
+	if (!p) {
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS);
+		return 0;
+	}
+	syscall_get_arguments(current, task_pt_regs(current), args);
+	p->tgid = tgid;
+	p->want = JMMAP_WANT_EXEC_MAPS;
+	p->r.mmap3.hdr.type = JMMAP_REC_MMAP3;
+	p->mremap = true;
+	p->mremap_addr = args[0];
+	p->mremap_old_len = args[1];
+	p->mremap_new_len = args[2];
+	jmmap_defer(p);
+	return 0;
+}
+
+/*
+ * The range the mremap put code in: all of the new place when it moved, the
+ * grown tail when it grew in place; nothing when it failed or shrank, or
+ * when the range is not (or no longer) one executable vma.
+ */
+bool jmmap_mremap_resolve(struct jmmap_pending *p)
+{
+	unsigned long old_len = PAGE_ALIGN(p->mremap_old_len);
+	unsigned long new_len = PAGE_ALIGN(p->mremap_new_len);
+	struct pt_regs *regs = task_pt_regs(current);
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	unsigned long addr, start, len;
+	bool found = false;
+	long ret;
+
+	if (!mm || (current->flags & PF_EXITING) || syscall_get_nr(current, regs) != __NR_mremap)
+		return false;
+	ret = syscall_get_return_value(current, regs);
+	if (IS_ERR_VALUE(ret))
+		return false;
+	addr = (unsigned long)ret;
+	if (addr != p->mremap_addr) {
+		start = addr;
+		len = new_len;
+	} else if (new_len > old_len) {
+		start = addr + old_len;
+		len = new_len - old_len;
+	} else {
+		return false;
+	}
+	if (!len)
+		return false;
+	mmap_read_lock(mm);
+	vma = find_vma(mm, start);
+	if (vma && vma->vm_start <= start && start + len <= vma->vm_end &&
+	    (vma->vm_flags & VM_EXEC)) {
+		fill_mmap3(p, jmmap_now(), start, len,
+			   ((u64)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), vma,
+			   vma->vm_file, vm_prot(vma->vm_flags), JMMAP_CAUSE_MREMAP);
+		found = true;
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
 static struct kprobe mm_probes[] = {
 	{ .symbol_name = JMMAP_MMAP_SYMBOL, .pre_handler = mmap_pre },
 	{ .symbol_name = JMMAP_MPROTECT_SYMBOL, .pre_handler = mprotect_pre },
 	{ .symbol_name = "perf_event_mmap", .pre_handler = perf_mmap_pre },
 	{ .symbol_name = JMMAP_MUNMAP_SYMBOL, .pre_handler = munmap_pre },
 	{ .symbol_name = JMMAP_UNMAP_VMAS_SYMBOL, .pre_handler = unmap_vmas_pre },
+	{ .symbol_name = JMMAP_MREMAP_SYMBOL, .pre_handler = mremap_pre },
 };
 
 static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probes)];

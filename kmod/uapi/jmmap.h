@@ -57,6 +57,7 @@ enum jmmap_cause {
 	JMMAP_CAUSE_EXEC = 3,     /* mapped by the ELF loader during exec */
 	JMMAP_CAUSE_BRK = 4,      /* brk() grew an executable heap */
 	JMMAP_CAUSE_SNAPSHOT = 5, /* existed when the pid was added to the session */
+	JMMAP_CAUSE_MREMAP = 6,   /* mremap() moved or grew an executable mapping */
 };
 
 /* What the cookie bytes are (jmmap_rec_mmap3.cookie_kind). */

@@ -141,9 +141,9 @@ static inline void js_hex(const uint8_t *b, unsigned int len, char *out)
 
 static inline const char *js_cause(unsigned int c)
 {
-	static const char *const n[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot" };
+	static const char *const n[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot", "mremap" };
 
-	return c < 6 ? n[c] : "?";
+	return c < 7 ? n[c] : "?";
 }
 
 static inline void js_dump(const struct js_records *r, pid_t only)
