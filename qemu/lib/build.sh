@@ -61,14 +61,20 @@ qemu_build_jmmap() {
 		echo "dkms: $(cat "$out.dkms-path")"
 		return 0
 	fi
-	make -C "$top" --no-print-directory kmod KERNELRELEASE="$rel" >"$log" 2>&1 || return 1
 	ko=$(qemu_build_dir)/kmod-$rel/jmmap.ko
-	if [ ! -f "$ko" ]; then
-		echo "make kmod left no $ko" >>"$log"
-		return 1
-	fi
+	mkdir -p "$(qemu_build_dir)"
+	# One build at a time in build/kmod-<release>/ (suites and qemu/run may
+	# run side by side); the copy is taken before another build can start.
+	(
+		flock 9
+		make -C "$top" --no-print-directory kmod KERNELRELEASE="$rel" >"$log" 2>&1 || exit 1
+		if [ ! -f "$ko" ]; then
+			echo "make kmod left no $ko" >>"$log"
+			exit 1
+		fi
+		qemu_plain_module "$ko" "$out"
+	) 9>"$(qemu_build_dir)/kmod-$rel.lock" || return 1
 	echo "make kmod: $ko"
-	qemu_plain_module "$ko" "$out"
 }
 
 # qemu_build_selftest_module RELEASE OUTDIR LOG: the test-only WARN module.
