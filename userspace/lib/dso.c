@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <elfutils/debuginfod.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "debuginfod-dl.h"
 #include "dso.h"
 #include "elf-image.h"
 
@@ -119,11 +119,12 @@ static bool try_debuginfod(struct dso_set *s, struct dso *d)
 
 	if (!s->use_debuginfod)
 		return false;
-	if (!s->debuginfod)
-		s->debuginfod = debuginfod_begin();
+	if (!s->debuginfod && !s->debuginfod_failed &&
+	    debuginfod_dl__open((struct debuginfod_dl **)&s->debuginfod))
+		s->debuginfod_failed = true;
 	if (!s->debuginfod)
 		return false;
-	fd = debuginfod_find_debuginfo(s->debuginfod, d->cookie.bytes, d->cookie.len, &path);
+	fd = debuginfod_dl__find_debuginfo(s->debuginfod, d->cookie.bytes, d->cookie.len, &path);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -295,7 +296,6 @@ void dso_set__release(struct dso_set *s)
 		}
 	}
 	free(s->buckets);
-	if (s->debuginfod)
-		debuginfod_end(s->debuginfod);
+	debuginfod_dl__close(s->debuginfod);
 	memset(s, 0, sizeof(*s));
 }

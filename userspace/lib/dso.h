@@ -52,7 +52,8 @@ struct dso_set {
 	char debug_dir[4096]; /* separate debuginfo root: $JREC_DEBUG_DIR, else /usr/lib/debug */
 	bool use_debuginfod;
 	bool own_vdso; /* the recording's kernel is the running one: its vdso is ours */
-	void *debuginfod; /* debuginfod_client, lazily */
+	bool debuginfod_failed; /* libdebuginfod could not be loaded: do not retry */
+	void *debuginfod;       /* struct debuginfod_dl, lazily */
 };
 
 int dso_set__init(struct dso_set *s);

@@ -3,8 +3,10 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "bigalloc.h"
 #include "kernel-syms.h"
 
 static int module_index(struct kernel_syms *k, const char *name)
@@ -53,17 +55,24 @@ static int parse_hex(const char *s, const char *end, uint64_t *v, const char **n
 	return 0;
 }
 
-int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len)
+/*
+ * Parse @text (@len bytes and room for a NUL after them; malloc'd, or an
+ * anonymous mapping of @map_len bytes) in place; @k owns it from here on, on
+ * failure too.
+ */
+static int parse_owned(struct kernel_syms *k, char *text, size_t len, size_t map_len)
 {
 	char *p, *end;
 	int err;
 
 	memset(k, 0, sizeof(*k));
-	k->text = malloc(len + 1);
-	if (!k->text)
-		return -ENOMEM;
-	memcpy(k->text, buf, len);
+	k->text = text;
+	k->text_map_len = map_len;
 	k->text[len] = 0;
+	/* about one symbol per 40 bytes of kallsyms text: grow once, not twelve times */
+	err = symtab__reserve(&k->tab, len / 40 + 16);
+	if (err)
+		goto out_err;
 	err = module_index(k, "[kernel.kallsyms]");
 	if (err < 0)
 		goto out_err;
@@ -115,19 +124,58 @@ out_err:
 	return err;
 }
 
+int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len)
+{
+	char *text = malloc(len + 1);
+
+	if (!text) {
+		memset(k, 0, sizeof(*k));
+		return -ENOMEM;
+	}
+	memcpy(text, buf, len);
+	return parse_owned(k, text, len, 0);
+}
+
 int kernel_syms__load_file(struct kernel_syms *k, const char *path)
 {
 	size_t cap = 1 << 20, len = 0;
-	char *buf = malloc(cap);
+	struct stat st;
+	char *buf;
 	int fd, err;
 
-	if (!buf)
-		return -ENOMEM;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		err = -errno;
-		free(buf);
-		return err;
+	if (fd < 0)
+		return -errno;
+	/*
+	 * A regular file is read in one go, into a populated buffer (bigalloc.h:
+	 * a kallsyms copy is megabytes); /proc/kallsyms says size 0 and grows a
+	 * malloc'd buffer.
+	 */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uint64_t)st.st_size < (256u << 20)) {
+		size_t map_len = (size_t)st.st_size + 1;
+
+		buf = big_zalloc(map_len);
+		if (!buf) {
+			close(fd);
+			return -ENOMEM;
+		}
+		while (len < map_len - 1) {
+			ssize_t n = read(fd, buf + len, map_len - 1 - len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				break;
+			len += (size_t)n;
+		}
+		close(fd);
+		return parse_owned(k, buf, len, map_len);
+	}
+	buf = malloc(cap);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
 	}
 	for (;;) {
 		ssize_t n;
@@ -151,7 +199,17 @@ int kernel_syms__load_file(struct kernel_syms *k, const char *path)
 			break;
 		len += (size_t)n;
 	}
-	err = kernel_syms__parse(k, buf, len);
+	if (len == cap) { /* room for the NUL */
+		char *nb = realloc(buf, cap + 1);
+
+		if (!nb) {
+			err = -ENOMEM;
+			goto out;
+		}
+		buf = nb;
+	}
+	close(fd);
+	return parse_owned(k, buf, len, 0);
 out:
 	close(fd);
 	free(buf);
@@ -217,6 +275,9 @@ void kernel_syms__release(struct kernel_syms *k)
 		return;
 	symtab__release(&k->tab);
 	free(k->modules);
-	free(k->text);
+	if (k->text_map_len)
+		big_free(k->text, k->text_map_len);
+	else
+		free(k->text);
 	memset(k, 0, sizeof(*k));
 }

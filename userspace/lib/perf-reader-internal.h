@@ -3,7 +3,11 @@
 #ifndef JREC_PERF_READER_INTERNAL_H
 #define JREC_PERF_READER_INTERNAL_H
 
+#include "bigalloc.h"
 #include "perf-reader.h"
+
+/* the data section is streamed through a buffer of this size */
+#define STREAM_BUF (1u << 20)
 
 struct pr_id_map {
 	uint64_t id;
@@ -14,7 +18,7 @@ struct perf_reader {
 	const uint8_t *buf;
 	size_t len;
 	int fd; /* the file, for streaming the data section; -1 for a caller's buffer */
-	uint8_t *stream_buf;
+	uint8_t *stream_buf; /* STREAM_BUF bytes from big_zalloc() */
 	bool mapped;
 	bool swapped;
 	enum pr_cut cut;

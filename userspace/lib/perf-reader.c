@@ -374,7 +374,7 @@ void perf_reader__close(struct perf_reader *r)
 		munmap((void *)r->buf, r->len);
 	if (r->fd >= 0)
 		close(r->fd);
-	free(r->stream_buf);
+	big_free(r->stream_buf, STREAM_BUF);
 	free(r->attrs_v);
 	free(r->ids);
 	free(r);

@@ -14,7 +14,6 @@
 #define PR_RECORD_USER_TYPE_START 64
 #define PR_RECORD_COMPRESSED 81
 
-#define STREAM_BUF (1u << 20)
 
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST (1U << 4)
@@ -320,7 +319,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 	if (r->fd >= 0) {
 		/* one buffer per reader, reused by every pass */
 		if (!r->stream_buf) {
-			r->stream_buf = malloc(STREAM_BUF);
+			r->stream_buf = big_zalloc(STREAM_BUF);
 			if (!r->stream_buf)
 				return -ENOMEM;
 		}

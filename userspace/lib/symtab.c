@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <elf.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bigalloc.h"
 #include "symtab.h"
 
 int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t bind)
@@ -11,13 +13,10 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 	struct sym *s;
 
 	if (t->nr == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		struct sym *n = realloc(t->syms, cap * sizeof(*n));
+		int err = symtab__reserve(t, t->cap ? t->cap * 2 : 256);
 
-		if (!n)
-			return -ENOMEM;
-		t->syms = n;
-		t->cap = cap;
+		if (err)
+			return err;
 	}
 	s = &t->syms[t->nr++];
 	memset(s, 0, sizeof(*s));
@@ -27,6 +26,41 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 		s->end = UINT64_MAX;
 	s->name = name;
 	s->bind = bind;
+	return 0;
+}
+
+/* From this size on, the array lives in a populated mapping (bigalloc.h). */
+#define SYMTAB_BIG (1u << 20)
+
+int symtab__reserve(struct symtab *t, size_t nr)
+{
+	size_t len = nr * sizeof(struct sym);
+	struct sym *n;
+
+	if (nr <= t->cap)
+		return 0;
+	if (nr > SIZE_MAX / sizeof(struct sym))
+		return -ENOMEM;
+	if (t->map_len) {
+		n = big_realloc(t->syms, t->map_len, len);
+		if (!n)
+			return -ENOMEM;
+		t->map_len = len;
+	} else if (len >= SYMTAB_BIG) {
+		n = big_zalloc(len);
+		if (!n)
+			return -ENOMEM;
+		if (t->nr)
+			memcpy(n, t->syms, t->nr * sizeof(*n));
+		free(t->syms);
+		t->map_len = len;
+	} else {
+		n = realloc(t->syms, len);
+		if (!n)
+			return -ENOMEM;
+	}
+	t->syms = n;
+	t->cap = nr;
 	return 0;
 }
 
@@ -127,6 +161,9 @@ void symtab__release(struct symtab *t)
 {
 	if (!t)
 		return;
-	free(t->syms);
+	if (t->map_len)
+		big_free(t->syms, t->map_len);
+	else
+		free(t->syms);
 	memset(t, 0, sizeof(*t));
 }

@@ -21,8 +21,11 @@ struct sym {
 struct symtab {
 	struct sym *syms;
 	size_t nr, cap;
+	size_t map_len; /* syms is a bigalloc mapping of this size, else malloc'd */
 };
 
+/* Room for @nr symbols in all (an estimate: symtab__add still grows past it). */
+int symtab__reserve(struct symtab *t, size_t nr);
 int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t bind);
 /*
  * Sort, keep one symbol per start address (perf's preference: sized, global

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "bigalloc.h"
 #include "elf-image.h"
 #include "session.h"
 
@@ -176,7 +177,7 @@ static const struct sym *cached_find(struct session *s, const void *owner,
 	uint64_t h;
 
 	if (!s->sym_cache) {
-		s->sym_cache = calloc(SYM_CACHE_SIZE, sizeof(*s->sym_cache));
+		s->sym_cache = big_zalloc(SYM_CACHE_SIZE * sizeof(*s->sym_cache));
 		if (!s->sym_cache)
 			return symtab__find(t, addr);
 	}
@@ -225,12 +226,20 @@ struct res_cache_ent {
 	struct resolved res;
 };
 
+void session__free_caches(struct session *s)
+{
+	big_free(s->sym_cache, SYM_CACHE_SIZE * sizeof(*s->sym_cache));
+	big_free(s->res_cache, RES_CACHE_SIZE * sizeof(*s->res_cache));
+	s->sym_cache = NULL;
+	s->res_cache = NULL;
+}
+
 static struct res_cache_ent *res_slot(struct session *s, uint32_t pid, uint64_t ip)
 {
 	uint64_t h = (ip ^ ((uint64_t)pid << 40)) * 0x9e3779b97f4a7c15ULL;
 
 	if (!s->res_cache) {
-		s->res_cache = calloc(RES_CACHE_SIZE, sizeof(*s->res_cache));
+		s->res_cache = big_zalloc(RES_CACHE_SIZE * sizeof(*s->res_cache));
 		if (!s->res_cache)
 			return NULL;
 	}

@@ -201,8 +201,17 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 	s->nr_mmap_events++;
 	if (mm->pid == UINT32_MAX) {
 		/* the kernel: its reference symbol address travels as pgoff */
-		if (!strncmp(mm->filename, "[kernel.kallsyms]", 17) && !s->kernel_text)
+		if (strncmp(mm->filename, "[kernel.kallsyms]", 17))
+			return 0;
+		if (!s->kernel_text)
 			s->kernel_text = mm->pgoff;
+		/* perf record --buildid-mmap: the kernel's build-id rides on its MMAP2 */
+		if (mm->build_id_size && mm->build_id_size <= sizeof(s->kernel_bid.bytes) &&
+		    !s->kernel_bid.len) {
+			s->kernel_bid.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+			s->kernel_bid.len = mm->build_id_size;
+			memcpy(s->kernel_bid.bytes, mm->build_id, mm->build_id_size);
+		}
 		return 0;
 	}
 	if (ev->misc & PERF_RECORD_MISC_MMAP_DATA)
@@ -545,8 +554,7 @@ void session__close(struct session *s)
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);
 	free(s->bids);
-	free(s->sym_cache);
-	free(s->res_cache);
+	session__free_caches(s);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);
 	memset(s, 0, sizeof(*s));

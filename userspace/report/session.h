@@ -101,6 +101,8 @@ struct resolved {
 	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
 };
 
+/* The lookup caches of session__resolve(); session__close() calls it. */
+void session__free_caches(struct session *s);
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
 		      struct resolved *out);
 /* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
