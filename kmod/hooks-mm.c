@@ -10,7 +10,9 @@
  *   mprotect_fixup   the exact range that gains or loses PROT_EXEC, stashed
  *   perf_event_mmap  called by both of them only on success, with the vma
  *                    after any merge: the stash becomes MMAP3 (or MUNMAP
- *                    cause mprotect) with the merged bounds beside it
+ *                    cause mprotect) with the merged bounds beside it; in
+ *                    brk() (do_brk_flags), MMAP3 cause brk for an
+ *                    executable heap
  *   (compat.h)       the munmap path: the executable parts of the range,
  *                    stashed as MUNMAP cause munmap/mremap
  *   unmap_vmas       called on the munmap path only once the vmas are
@@ -332,6 +334,31 @@ static int mprotect_pre(struct kprobe *kp, struct pt_regs *regs)
 
 /* -------------------------------------------------------- perf_event_mmap */
 
+/*
+ * brk() grows the heap with do_brk_flags(), which calls perf_event_mmap()
+ * with the heap's vma once it succeeded. The heap is executable when the
+ * personality has READ_IMPLIES_EXEC (VM_DATA_DEFAULT_FLAGS). brk() sets
+ * mm->brk only after do_brk_flags() returned, so the range grown is
+ * [PAGE_ALIGN(mm->brk), PAGE_ALIGN(requested break)), the same computation
+ * brk() itself makes; mmap_lock is held for writing, so mm->brk is stable.
+ */
+static void brk_grown(struct vm_area_struct *vma)
+{
+	unsigned long args[6], start, end;
+
+	if (!(vma->vm_flags & VM_EXEC) || current_syscall() != __NR_brk)
+		return;
+	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
+		return;
+	syscall_get_arguments(current, task_pt_regs(current), args);
+	start = PAGE_ALIGN(current->mm->brk);
+	end = PAGE_ALIGN(args[0]);
+	if (end <= start || start < vma->vm_start || end > vma->vm_end)
+		return;
+	queue_mmap3(jmmap_now(), start, end - start, 0, vma, NULL, vm_prot(vma->vm_flags),
+		    JMMAP_CAUSE_BRK);
+}
+
 static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
@@ -343,10 +370,11 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (vma->vm_mm != current->mm)
 		return 0;
 	st = stash_take(current, false);
-	if (!st)
+	if (!st || st->start < vma->vm_start || st->start + st->len > vma->vm_end) {
+		kfree(st); /* not the operation stashed (it failed earlier) */
+		brk_grown(vma);
 		return 0;
-	if (st->start < vma->vm_start || st->start + st->len > vma->vm_end)
-		goto out; /* not the operation stashed (it failed earlier) */
+	}
 	switch (st->kind) {
 	case STASH_MMAP:
 		queue_mmap3(st->time, st->start, st->len, (u64)st->pgoff << PAGE_SHIFT, vma,
@@ -363,7 +391,6 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	case STASH_MUNMAP: /* not in this class */
 		break;
 	}
-out:
 	kfree(st);
 	return 0;
 }
