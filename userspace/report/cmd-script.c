@@ -132,7 +132,19 @@ static int on_event(const struct pr_event *ev, void *ctx)
 	}
 }
 
-static const char *const causes[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot" };
+/* Indexed by enum jmmap_cause. */
+static const char *const causes[] = {
+	[JMMAP_CAUSE_MMAP] = "mmap",	     [JMMAP_CAUSE_MPROTECT] = "mprotect",
+	[JMMAP_CAUSE_EXEC] = "exec",	     [JMMAP_CAUSE_BRK] = "brk",
+	[JMMAP_CAUSE_SNAPSHOT] = "snapshot", [JMMAP_CAUSE_MREMAP] = "mremap",
+};
+
+static const char *cause_name(unsigned int cause)
+{
+	if (cause < sizeof(causes) / sizeof(causes[0]) && causes[cause])
+		return causes[cause];
+	return "?";
+}
 
 static int on_jmmap(const struct jm_event *e, void *ctx)
 {
@@ -154,7 +166,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 			(unsigned long long)e->pgoff, (unsigned long long)e->vma_start,
 			(unsigned long long)e->vma_end, e->prot & 1 ? 'r' : '-',
 			e->prot & 2 ? 'w' : '-', e->prot & 4 ? 'x' : '-',
-			e->cause < 6 ? causes[e->cause] : "?", e->filename, *hex ? " cookie " : "",
+			cause_name(e->cause), e->filename, *hex ? " cookie " : "",
 			hex);
 		return 0;
 	case JMMAP_REC_MUNMAP:
