@@ -129,7 +129,11 @@ typedef int (*pr_event_fn)(const struct pr_event *ev, void *ctx);
  */
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx);
 
-/* Let for_each_event() step over samples without decoding or passing them. */
+/*
+ * Let for_each_event() step over samples without decoding or passing them;
+ * kernel-mode samples are still passed (a report's first pass starts loading
+ * kernel symbols when it sees one).
+ */
 void perf_reader__skip_samples(struct perf_reader *r, bool skip);
 bool perf_reader__swapped(const struct perf_reader *r);
 enum pr_cut perf_reader__cut_short(const struct perf_reader *r);

@@ -349,7 +349,8 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 			err = -EOPNOTSUPP;
 			break;
 		}
-		if (ev.type == PERF_RECORD_SAMPLE && r->skip_samples) {
+		if (ev.type == PERF_RECORD_SAMPLE && r->skip_samples &&
+		    (ev.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL) {
 			off += ev.size;
 			continue;
 		}

@@ -170,6 +170,28 @@ found:
 	}
 }
 
+static void *load_kernel_thread(void *arg)
+{
+	load_kernel(arg);
+	return NULL;
+}
+
+void session__kernel_prefetch(struct session *s)
+{
+	if (s->ksyms_loading || s->ksyms_tried || !s->kernel_text)
+		return;
+	/* if no thread can be had, resolve_kernel() loads them when it first needs them */
+	s->ksyms_loading = !pthread_create(&s->ksyms_thread, NULL, load_kernel_thread, s);
+}
+
+void session__kernel_wait(struct session *s)
+{
+	if (!s->ksyms_loading)
+		return;
+	pthread_join(s->ksyms_thread, NULL);
+	s->ksyms_loading = false;
+}
+
 static const struct sym *cached_find(struct session *s, const void *owner,
 				     const struct symtab *t, uint64_t addr)
 {
@@ -198,6 +220,7 @@ static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
 
 	out->level = RES_KERNEL;
 	out->addr = ip;
+	session__kernel_wait(s);
 	if (!s->ksyms_tried)
 		load_kernel(s);
 	sym = s->have_ksyms ? cached_find(s, &s->ksyms, &s->ksyms.tab, ip) : NULL;

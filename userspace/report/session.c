@@ -207,7 +207,7 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 			s->kernel_text = mm->pgoff;
 		/* perf record --buildid-mmap: the kernel's build-id rides on its MMAP2 */
 		if (mm->build_id_size && mm->build_id_size <= sizeof(s->kernel_bid.bytes) &&
-		    !s->kernel_bid.len) {
+		    !s->kernel_bid.len && !s->ksyms_loading) {
 			s->kernel_bid.kind = JMMAP_COOKIE_ELF_BUILD_ID;
 			s->kernel_bid.len = mm->build_id_size;
 			memcpy(s->kernel_bid.bytes, mm->build_id, mm->build_id_size);
@@ -247,6 +247,9 @@ static int pass1(const struct pr_event *ev, void *ctx)
 
 	switch (ev->type) {
 	case PERF_RECORD_SAMPLE:
+		/* only kernel-mode samples come here (perf_reader__skip_samples) */
+		if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
+			session__kernel_prefetch(s);
 		s->nr_samples++;
 		if (ev->id.has_time) {
 			if (t < s->first_time)
@@ -523,6 +526,7 @@ int session__load(struct session *s)
 	perf_reader__skip_samples(s->r, true);
 	err = perf_reader__for_each_event(s->r, pass1, s);
 	perf_reader__skip_samples(s->r, false);
+	session__kernel_wait(s);
 	if (err)
 		return err;
 	read_perfmap_files(s);
@@ -538,6 +542,7 @@ void session__close(struct session *s)
 
 	if (!s)
 		return;
+	session__kernel_wait(s);
 	for (i = 0; i < s->threads.cap; i++) {
 		struct thread *t = s->threads.vals[i];
 

@@ -9,6 +9,7 @@
 #define JREC_SESSION_H
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "addrspace.h"
@@ -64,6 +65,8 @@ struct session {
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
 	struct elf_image *vmlinux;     /* owns the names in ksyms when it came from a vmlinux */
 	bool ksyms_tried, have_ksyms;
+	bool ksyms_loading;      /* ksyms_thread runs the loading; nothing else touches ksyms */
+	pthread_t ksyms_thread;
 	const char *ksyms_source;
 	uint64_t kernel_text; /* recorded runtime _text, 0 if unknown */
 	char kernel_release[128];
@@ -101,6 +104,13 @@ struct resolved {
 	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
 };
 
+/*
+ * Load the kernel symbols on another thread while the first pass goes on
+ * (once, and only when the kernel's reference address is known);
+ * session__kernel_wait() collects it before anything reads them.
+ */
+void session__kernel_prefetch(struct session *s);
+void session__kernel_wait(struct session *s);
 /* The lookup caches of session__resolve(); session__close() calls it. */
 void session__free_caches(struct session *s);
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
