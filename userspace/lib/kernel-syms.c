@@ -165,7 +165,13 @@ int kernel_syms__load_file(struct kernel_syms *k, const char *path)
 
 			if (n < 0 && errno == EINTR)
 				continue;
-			if (n <= 0)
+			if (n < 0) {
+				err = -errno;
+				close(fd);
+				big_free(buf, map_len);
+				return err;
+			}
+			if (!n)
 				break;
 			len += (size_t)n;
 		}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "demangle.h"
 #include "elf-image.h"
@@ -57,6 +58,54 @@ static void kernel(void)
 	s = symtab__find(&k.tab, 0xffffffff81000310ULL + delta);
 	check(!s || strcmp(s->name, "some_data"), "data symbols are not text");
 	kernel_syms__release(&k);
+}
+
+/* kallsyms from a regular file: read into a populated buffer, parsed in place */
+static void kernel_file(void)
+{
+	static const char text[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81000100 T start_kernel\n"
+				   "ffffffffc0001000 t mod_fn\t[mymod]\n";
+	char path[] = "kallsyms-XXXXXX";
+	struct kernel_syms k;
+	const struct sym *s;
+	int fd = mkstemp(path);
+
+	check(fd >= 0 && write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1,
+	      "a kallsyms copy written to a file");
+	if (fd >= 0)
+		close(fd);
+	check(!kernel_syms__load_file(&k, path) && k.tab.nr == 3 &&
+		      k.text_addr == 0xffffffff81000000ULL,
+	      "kallsyms loaded from a regular file");
+	s = symtab__find(&k.tab, 0xffffffffc0001004ULL);
+	check(s && !strcmp(s->name, "mod_fn") && !strcmp(k.modules[s->module], "[mymod]"),
+	      "names from the file end at the tab; the module is kept");
+	kernel_syms__release(&k);
+	unlink(path);
+	check(kernel_syms__load_file(&k, "no-such-kallsyms") == -ENOENT, "a missing file is -ENOENT");
+}
+
+/* A table that outgrows malloc into a populated mapping (and is moved by mremap). */
+static void big_table(void)
+{
+	struct symtab t = { 0 };
+	size_t i, n = 100000, bad = 0;
+	int err = 0;
+
+	for (i = 0; i < n && !err; i++)
+		err = symtab__add(&t, 0x1000 + i * 16, 16, i & 1 ? "odd" : "even", 0);
+	check(!err && t.nr == n && t.map_len, "100000 symbols: the array moved to a mapping");
+	symtab__finish(&t, 1 << 20);
+	for (i = 0; i < n; i += 997) {
+		const struct sym *s = symtab__find(&t, 0x1000 + i * 16 + 5);
+
+		if (!s || s->start != 0x1000 + i * 16 || strcmp(s->name, i & 1 ? "odd" : "even"))
+			bad++;
+	}
+	check(!bad, "every symbol is found after the moves");
+	symtab__release(&t);
+	check(!t.syms && !t.nr && !t.map_len, "released");
 }
 
 static void own_elf(const char *self)
@@ -113,6 +162,8 @@ int main(void)
 {
 	printf("TAP version 13\n");
 	kernel();
+	kernel_file();
+	big_table();
 	own_elf("/proc/self/exe");
 	demangling();
 	printf("1..%d\n", test_no);
