@@ -8,7 +8,7 @@
  * the code address, so a test can check that every sample before the switch
  * went to reuse_A and every one after to reuse_B.
  *
- *   rep_jitreuse DIR SECONDS_EACH
+ *   rep_jitreuse DIR SECONDS_EACH     (CPU seconds for each function)
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -76,12 +76,24 @@ static void *gen(void *hint)
 	return p;
 }
 
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Run the function for @secs of this thread's CPU time, not wall time, so
+ * that each phase gets its share of samples however busy the machine is.
+ */
 static void run(void *p, double secs)
 {
 	void (*fn)(void) = (void (*)(void))p;
-	uint64_t end = mono_ns() + (uint64_t)(secs * 1e9);
+	uint64_t end = cpu_ns() + (uint64_t)(secs * 1e9);
 
-	while (mono_ns() < end)
+	while (cpu_ns() < end)
 		fn();
 }
 
