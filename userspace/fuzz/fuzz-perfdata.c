@@ -2,7 +2,7 @@
 /*
  * libFuzzer target for the perf.data reader: header, attributes and ids,
  * every record of the data section, the BUILD_ID feature and jrec's private
- * sections (jmmap records, kallsyms copy); then the report's first pass over
+ * sections (jmmap records, kallsyms copy, stored symbol tables); then the report's first pass over
  * the same bytes (address spaces, jitdump and perf-map sections, comms).
  */
 #include <stddef.h>
@@ -14,7 +14,9 @@
 #include "../report/session.h"
 #include "jmmap-reader.h"
 #include "kernel-syms.h"
+#include "elf-image.h"
 #include "perf-reader.h"
+#include "stored-syms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -70,6 +72,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !kernel_syms__parse(&k, p, len)) {
 		symtab__find(&k.tab, sum);
 		kernel_syms__release(&k);
+	}
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_SYMTAB, &p, &len)) {
+		struct stored_syms ss;
+		struct elf_image *img;
+		size_t i;
+
+		if (!stored_syms__parse(&ss, p, len, perf_reader__swapped(r))) {
+			for (i = 0; i < ss.nr; i++)
+				if (!stored_syms__open(&ss, &ss.files[i], &img)) {
+					symtab__find(elf_image__symtab(img), sum);
+					elf_image__offset_to_vaddr(img, sum);
+					elf_image__close(img);
+				}
+			stored_syms__release(&ss);
+		}
 	}
 	perf_reader__close(r);
 

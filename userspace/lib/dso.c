@@ -9,6 +9,7 @@
 #include "debuginfod-dl.h"
 #include "dso.h"
 #include "elf-image.h"
+#include "stored-syms.h"
 
 static uint64_t hash_str(const char *s, uint64_t h)
 {
@@ -178,6 +179,24 @@ static bool try_own_vdso(struct dso *d)
 	return ok;
 }
 
+/* The last source: the symbols the recorder stored for this cookie. */
+static bool try_stored(struct dso_set *s, struct dso *d)
+{
+	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
+	struct elf_image *img;
+
+	if (!f || stored_syms__open(s->stored, f, &img))
+		return false;
+	if (d->img)
+		elf_image__close(d->img);
+	free(d->used_path);
+	d->used_path = NULL;
+	d->img = img;
+	d->source = "recording";
+	d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+	return true;
+}
+
 void dso__load(struct dso_set *s, struct dso *d)
 {
 	char hex[JREC_COOKIE_HEX_LEN], path[8300];
@@ -235,18 +254,25 @@ void dso__load(struct dso_set *s, struct dso *d)
 	if (!strcmp(d->path, "[vdso]") && (s->own_vdso || is_bid) && try_own_vdso(d))
 		return;
 	if (access(d->path, R_OK)) {
+		if (try_stored(s, d))
+			return;
 		d->status = d->cookie.len ? DSO_MISSING : DSO_NO_COOKIE;
 		return;
 	}
 	if (d->cookie.len) {
 		if (jrec_cookie_from_path(d->path, &now) || !cookie_eq(&now, &d->cookie)) {
 			/* the file at the path is another build: never use it */
+			if (try_stored(s, d))
+				return;
 			d->status = DSO_MISMATCH;
 			return;
 		}
 	}
-	if (try_elf(d, d->path, "path", false))
+	if (try_elf(d, d->path, "path", false)) {
+		if (d->status == DSO_STRIPPED)
+			try_stored(s, d);
 		return;
+	}
 	d->status = DSO_NOT_ELF;
 	d->source = "path";
 }

@@ -4,7 +4,8 @@
  * their symbols come from. A file is looked for by its cookie, best source
  * first: separate debuginfo by build-id (/usr/lib/debug/.build-id/, then
  * debuginfod when DEBUGINFOD_URLS is set), jrec's build-id cache, perf's
- * build-id cache, and the original path only if its cookie still matches. A
+ * build-id cache, the original path only if its cookie still matches, and
+ * last the symbols stored in the recording (JREC_FEAT_SYMTAB). A
  * file whose cookie does not match is never used.
  */
 #ifndef JREC_DSO_H
@@ -17,6 +18,7 @@
 #include "cookie.h"
 
 struct elf_image;
+struct stored_syms;
 
 enum dso_status {
 	DSO_NOT_LOADED = 0,
@@ -54,6 +56,7 @@ struct dso_set {
 	bool own_vdso; /* the recording's kernel is the running one: its vdso is ours */
 	bool debuginfod_failed; /* libdebuginfod could not be loaded: do not retry */
 	void *debuginfod;       /* struct debuginfod_dl, lazily */
+	const struct stored_syms *stored; /* the recording's JREC_FEAT_SYMTAB, or NULL */
 };
 
 int dso_set__init(struct dso_set *s);

@@ -308,6 +308,52 @@ out:
 	return err;
 }
 
+int elf_image__open_syms(void *strings, const uint64_t (*loads)[3], unsigned int nr_loads,
+			 struct elf_image **out)
+{
+	struct elf_image *img;
+	unsigned int i;
+
+	*out = NULL;
+	img = calloc(1, sizeof(*img));
+	if (!img) {
+		free(strings);
+		return -ENOMEM;
+	}
+	img->fd = -1;
+	img->mem = strings;
+	for (i = 0; i < nr_loads && i < MAX_LOADS; i++) {
+		img->loads[i].offset = loads[i][0];
+		img->loads[i].filesz = loads[i][1];
+		img->loads[i].vaddr = loads[i][2];
+	}
+	img->nr_loads = i;
+	*out = img;
+	return 0;
+}
+
+struct symtab *elf_image__symtab_mut(struct elf_image *img)
+{
+	return &img->syms;
+}
+
+void elf_image__set_full_symtab(struct elf_image *img, bool full)
+{
+	img->full_symtab = full;
+}
+
+unsigned int elf_image__loads(const struct elf_image *img, uint64_t (*loads)[3], unsigned int max)
+{
+	unsigned int i;
+
+	for (i = 0; i < img->nr_loads && i < max; i++) {
+		loads[i][0] = img->loads[i].offset;
+		loads[i][1] = img->loads[i].filesz;
+		loads[i][2] = img->loads[i].vaddr;
+	}
+	return i;
+}
+
 void elf_image__close(struct elf_image *img)
 {
 	if (!img)
@@ -394,7 +440,8 @@ bool elf_image__has_dwarf(struct elf_image *img)
 {
 	if (!img->dw_tried) {
 		img->dw_tried = true;
-		img->dw = dwarf_begin_elf(img->elf, DWARF_C_READ, NULL);
+		if (img->elf)
+			img->dw = dwarf_begin_elf(img->elf, DWARF_C_READ, NULL);
 	}
 	return img->dw != NULL;
 }

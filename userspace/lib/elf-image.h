@@ -21,6 +21,18 @@ int elf_image__open(const char *path, struct elf_image **out);
 /* The same over a malloc'd image, which the elf_image then owns (freed on close). */
 int elf_image__open_mem(void *buf, size_t len, struct elf_image **out);
 void elf_image__close(struct elf_image *img);
+/*
+ * An image with no ELF file behind it (symbols stored in a recording): the
+ * PT_LOAD layout as {offset, filesz, vaddr} triples, and a malloc'd buffer
+ * the image owns and frees, where the symbol names live. The caller fills
+ * elf_image__symtab_mut() and calls symtab__finish(). 0 or -ENOMEM.
+ */
+int elf_image__open_syms(void *strings, const uint64_t (*loads)[3], unsigned int nr_loads,
+			 struct elf_image **out);
+struct symtab *elf_image__symtab_mut(struct elf_image *img);
+void elf_image__set_full_symtab(struct elf_image *img, bool full);
+/* The PT_LOAD layout as {offset, filesz, vaddr}, at most @max; how many. */
+unsigned int elf_image__loads(const struct elf_image *img, uint64_t (*loads)[3], unsigned int max);
 
 /* The value of symbol @name of any type in .symtab (e.g. a vmlinux's _text). 0 or -ENOENT. */
 int elf_image__symbol_value(const struct elf_image *img, const char *name, uint64_t *value);

@@ -181,4 +181,42 @@ struct jrec_file_entry {
 	uint32_t path_len;    /* bytes of the NUL-terminated path */
 };
 
+/*
+ * JREC_FEAT_SYMTAB: the function symbols of mapped ELF files, the last
+ * symbol source when no copy of a file is found. Entries, each followed by
+ *   the NUL-terminated path, padded to 8;
+ *   nr_loads struct jrec_symtab_load (the PT_LOAD layout, to turn file
+ *   offsets into the addresses symbols use);
+ *   nr_syms struct jrec_symtab_sym;
+ *   strtab_len bytes of NUL-terminated names, padded to 8.
+ * All sizes are checkable: name_off < strtab_len and the string table ends
+ * with NUL. Little or big endian as the rest of the file.
+ */
+#define JREC_SYMTAB_MAX_LOADS 16
+
+struct jrec_symtab_entry {
+	uint8_t cookie_kind; /* enum jmmap_cookie_kind */
+	uint8_t cookie_len;
+	uint16_t nr_loads;   /* at most JREC_SYMTAB_MAX_LOADS */
+	uint32_t path_len;   /* bytes of the NUL-terminated path */
+	uint8_t cookie[20];
+	uint32_t nr_syms;
+	uint64_t strtab_len;
+};
+
+struct jrec_symtab_load {
+	uint64_t offset, filesz, vaddr; /* p_offset, p_filesz, p_vaddr */
+};
+
+struct jrec_symtab_sym {
+	uint64_t value; /* st_value: an address in the file's own layout */
+	uint64_t size;  /* st_size */
+	uint32_t name_off; /* into the entry's string table */
+	uint8_t bind;      /* STB_* */
+	uint8_t flags;     /* JREC_SYMTAB_SYM_* */
+	uint8_t pad[2];
+};
+
+#define JREC_SYMTAB_SYM_PLT 1 /* a PLT entry: the name is the target's, shown as "name@plt" */
+
 #endif /* JREC_PERF_FILE_H */

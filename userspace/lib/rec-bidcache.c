@@ -12,6 +12,7 @@
 
 #include "perf-file.h"
 #include "rec-bidcache.h"
+#include "stored-syms.h"
 
 #define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
 
@@ -283,11 +284,18 @@ static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_r
 		}
 	}
 	r->cookie = got;
-	if (!c->dir) {
+	if (c->dir)
+		r->status = (uint16_t)save_file(c, fd, &got, j->path, &r->err);
+	else
 		r->status = JREC_FILE_NOT_SAVED;
-		goto out;
-	}
-	r->status = (uint16_t)save_file(c, fd, &got, j->path, &r->err);
+	/*
+	 * No copy in the cache: keep the file's symbols in the recording
+	 * instead. Best effort: a file that is not ELF or has no symbols gets
+	 * no entry.
+	 */
+	if ((r->status == JREC_FILE_NOT_SAVED || r->status == JREC_FILE_FAILED) &&
+	    stored_syms__emit(fd, j->path, &got, &r->syms))
+		rec_buf__release(&r->syms);
 out:
 	close(fd);
 }
@@ -325,6 +333,7 @@ static void *worker(void *arg)
 
 			if (!nr) {
 				free(r.path);
+				rec_buf__release(&r.syms);
 				continue;
 			}
 			c->res = nr;
@@ -489,8 +498,10 @@ void rec_bidcache__free(struct rec_bidcache *c)
 	for (i = 0; i < c->keys_cap; i++)
 		free(c->keys[i]);
 	free(c->keys);
-	for (i = 0; i < c->nr_res; i++)
+	for (i = 0; i < c->nr_res; i++) {
 		free(c->res[i].path);
+		rec_buf__release(&c->res[i].syms);
+	}
 	free(c->res);
 	free(c->dir);
 	pthread_cond_destroy(&c->cond);

@@ -300,6 +300,13 @@ static int side_files(struct record *r)
 		err = add(r, JREC_FEAT_FILES, &b, err);
 		if (err)
 			return err;
+		err = private_prefix(&b, JREC_FEAT_SYMTAB);
+		for (i = 0; i < n && !err; i++)
+			if (res[i].syms.len)
+				err = rec_buf__append(&b, res[i].syms.data, res[i].syms.len);
+		err = add(r, JREC_FEAT_SYMTAB, &b, err);
+		if (err)
+			return err;
 	}
 	return 0;
 }

@@ -330,6 +330,19 @@ static void read_info(struct session *s)
 	}
 }
 
+/* A corrupt section is left out: the files it names stay unsymbolized. */
+static void read_stored_syms(struct session *s)
+{
+	const void *p;
+	size_t len;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_SYMTAB, &p, &len))
+		return;
+	if (stored_syms__parse(&s->stored, p, len, perf_reader__swapped(s->r)))
+		return;
+	s->dsos.stored = &s->stored;
+}
+
 static int read_jitdumps(struct session *s)
 {
 	const uint8_t *p;
@@ -507,6 +520,7 @@ int session__load(struct session *s)
 	if (s->nr_bids)
 		qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
 	read_info(s);
+	read_stored_syms(s);
 	{
 		struct utsname u;
 
@@ -555,6 +569,7 @@ void session__close(struct session *s)
 	addrspace__release(&s->as);
 	jit_symbols__release(&s->jit);
 	dso_set__release(&s->dsos);
+	stored_syms__release(&s->stored);
 	kernel_syms__release(&s->ksyms);
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);

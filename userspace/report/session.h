@@ -18,6 +18,7 @@
 #include "kernel-syms.h"
 #include "perf-reader.h"
 #include "pidmap.h"
+#include "stored-syms.h"
 #include "strpool.h"
 
 struct comm_ev {
@@ -56,6 +57,7 @@ struct session {
 	struct addrspace as;
 	struct jit_symbols jit;
 	struct dso_set dsos;
+	struct stored_syms stored; /* JREC_FEAT_SYMTAB, the dsos' last source */
 	struct strpool strings;
 	struct pidmap threads;
 	struct bid_entry *bids; /* from the BUILD_ID feature, sorted by path pointer */
