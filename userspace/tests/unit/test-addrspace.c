@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "addrspace.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 /* dsos are opaque here: use distinct addresses as tags */
 static struct dso *const A = (struct dso *)0x10, *const B = (struct dso *)0x20,
@@ -82,6 +73,5 @@ int main(void)
 		      at(&as, 5, 0x5800, 25) == B,
 	      "jmmap exec: the image switches at the first exec-cause mapping");
 	addrspace__release(&as);
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -13,17 +13,7 @@
 #include <unistd.h>
 
 #include "cookie.h"
-
-static int test_no;
-static int failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 /* Run cmd and copy the first line of its output matching prefix, after it. */
 static int run_grab(const char *cmd, const char *prefix, char *out, size_t outlen)
@@ -234,6 +224,5 @@ int main(void)
 	snprintf(name, sizeof(name), "rm -rf '%s'", dir);
 	if (system(name))
 		printf("# could not remove %s\n", dir);
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

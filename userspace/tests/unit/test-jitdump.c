@@ -13,16 +13,7 @@
 #include "jit-symbols.h"
 #include "jitdump.h"
 #include "perfmap.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 struct buf {
 	uint8_t b[4096];
@@ -259,6 +250,5 @@ int main(void)
 	perfmap_lines();
 	perfmap__parse("zz yy x\n1 1 x\n", 14, count_cb, NULL, &bad);
 	check(bad == 1, "perf map: bad lines counted");
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

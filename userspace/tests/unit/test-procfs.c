@@ -7,16 +7,7 @@
 #include <unistd.h>
 
 #include "procfs.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 static int parse(const char *s, struct procfs_map *m)
 {
@@ -109,6 +100,5 @@ int main(void)
 		check(procfs_parse_kallsyms_sym(ks, sizeof(ks) - 1, "_end", &addr) == -ENOENT,
 		      "a missing symbol is -ENOENT");
 	}
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -10,16 +10,7 @@
 #include <string.h>
 
 #include "perf-reader.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 struct img {
 	uint8_t b[8192];
@@ -382,6 +373,5 @@ int main(void)
 	cut_short();
 	no_features();
 	corrupt();
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

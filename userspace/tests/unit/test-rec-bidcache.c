@@ -19,16 +19,7 @@
 
 #include "perf-file.h"
 #include "rec-bidcache.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 static int same_file(const char *a, const char *b)
 {
@@ -151,6 +142,5 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/%s", dir, hex);
 	rmdir(path);
 	rmdir(dir);
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

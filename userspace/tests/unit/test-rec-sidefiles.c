@@ -13,16 +13,7 @@
 
 #include "rec-jitdump.h"
 #include "rec-perfmap.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 static size_t put32(uint8_t *b, size_t off, uint32_t v, int swap)
 {
@@ -147,6 +138,5 @@ int main(void)
 	      "an over-long line is dropped and counted; the next line is intact");
 	free(longline);
 	rec_perfmap_split__release(&s);
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -16,16 +16,7 @@
 #include "elf-image.h"
 #include "perf-file.h"
 #include "stored-syms.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 __attribute__((noinline)) int test_stored_marker(int x);
 __attribute__((noinline)) int test_stored_marker(int x)
@@ -146,6 +137,5 @@ int main(void)
 			->name_off = (uint32_t)e->strtab_len);
 	free(copy);
 	rec_buf__release(&b);
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -14,16 +14,7 @@
 #include "demangle.h"
 #include "elf-image.h"
 #include "kernel-syms.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 __attribute__((noinline)) int test_symbols_marker(int x);
 __attribute__((noinline)) int test_symbols_marker(int x)
@@ -166,6 +157,5 @@ int main(void)
 	big_table();
 	own_elf("/proc/self/exe");
 	demangling();
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }

@@ -16,16 +16,7 @@
 
 #include "perf-file.h"
 #include "perf-writer.h"
-
-static int test_no, failures;
-
-static void check(int ok, const char *what)
-{
-	test_no++;
-	if (!ok)
-		failures++;
-	printf("%sok %d - %s\n", ok ? "" : "not ", test_no, what);
-}
+#include "tap.h"
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -151,6 +142,5 @@ int main(void)
 	}
 	free(f);
 	unlink(path);
-	printf("1..%d\n", test_no);
-	return failures ? 1 : 0;
+	return tap_done();
 }
