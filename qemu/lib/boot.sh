@@ -12,8 +12,13 @@ qemu_boot() {
 	local work=$1 vmlinuz=$2 initrd=$3 interactive=$4 limit=$5 rc
 	local -a args tty
 	rm -f "$work/console.log" "$work/tty.log" "$work/ctl.log"
+	# Single-threaded TCG: the guest still has two CPUs, run in turn on one
+	# host thread. With one host thread per vCPU, the kernel's live code
+	# patching (static keys, kprobes: int3 plus cross-CPU sync) is not
+	# coherent between vCPUs under TCG, and Debian's kernels hit spurious
+	# int3 oopses, at boot or when probes are (un)registered.
 	args=(-nodefaults -no-user-config -no-reboot -display none -vga none
-		-machine pc -accel tcg -cpu max
+		-machine pc -accel "tcg,thread=${JMMAP_QEMU_TCG_THREAD:-single}" -cpu max
 		-smp "${JMMAP_QEMU_SMP:-2}" -m "${JMMAP_QEMU_MEM:-512M}"
 		-kernel "$vmlinuz" -initrd "$initrd"
 		-append "console=ttyS0,115200 panic=-1 rdinit=/init ${JMMAP_QEMU_APPEND:-}"
