@@ -10,6 +10,7 @@
 
 #include "jmmap.h"
 #include "ktap.h"
+#include "jmodule.h"
 
 #define DEV "/dev/" JMMAP_DEVICE_NAME
 
@@ -19,18 +20,6 @@ static int rmmod_errno(void)
 	if (syscall(SYS_delete_module, "jmmap", O_NONBLOCK) == 0)
 		return 0;
 	return errno;
-}
-
-static int insmod(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return errno;
-	ret = (int)syscall(SYS_finit_module, fd, "", 0);
-	ret = ret ? errno : 0;
-	close(fd);
-	return ret;
 }
 
 static int version_ok(int fd)

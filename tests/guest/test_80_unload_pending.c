@@ -12,20 +12,9 @@
 #include <time.h>
 
 #include "jsession.h"
+#include "jmodule.h"
 
 #define REGION (128UL << 20)
-
-static int insmod(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return errno;
-	ret = (int)syscall(SYS_finit_module, fd, "", 0);
-	ret = ret ? errno : 0;
-	close(fd);
-	return ret;
-}
 
 int main(void)
 {

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "jsession.h"
+#include "jmodule.h"
 
 #define WORKERS 4
 
@@ -73,18 +74,6 @@ static int rmmod_retry(int tries, int *refused)
 		usleep(10000);
 	}
 	return EWOULDBLOCK;
-}
-
-static int insmod(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return errno;
-	ret = (int)syscall(SYS_finit_module, fd, "", 0);
-	ret = ret ? errno : 0;
-	close(fd);
-	return ret;
 }
 
 static int open_retry(void)
