@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "jitdump.h"
+#include "byteorder.h"
 
 #define JITDUMP_HDR_SIZE 40
 #define JITDUMP_REC_HDR 16
@@ -17,18 +18,12 @@ struct jd {
 
 static uint32_t u32(const struct jd *j, const uint8_t *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return j->swapped ? __builtin_bswap32(v) : v;
+	return bo_u32(p, j->swapped);
 }
 
 static uint64_t u64(const struct jd *j, const uint8_t *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return j->swapped ? __builtin_bswap64(v) : v;
+	return bo_u64(p, j->swapped);
 }
 
 static const char *str(const uint8_t *p, const uint8_t *end, const uint8_t **after)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "jmmap-reader.h"
+#include "byteorder.h"
 
 struct jr {
 	bool swapped;
@@ -10,26 +11,17 @@ struct jr {
 
 static uint16_t g16(const struct jr *j, const uint8_t *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return j->swapped ? __builtin_bswap16(v) : v;
+	return bo_u16(p, j->swapped);
 }
 
 static uint32_t g32(const struct jr *j, const uint8_t *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return j->swapped ? __builtin_bswap32(v) : v;
+	return bo_u32(p, j->swapped);
 }
 
 static uint64_t g64(const struct jr *j, const uint8_t *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return j->swapped ? __builtin_bswap64(v) : v;
+	return bo_u64(p, j->swapped);
 }
 
 static const char *tail_str(const uint8_t *p, const uint8_t *end)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "perf-reader-internal.h"
+#include "byteorder.h"
 
 #define PR_MAX_ATTRS 4096
 #ifndef PERF_RECORD_MISC_BUILD_ID_SIZE
@@ -35,26 +36,17 @@ __attribute__((format(printf, 3, 4))) static void set_err(char *buf, size_t len,
 
 uint16_t perf_reader__u16(const struct perf_reader *r, const void *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return r->swapped ? __builtin_bswap16(v) : v;
+	return bo_u16(p, r->swapped);
 }
 
 uint32_t perf_reader__u32(const struct perf_reader *r, const void *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return r->swapped ? __builtin_bswap32(v) : v;
+	return bo_u32(p, r->swapped);
 }
 
 uint64_t perf_reader__u64(const struct perf_reader *r, const void *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return r->swapped ? __builtin_bswap64(v) : v;
+	return bo_u64(p, r->swapped);
 }
 
 static uint64_t bitrev64(uint64_t v)

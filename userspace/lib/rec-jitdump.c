@@ -7,13 +7,11 @@
 
 #include "perf-file.h"
 #include "rec-jitdump.h"
+#include "byteorder.h"
 
 static uint32_t load_u32(const uint8_t *p, int swap)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return swap ? __builtin_bswap32(v) : v;
+	return bo_u32(p, swap);
 }
 
 int rec_jitdump_scan(const uint8_t *buf, size_t len, size_t *committed)

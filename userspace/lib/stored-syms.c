@@ -9,6 +9,7 @@
 #include "perf-file.h"
 #include "stored-syms.h"
 #include "symtab.h"
+#include "byteorder.h"
 
 int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie,
 		      struct rec_buf *b)
@@ -76,26 +77,17 @@ int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie
 
 static uint32_t g32(const struct stored_syms *ss, const uint8_t *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return ss->swapped ? __builtin_bswap32(v) : v;
+	return bo_u32(p, ss->swapped);
 }
 
 static uint64_t g64(const struct stored_syms *ss, const uint8_t *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return ss->swapped ? __builtin_bswap64(v) : v;
+	return bo_u64(p, ss->swapped);
 }
 
 static uint16_t g16(const struct stored_syms *ss, const uint8_t *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return ss->swapped ? __builtin_bswap16(v) : v;
+	return bo_u16(p, ss->swapped);
 }
 
 #define PAD8(x) (((x) + 7) & ~(uint64_t)7)
