@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s = jit_symbols__find(&js, 1, size > 8 ? *(const uint64_t *)(const void *)data : 0,
 				      UINT64_MAX - 1);
 		if (s)
-			jit_symbols__srcline(&js, 1, s, s->start, line, sizeof(line));
+			jit_symbols__srcline(&js, s, s->start, line, sizeof(line));
 	}
 	jit_symbols__release(&js);
 	return 0;

@@ -5,7 +5,6 @@
 
 #include "addrspace.h"
 
-#define AS_MAX_PARENT_DEPTH 32
 
 static struct as_proc *get_proc(struct addrspace *as, uint32_t pid)
 {

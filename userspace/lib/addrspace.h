@@ -55,6 +55,9 @@ struct as_proc {
 	size_t nr_maps, cap_maps;
 };
 
+/* How far up the process tree a lookup goes for a forked child's inherited maps. */
+#define AS_MAX_PARENT_DEPTH 32
+
 struct addrspace {
 	struct pidmap procs;
 	uint64_t seq;

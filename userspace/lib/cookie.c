@@ -199,3 +199,17 @@ void jrec_cookie_hex(const struct jrec_cookie *c, char *buf)
 	}
 	buf[2 * len] = '\0';
 }
+
+const char *jrec_cookie_kind_name(const struct jrec_cookie *c)
+{
+	if (!c->len)
+		return "none";
+	switch (c->kind) {
+	case JMMAP_COOKIE_ELF_BUILD_ID:
+		return "build-id";
+	case JMMAP_COOKIE_CONTENT:
+		return "content";
+	default:
+		return "none";
+	}
+}

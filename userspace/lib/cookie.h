@@ -41,4 +41,7 @@ int jrec_cookie_content(int fd, struct jrec_cookie *out);
  */
 void jrec_cookie_hex(const struct jrec_cookie *c, char *buf);
 
+/* What kind of cookie it is, as reports name it: "build-id", "content" or "none". */
+const char *jrec_cookie_kind_name(const struct jrec_cookie *c);
+
 #endif

@@ -78,6 +78,7 @@ int jit_symbols__add(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64
 	s->end = start + size;
 	s->t_start = time;
 	s->source = (uint8_t)src;
+	s->owner = pid;
 	if (src == JIT_SRC_JITDUMP)
 		p->has_jitdump = true;
 	else if (time)
@@ -126,6 +127,36 @@ int jit_symbols__unmap(struct jit_symbols *js, uint32_t pid, uint64_t time, uint
 	p->unmaps[p->nr_unmaps].end = start + len;
 	p->nr_unmaps++;
 	return 0;
+}
+
+int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time)
+{
+	struct jit_proc *p = get_proc(js, pid);
+	uint64_t *n;
+
+	if (!p)
+		return -ENOMEM;
+	n = realloc(p->execs, (p->nr_execs + 1) * sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	p->execs = n;
+	n[p->nr_execs++] = time;
+	return 0;
+}
+
+bool jit_symbols__unmapped(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
+			   uint64_t from, uint64_t to)
+{
+	const struct jit_proc *p = pidmap__get(&js->procs, pid);
+	size_t i;
+
+	if (!p || js->ignore_time)
+		return false;
+	for (i = 0; i < p->nr_unmaps; i++)
+		if (p->unmaps[i].start <= addr && addr < p->unmaps[i].end &&
+		    p->unmaps[i].time >= from && p->unmaps[i].time <= to)
+			return true;
+	return false;
 }
 
 static int pool_add(struct jit_proc *p, const char *s, uint32_t *off)
@@ -306,6 +337,14 @@ static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
 			    t >= s->t_start && t < s->t_end)
 				s->t_end = t;
 		}
+		/*
+		 * An exec replaces the address space. Only timed symbols end
+		 * there: an untimed perf-map line (t_start 0) is read whole at
+		 * report time and mostly belongs to the image exec'd last.
+		 */
+		for (k = 0; k < p->nr_execs && !js->ignore_time && s->t_start; k++)
+			if (p->execs[k] > s->t_start && p->execs[k] < s->t_end)
+				s->t_end = p->execs[k];
 		if (s->nr_lines > 1)
 			if (s->nr_lines)
 				qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
@@ -375,10 +414,10 @@ const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t p
 	return best ? best : late;
 }
 
-const char *jit_symbols__srcline(const struct jit_symbols *js, uint32_t pid,
-				 const struct jit_sym *s, uint64_t addr, char *buf, size_t len)
+const char *jit_symbols__srcline(const struct jit_symbols *js, const struct jit_sym *s,
+				 uint64_t addr, char *buf, size_t len)
 {
-	const struct jit_proc *p = pidmap__get(&js->procs, pid);
+	const struct jit_proc *p = pidmap__get(&js->procs, s->owner);
 	const struct jit_line *l = NULL;
 	const char *file, *base;
 	size_t i;
@@ -417,6 +456,7 @@ void jit_symbols__release(struct jit_symbols *js)
 		free(p->max_end);
 		free(p->files);
 		free(p->unmaps);
+		free(p->execs);
 		free(p);
 	}
 	pidmap__release(&js->procs);

@@ -30,6 +30,7 @@ struct jit_sym {
 	uint64_t code_index;
 	char *name;
 	uint8_t source; /* enum jit_source */
+	uint32_t owner; /* the process whose records loaded it (a forked child inherits) */
 	struct jit_line *lines; /* DEBUG_INFO rows, sorted by addr */
 	size_t nr_lines;
 };
@@ -46,6 +47,8 @@ struct jit_proc {
 	size_t files_len, files_cap;
 	struct { uint64_t time, start, end; } *unmaps;
 	size_t nr_unmaps;
+	uint64_t *execs; /* exec times: the address space, and every timed symbol, ends */
+	size_t nr_execs;
 	bool has_jitdump, has_timed_perfmap;
 };
 
@@ -72,13 +75,21 @@ int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *b
 			     bool *truncated);
 int jit_symbols__add_perfmap(struct jit_symbols *js, uint32_t pid, uint64_t time,
 			     const char *buf, size_t len);
+/* @pid exec'd at @time: its symbols loaded before then end there. */
+int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time);
 struct jit_proc *jit_symbols__proc(const struct jit_symbols *js, uint32_t pid);
 int jit_symbols__finish(struct jit_symbols *js);
 const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
 					uint64_t time);
+/*
+ * Whether @pid's own records unmapped @addr between @from and @to
+ * (inclusive): then what its parent had there at fork time is gone.
+ */
+bool jit_symbols__unmapped(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
+			   uint64_t from, uint64_t to);
 /* "file:line" of @addr in @s from its DEBUG_INFO, or NULL. */
-const char *jit_symbols__srcline(const struct jit_symbols *js, uint32_t pid,
-				 const struct jit_sym *s, uint64_t addr, char *buf, size_t len);
+const char *jit_symbols__srcline(const struct jit_symbols *js, const struct jit_sym *s,
+				 uint64_t addr, char *buf, size_t len);
 void jit_symbols__release(struct jit_symbols *js);
 
 #endif

@@ -113,6 +113,8 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	err = hist__add(&r->h, &k, ev->sample.period);
 	if (!err && !res.sym)
 		err = hist__add_unresolved(&r->h, res.dso, k.anon, res.why, ev->sample.period);
+	else if (!err && res.jit && res.dso)
+		err = hist__add_image(&r->h, res.dso, ev->sample.period);
 	return err;
 }
 

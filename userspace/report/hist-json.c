@@ -118,5 +118,19 @@ void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *o
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			pct(u->period, h->total_period));
 	}
+	fprintf(out, "\n  ],\n  \"images\": [");
+	for (i = 0; i < h->nr_img; i++) {
+		const struct unres_entry *u = &h->img[i];
+
+		jrec_cookie_hex(&u->dso->cookie, hex);
+		fprintf(out, "%s\n    {\"dso\": ", i ? "," : "");
+		jstr(out, u->dso->path);
+		fputs(", \"cookie_kind\": ", out);
+		jstr(out, jrec_cookie_kind_name(&u->dso->cookie));
+		fputs(", \"cookie\": ", out);
+		jstr(out, hex);
+		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
+			pct(u->period, h->total_period));
+	}
 	fprintf(out, "\n  ]\n}\n");
 }

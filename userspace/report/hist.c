@@ -137,30 +137,41 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 	return 0;
 }
 
-int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
-			 uint64_t period)
+static int tally(struct unres_entry **list, size_t *nr, struct dso *d, const char *anon,
+		 enum dso_status why, uint64_t period)
 {
 	size_t i;
 	struct unres_entry *n;
 
-	for (i = 0; i < h->nr_u; i++) {
-		if (h->u[i].dso == d && h->u[i].anon == anon && h->u[i].why == why) {
-			h->u[i].period += period;
-			h->u[i].samples++;
+	for (i = 0; i < *nr; i++) {
+		if ((*list)[i].dso == d && (*list)[i].anon == anon && (*list)[i].why == why) {
+			(*list)[i].period += period;
+			(*list)[i].samples++;
 			return 0;
 		}
 	}
-	n = realloc(h->u, (h->nr_u + 1) * sizeof(*n));
+	n = realloc(*list, (*nr + 1) * sizeof(*n));
 	if (!n)
 		return -ENOMEM;
-	h->u = n;
-	n[h->nr_u].dso = d;
-	n[h->nr_u].anon = anon;
-	n[h->nr_u].why = why;
-	n[h->nr_u].period = period;
-	n[h->nr_u].samples = 1;
-	h->nr_u++;
+	*list = n;
+	n[*nr].dso = d;
+	n[*nr].anon = anon;
+	n[*nr].why = why;
+	n[*nr].period = period;
+	n[*nr].samples = 1;
+	(*nr)++;
 	return 0;
+}
+
+int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
+			 uint64_t period)
+{
+	return tally(&h->u, &h->nr_u, d, anon, why, period);
+}
+
+int hist__add_image(struct hist *h, struct dso *d, uint64_t period)
+{
+	return tally(&h->img, &h->nr_img, d, NULL, DSO_NOT_ELF, period);
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -187,6 +198,8 @@ void hist__sort(struct hist *h)
 		qsort(h->e, h->nr, sizeof(*h->e), entry_cmp);
 	if (h->nr_u)
 		qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
+	if (h->nr_img)
+		qsort(h->img, h->nr_img, sizeof(*h->img), unres_cmp);
 	free(h->idx); /* order changed: the index is stale */
 	h->idx = NULL;
 	h->cap = 0;
@@ -199,6 +212,7 @@ void hist__release(struct hist *h)
 	free(h->e);
 	free(h->idx);
 	free(h->u);
+	free(h->img);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -339,6 +353,18 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 		}
 		fputc('\n', out);
 		shown++;
+	}
+	if (h->nr_img) {
+		fprintf(out, "#\n# Mapped files whose code JIT records named (share of samples, file, cookie):\n");
+		for (i = 0; i < h->nr_img; i++) {
+			const struct unres_entry *u = &h->img[i];
+			char hex[JREC_COOKIE_HEX_LEN] = "";
+
+			jrec_cookie_hex(&u->dso->cookie, hex);
+			fprintf(out, "#   %6.2f%%  %s  %s%s%s\n", pct(u->period, h->total_period),
+				u->dso->path, jrec_cookie_kind_name(&u->dso->cookie), *hex ? " " : "",
+				hex);
+		}
 	}
 	if (h->nr_u) {
 		fprintf(out, "#\n# Not symbolized (share of samples, why):\n");

@@ -51,6 +51,8 @@ struct hist {
 	uint32_t *idx; /* open-addressing index into e[], cap slots */
 	struct unres_entry *u;
 	size_t nr_u;
+	struct unres_entry *img; /* mapped files whose code JIT records named */
+	size_t nr_img;
 	uint64_t total_period, total_samples;
 };
 
@@ -59,6 +61,8 @@ int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
 int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
 			 uint64_t period);
+/* A sample in a mapped file without ELF symbols, named by a JIT record. */
+int hist__add_image(struct hist *h, struct dso *d, uint64_t period);
 /* Sort entries by period, highest first. */
 void hist__sort(struct hist *h);
 void hist__release(struct hist *h);

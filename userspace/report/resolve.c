@@ -307,6 +307,36 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	}
 }
 
+/*
+ * The JIT symbol at @ip for @pid at @time. A forked child runs the code its
+ * parent had at fork time (not what the parent loads later) until it
+ * unmaps it or execs, so without a symbol of its own the parent's at the
+ * fork is taken, up the process tree.
+ */
+static const struct jit_sym *find_jit(struct session *s, uint32_t pid, uint64_t ip,
+				      uint64_t time)
+{
+	int depth;
+
+	for (depth = 0; depth < AS_MAX_PARENT_DEPTH; depth++) {
+		const struct jit_sym *j = jit_symbols__find(&s->jit, pid, ip, time);
+		const struct as_proc *p;
+
+		if (j)
+			return j;
+		p = addrspace__proc(&s->as, pid);
+		if (!p || !p->has_parent || p->first_exec <= time)
+			return NULL;
+		if (p->fork_time < time) {
+			if (jit_symbols__unmapped(&s->jit, pid, ip, p->fork_time, time))
+				return NULL;
+			time = p->fork_time;
+		}
+		pid = p->ppid;
+	}
+	return NULL;
+}
+
 static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			 struct resolved *out, const struct as_map **mapp)
 {
@@ -339,11 +369,12 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 		}
 		out->addr = ip - m->start + m->pgoff;
 		out->why = d->status;
-		if (d->status != DSO_NOT_ELF)
-			return;
-		/* a runtime's own image format: its code is named by JIT records */
+		/*
+		 * No ELF symbols for it: a runtime's own image format (or one
+		 * whose copy is gone) has its code named by JIT records.
+		 */
 	}
-	j = jit_symbols__find(&s->jit, pid, ip, time);
+	j = find_jit(s, pid, ip, time);
 	if (j) {
 		char name[64];
 
@@ -356,7 +387,7 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 			/* name the JIT side file the symbol came from, as perf names perf maps */
 			snprintf(name, sizeof(name), j->source == JIT_SRC_JITDUMP ? "jit-%u.dump"
 										   : "perf-%u.map",
-				 pid);
+				 j->owner);
 			out->anon_name = strpool__str(&s->strings, name);
 		}
 		return;
@@ -373,7 +404,7 @@ const char *session__srcline(struct session *s, uint32_t pid, const struct resol
 	const char *line = NULL;
 
 	if (res->jit)
-		line = jit_symbols__srcline(&s->jit, pid, res->jit, res->addr, buf, sizeof(buf));
+		line = jit_symbols__srcline(&s->jit, res->jit, res->addr, buf, sizeof(buf));
 	else if (res->dso && res->dso->img)
 		line = elf_image__srcline(res->dso->img, res->vaddr, buf, sizeof(buf));
 	if (!line && res->sym) {

@@ -152,6 +152,70 @@ static const struct jrec_cookie *bid_for(struct session *s, const char *path)
 	return e ? &e->cookie : NULL;
 }
 
+static int file_cmp(const void *a, const void *b)
+{
+	const struct bid_entry *x = a, *y = b;
+
+	if (x->path != y->path)
+		return x->path < y->path ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static bool same_cookie(const struct jrec_cookie *a, const struct jrec_cookie *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
+}
+
+/*
+ * The cookie the recorder computed for @path as mapped by @pid
+ * (JREC_FEAT_FILES), the only source for files the kernel gives no build-id
+ * for, such as a runtime's own image format. *@exact tells whether @pid had
+ * an entry; without one, the path's cookie if every process that mapped it
+ * saw the same.
+ */
+static const struct jrec_cookie *file_cookie_for(struct session *s, uint32_t pid,
+						 const char *path, bool *exact)
+{
+	const char *p = s->nr_files ? strpool__str(&s->strings, path) : NULL;
+	const struct bid_entry *e, *end = s->files + s->nr_files, *own = NULL;
+	size_t lo = 0, hi = s->nr_files;
+	bool same = true;
+
+	*exact = false;
+	if (!p)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->files[mid].path < p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->nr_files || s->files[lo].path != p)
+		return NULL;
+	for (e = &s->files[lo]; e < end && e->path == p; e++) {
+		if (e->pid == pid)
+			own = e;
+		same = same && same_cookie(&e->cookie, &s->files[lo].cookie);
+	}
+	*exact = own != NULL;
+	return own ? &own->cookie : same ? &s->files[lo].cookie : NULL;
+}
+
+/* The cookie of a mapped file that its record did not carry, or NULL. */
+static const struct jrec_cookie *cookie_for(struct session *s, uint32_t pid, const char *path)
+{
+	bool exact;
+	const struct jrec_cookie *fc = file_cookie_for(s, pid, path, &exact), *c;
+
+	/* the recorder's own finding for this process first, then the BUILD_ID feature */
+	if (exact)
+		return fc;
+	c = bid_for(s, path);
+	return c ? c : fc;
+}
+
 static bool is_anon_name(const char *f)
 {
 	return !*f || !strncmp(f, "//anon", 6) || !strcmp(f, "[heap]") || !strcmp(f, "[stack]") ||
@@ -227,7 +291,7 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 			c.kind = JMMAP_COOKIE_ELF_BUILD_ID;
 			c.len = mm->build_id_size;
 			memcpy(c.bytes, mm->build_id, c.len);
-		} else if ((bc = bid_for(s, mm->filename))) {
+		} else if ((bc = cookie_for(s, mm->pid, mm->filename))) {
 			c = *bc;
 		}
 		m.dso = dso_set__get(&s->dsos, mm->filename, &c);
@@ -266,6 +330,8 @@ static int pass1(const struct pr_event *ev, void *ctx)
 			       strlen(ev->comm.comm));
 		if (!err && ev->comm.exec && ev->comm.pid == ev->comm.tid)
 			err = addrspace__add_exec(&s->as, ev->comm.pid, t, false);
+		if (!err && ev->comm.exec && ev->comm.pid == ev->comm.tid)
+			err = jit_symbols__exec(&s->jit, ev->comm.pid, t);
 		return err;
 	case PERF_RECORD_FORK:
 		th = get_thread(s, ev->task.tid, ev->task.pid);
@@ -343,6 +409,62 @@ static void read_stored_syms(struct session *s)
 	s->dsos.stored = &s->stored;
 }
 
+/* JREC_FEAT_FILES: the cookies the recorder verified, by process and path. */
+static int read_files(struct session *s)
+{
+	const uint8_t *p;
+	size_t len, off = 0, cap = 0;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_FILES, (const void **)&p, &len))
+		return 0;
+	while (len - off >= sizeof(struct jrec_file_entry)) {
+		/* the section need not be aligned: read fields by offset */
+		const uint8_t *fe = p + off;
+		uint8_t kind = fe[offsetof(struct jrec_file_entry, cookie_kind)];
+		uint8_t clen = fe[offsetof(struct jrec_file_entry, cookie_len)];
+		uint32_t pid = perf_reader__u32(s->r, p + off);
+		uint16_t status = perf_reader__u16(s->r, p + off + offsetof(struct jrec_file_entry, status));
+		uint64_t plen = perf_reader__u32(s->r, p + off + offsetof(struct jrec_file_entry,
+									      path_len));
+		uint64_t pad = (plen + 7) & ~7ULL;
+		const char *path;
+
+		off += sizeof(struct jrec_file_entry);
+		if (!plen || pad > len - off || p[off + plen - 1])
+			return -EBADMSG;
+		path = (const char *)p + off;
+		off += pad;
+		/* only cookies read from the very file that was mapped */
+		if (status != JREC_FILE_SAVED && status != JREC_FILE_CACHED &&
+		    status != JREC_FILE_NOT_SAVED && status != JREC_FILE_FAILED)
+			continue;
+		if (kind == JMMAP_COOKIE_NONE || !clen || clen > JMMAP_COOKIE_MAX)
+			continue;
+		if (s->nr_files == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			struct bid_entry *n = realloc(s->files, ncap * sizeof(*n));
+
+			if (!n)
+				return -ENOMEM;
+			s->files = n;
+			cap = ncap;
+		}
+		memset(&s->files[s->nr_files], 0, sizeof(*s->files));
+		s->files[s->nr_files].path = strpool__str(&s->strings, path);
+		if (!s->files[s->nr_files].path)
+			return -ENOMEM;
+		s->files[s->nr_files].pid = pid;
+		s->files[s->nr_files].cookie.kind = kind;
+		s->files[s->nr_files].cookie.len = clen;
+		memcpy(s->files[s->nr_files].cookie.bytes,
+		       fe + offsetof(struct jrec_file_entry, cookie), clen);
+		s->nr_files++;
+	}
+	if (s->nr_files)
+		qsort(s->files, s->nr_files, sizeof(*s->files), file_cmp);
+	return 0;
+}
+
 static int read_jitdumps(struct session *s)
 {
 	const uint8_t *p;
@@ -413,9 +535,14 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		m.pgoff = e->pgoff;
 		m.prot = e->prot;
 		if (e->filename[0] && !is_anon_name(e->filename)) {
+			const struct jrec_cookie *fc;
+
 			c.kind = e->cookie_kind;
 			c.len = e->cookie_kind ? e->cookie_len : 0;
 			memcpy(c.bytes, e->cookie, c.len);
+			/* the module could not read the file; the recorder may have */
+			if (!c.len && (fc = cookie_for(s, e->pid, e->filename)))
+				c = *fc;
 			m.dso = dso_set__get(&s->dsos, e->filename, &c);
 			if (!m.dso)
 				return -ENOMEM;
@@ -429,6 +556,8 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		return err;
 	case JMMAP_REC_EXEC:
 		err = addrspace__add_exec(&s->as, e->pid, e->time, true);
+		if (!err)
+			err = jit_symbols__exec(&s->jit, e->pid, e->time);
 		if (!err && e->comm[0])
 			err = add_comm(s, e->pid, e->tid, e->time, e->comm, strlen(e->comm));
 		return err;
@@ -521,6 +650,11 @@ int session__load(struct session *s)
 		qsort(s->bids, s->nr_bids, sizeof(*s->bids), bid_cmp);
 	read_info(s);
 	read_stored_syms(s);
+	err = read_files(s);
+	if (err == -EBADMSG)
+		s->nr_files = 0; /* a corrupt section: the files keep what their records say */
+	else if (err)
+		return err;
 	{
 		struct utsname u;
 
@@ -574,6 +708,7 @@ void session__close(struct session *s)
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);
 	free(s->bids);
+	free(s->files);
 	session__free_caches(s);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);

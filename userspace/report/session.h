@@ -36,6 +36,7 @@ struct thread {
 
 struct bid_entry {
 	const char *path; /* interned */
+	uint32_t pid;     /* JREC_FEAT_FILES: the process that mapped it; BUILD_ID: 0 */
 	struct jrec_cookie cookie;
 };
 
@@ -62,6 +63,8 @@ struct session {
 	struct pidmap threads;
 	struct bid_entry *bids; /* from the BUILD_ID feature, sorted by path pointer */
 	size_t nr_bids;
+	struct bid_entry *files; /* from JREC_FEAT_FILES, sorted by path pointer, then pid */
+	size_t nr_files;
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */

@@ -149,7 +149,7 @@ static void dump_orders(int swap)
 	      what);
 	s = jit_symbols__find(&js, 42, 0x1004, 150);
 	snprintf(what, sizeof(what), "%s: DEBUG_INFO before LOAD gives the source line", o);
-	check(s && jit_symbols__srcline(&js, 42, s, 0x1004, line, sizeof(line)) &&
+	check(s && jit_symbols__srcline(&js, s, 0x1004, line, sizeof(line)) &&
 		      !strcmp(line, "script.js:7"),
 	      what);
 	jit_symbols__release(&js);
@@ -238,6 +238,33 @@ static int count_cb(uint64_t s, uint64_t z, const char *n, size_t l, void *ctx)
 	return 0;
 }
 
+static void exec_ends_timed_symbols(void)
+{
+	struct jit_symbols js = { 0 };
+	const struct jit_sym *s;
+
+	jit_symbols__add(&js, 42, 100, 0x1000, 0x40, "before_exec", 11, JIT_SRC_JITDUMP);
+	jit_symbols__add(&js, 42, 0, 0x2000, 0x40, "untimed", 7, JIT_SRC_PERFMAP);
+	jit_symbols__add(&js, 42, 300, 0x1000, 0x40, "after_exec", 10, JIT_SRC_JITDUMP);
+	jit_symbols__exec(&js, 42, 200);
+	jit_symbols__unmap(&js, 43, 250, 0x1000, 0x1000);
+	jit_symbols__finish(&js);
+	check(!strcmp(name_at(&js, 0x1010, 150), "before_exec") &&
+		      !strcmp(name_at(&js, 0x1010, 250), "(none)") &&
+		      !strcmp(name_at(&js, 0x1010, 350), "after_exec"),
+	      "exec ends the symbols loaded before it; later loads count");
+	check(!strcmp(name_at(&js, 0x2010, 250), "untimed"),
+	      "an untimed perf-map line is not cut by an exec (it may be the new image's)");
+	s = jit_symbols__find(&js, 42, 0x1010, 150);
+	check(s && s->owner == 42, "a symbol knows the process whose records loaded it");
+	check(jit_symbols__unmapped(&js, 43, 0x1010, 200, 300) &&
+		      !jit_symbols__unmapped(&js, 43, 0x1010, 260, 300) &&
+		      !jit_symbols__unmapped(&js, 43, 0x2010, 200, 300) &&
+		      !jit_symbols__unmapped(&js, 42, 0x1010, 200, 300),
+	      "unmapped(): only that process, that address, that time span");
+	jit_symbols__release(&js);
+}
+
 int main(void)
 {
 	size_t bad;
@@ -247,6 +274,7 @@ int main(void)
 	dump_orders(1);
 	bad_dumps();
 	munmap_ends_symbol();
+	exec_ends_timed_symbols();
 	perfmap_lines();
 	perfmap__parse("zz yy x\n1 1 x\n", 14, count_cb, NULL, &bad);
 	check(bad == 1, "perf map: bad lines counted");
