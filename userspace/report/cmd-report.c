@@ -57,13 +57,13 @@ static const struct option report_opts[] = {
 
 struct report {
 	struct session s;
-	struct hist h;
+	struct hist *hs; /* one per event (attr) of the recording */
+	size_t nr_hs;
 	struct filters f;
 	bool need_srcline, need_comm;
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
-	const char *event;
 };
 
 static double elapsed(const struct timespec *t0)
@@ -79,8 +79,10 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	struct report *r = ctx;
 	struct hist_key k = { 0 };
 	struct resolved res;
+	struct hist *h;
 	uint64_t t;
 	const char *comm;
+	size_t ai = 0;
 	int err;
 
 	if (ev->type != PERF_RECORD_SAMPLE)
@@ -94,8 +96,9 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	comm = r->need_comm ? session__comm(&r->s, ev->id.tid, ev->id.pid, t) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
-	if (!r->event && ev->attr)
-		r->event = ev->attr->name;
+	if (ev->attr)
+		ai = (size_t)(ev->attr - perf_reader__attr(r->s.r, 0));
+	h = &r->hs[ai < r->nr_hs ? ai : 0];
 	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
 	if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
 		return 0;
@@ -110,11 +113,11 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	k.level = res.level;
 	if (r->need_srcline)
 		k.srcline = session__srcline(&r->s, ev->id.pid, &res);
-	err = hist__add(&r->h, &k, ev->sample.period);
+	err = hist__add(h, &k, ev->sample.period);
 	if (!err && !res.sym)
-		err = hist__add_unresolved(&r->h, res.dso, k.anon, res.why, ev->sample.period);
+		err = hist__add_unresolved(h, res.dso, k.anon, res.why, ev->sample.period);
 	else if (!err && res.jit && res.dso)
-		err = hist__add_image(&r->h, res.dso, ev->sample.period);
+		err = hist__add_image(h, res.dso, ev->sample.period);
 	return err;
 }
 
@@ -124,6 +127,9 @@ int cmd_report(int argc, char **argv)
 	struct report_meta meta = { 0 };
 	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio";
 	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
+	struct hist one = { 0 }, **shown = NULL;
+	const char **events = NULL;
+	size_t i, nattr, nr_shown = 0;
 	bool quiet = false;
 	int c, ret = 1;
 
@@ -177,19 +183,30 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "jrec report: unknown format '%s' (stdio or json)\n", format);
 		goto out;
 	}
-	if (hist__set_sort(&r.h, sort, bad, sizeof(bad))) {
+	if (hist__set_sort(&one, sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
 			bad);
 		goto out;
 	}
-	r.need_srcline = r.h.has[SK_SRCLINE];
-	r.need_comm = r.h.has[SK_COMM] || r.f.nr_comms;
+	r.need_srcline = one.has[SK_SRCLINE];
+	r.need_comm = one.has[SK_COMM] || r.f.nr_comms;
 	ret = session__open(&r.s, input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
 		ret = 1;
 		goto out;
 	}
+	/* each event its own report, as perf does: periods of different events don't add up */
+	nattr = perf_reader__nr_attrs(r.s.r);
+	r.nr_hs = nattr ? nattr : 1;
+	r.hs = calloc(r.nr_hs, sizeof(*r.hs));
+	if (!r.hs) {
+		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
+		ret = 1;
+		goto out_close;
+	}
+	for (i = 0; i < r.nr_hs; i++)
+		hist__set_sort(&r.hs[i], sort, bad, sizeof(bad));
 	ret = session__load(&r.s);
 	if (ret) {
 		fprintf(stderr, "jrec report: %s: %s\n", input,
@@ -207,10 +224,27 @@ int cmd_report(int argc, char **argv)
 		ret = 1;
 		goto out_close;
 	}
-	hist__sort(&r.h);
+	shown = calloc(r.nr_hs, sizeof(*shown));
+	events = calloc(r.nr_hs, sizeof(*events));
+	if (!shown || !events) {
+		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
+		ret = 1;
+		goto out_close;
+	}
+	/* the events that have samples, in the recording's order; the first if none has */
+	for (i = 0; i < r.nr_hs; i++) {
+		if (!r.hs[i].total_samples)
+			continue;
+		hist__sort(&r.hs[i]);
+		shown[nr_shown] = &r.hs[i];
+		events[nr_shown++] = nattr ? perf_reader__attr(r.s.r, i)->name : "";
+	}
+	if (!nr_shown) {
+		shown[0] = &r.hs[0];
+		events[0] = nattr ? perf_reader__attr(r.s.r, 0)->name : "";
+		nr_shown = 1;
+	}
 	meta.file = input;
-	meta.event = r.event ? r.event
-			     : (perf_reader__nr_attrs(r.s.r) ? perf_reader__attr(r.s.r, 0)->name : "");
 	meta.lost = r.s.nr_lost;
 	meta.mode = r.s.mode;
 	meta.ksyms_source = r.s.ksyms_source;
@@ -226,15 +260,26 @@ int cmd_report(int argc, char **argv)
 	if (!quiet && perf_reader__nr_bad(r.s.r))
 		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
 			(unsigned long long)perf_reader__nr_bad(r.s.r));
-	if (!strcmp(format, "json"))
-		hist__print_json(&r.h, &meta, stdout);
-	else
-		hist__print_stdio(&r.h, &meta, stdout);
+	if (!strcmp(format, "json")) {
+		hist__print_json((const struct hist *const *)shown, events, nr_shown, &meta,
+				 stdout);
+	} else {
+		for (i = 0; i < nr_shown; i++) {
+			meta.event = events[i];
+			meta.section_only = i > 0;
+			hist__print_stdio(shown[i], &meta, stdout);
+		}
+	}
 	ret = 0;
 out_close:
 	session__close(&r.s);
 out:
-	hist__release(&r.h);
+	for (i = 0; i < r.nr_hs; i++)
+		hist__release(&r.hs[i]);
+	free(r.hs);
+	free(shown);
+	free(events);
+	hist__release(&one);
 	filters__release(&r.f);
 	return ret;
 }

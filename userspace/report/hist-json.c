@@ -29,45 +29,23 @@ static double pct(uint64_t v, uint64_t total)
 static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
 					       "sym",  "srcline", "buildid" };
 
-void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *out)
+/* "entries", "unresolved" and "images" of one event, each line indented by @ind. */
+static void print_arrays(const struct hist *h, const struct report_meta *m, const char *ind,
+			 FILE *out)
 {
-	size_t i, k;
+	size_t i;
 	bool first = true;
 	char buf[1200], hex[JREC_COOKIE_HEX_LEN];
 
-	fprintf(out, "{\n  \"schema\": \"jrec-report\",\n  \"version\": 1,\n  \"file\": ");
-	jstr(out, m->file);
-	fprintf(out, ",\n  \"event\": ");
-	jstr(out, m->event);
-	fprintf(out, ",\n  \"mode\": ");
-	jstr(out, m->mode ? m->mode : "");
-	fprintf(out, ",\n  \"cut_short\": ");
-	if (m->cut_short)
-		jstr(out, m->cut_short);
-	else
-		fputs("null", out);
-	fprintf(out, ",\n  \"kernel_symbols\": ");
-	jstr(out, m->ksyms_source ? m->ksyms_source : "");
-	fprintf(out, ",\n  \"kernel_release\": ");
-	jstr(out, m->kernel_release ? m->kernel_release : "");
-	fprintf(out, ",\n  \"kernel_build_id\": ");
-	jstr(out, m->kernel_build_id ? m->kernel_build_id : "");
-	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
-	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
-		     "  \"total_period\": %llu,\n  \"sort\": [",
-		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
-		(unsigned long long)h->total_period);
-	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "%s\"%s\"", k ? ", " : "", key_names[h->keys[k]]);
-	fprintf(out, "],\n  \"entries\": [");
+	fprintf(out, "%s\"entries\": [", ind);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
 		double p = pct(e->period, h->total_period);
 
 		if (p < m->percent_limit)
 			continue;
-		fprintf(out, "%s\n    {\"overhead\": %.4f, \"samples\": %llu, \"period\": %llu",
-			first ? "" : ",", p, (unsigned long long)e->samples,
+		fprintf(out, "%s\n%s  {\"overhead\": %.4f, \"samples\": %llu, \"period\": %llu",
+			first ? "" : ",", ind, p, (unsigned long long)e->samples,
 			(unsigned long long)e->period);
 		first = false;
 		if (h->has[SK_COMM]) {
@@ -102,14 +80,14 @@ void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *o
 		}
 		fputc('}', out);
 	}
-	fprintf(out, "\n  ],\n  \"unresolved\": [");
+	fprintf(out, "\n%s],\n%s\"unresolved\": [", ind, ind);
 	for (i = 0; i < h->nr_u; i++) {
 		const struct unres_entry *u = &h->u[i];
 
 		hex[0] = 0;
 		if (u->dso && u->dso->cookie.len)
 			jrec_cookie_hex(&u->dso->cookie, hex);
-		fprintf(out, "%s\n    {\"dso\": ", i ? "," : "");
+		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
 		jstr(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
 		fputs(", \"build_id\": ", out);
 		jstr(out, hex);
@@ -118,12 +96,12 @@ void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *o
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			pct(u->period, h->total_period));
 	}
-	fprintf(out, "\n  ],\n  \"images\": [");
+	fprintf(out, "\n%s],\n%s\"images\": [", ind, ind);
 	for (i = 0; i < h->nr_img; i++) {
 		const struct unres_entry *u = &h->img[i];
 
 		jrec_cookie_hex(&u->dso->cookie, hex);
-		fprintf(out, "%s\n    {\"dso\": ", i ? "," : "");
+		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
 		jstr(out, u->dso->path);
 		fputs(", \"cookie_kind\": ", out);
 		jstr(out, jrec_cookie_kind_name(&u->dso->cookie));
@@ -132,5 +110,54 @@ void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *o
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			pct(u->period, h->total_period));
 	}
-	fprintf(out, "\n  ]\n}\n");
+	fprintf(out, "\n%s]", ind);
+}
+
+void hist__print_json(const struct hist *const *hs, const char *const *events, size_t n,
+		      const struct report_meta *m, FILE *out)
+{
+	const struct hist *h = hs[0];
+	size_t i, k;
+
+	fprintf(out, "{\n  \"schema\": \"jrec-report\",\n  \"version\": 1,\n  \"file\": ");
+	jstr(out, m->file);
+	fprintf(out, ",\n  \"event\": ");
+	jstr(out, events[0]);
+	fprintf(out, ",\n  \"mode\": ");
+	jstr(out, m->mode ? m->mode : "");
+	fprintf(out, ",\n  \"cut_short\": ");
+	if (m->cut_short)
+		jstr(out, m->cut_short);
+	else
+		fputs("null", out);
+	fprintf(out, ",\n  \"kernel_symbols\": ");
+	jstr(out, m->ksyms_source ? m->ksyms_source : "");
+	fprintf(out, ",\n  \"kernel_release\": ");
+	jstr(out, m->kernel_release ? m->kernel_release : "");
+	fprintf(out, ",\n  \"kernel_build_id\": ");
+	jstr(out, m->kernel_build_id ? m->kernel_build_id : "");
+	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
+	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
+		     "  \"total_period\": %llu,\n  \"sort\": [",
+		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
+		(unsigned long long)h->total_period);
+	for (k = 0; k < h->nr_keys; k++)
+		fprintf(out, "%s\"%s\"", k ? ", " : "", key_names[h->keys[k]]);
+	fputs("],\n", out);
+	print_arrays(h, m, "  ", out);
+	/* a recording of several events: one report each, the first above */
+	if (n > 1) {
+		fputs(",\n  \"other_events\": [", out);
+		for (i = 1; i < n; i++) {
+			fprintf(out, "%s\n    {\"event\": ", i > 1 ? "," : "");
+			jstr(out, events[i]);
+			fprintf(out, ", \"total_samples\": %llu, \"total_period\": %llu,\n",
+				(unsigned long long)hs[i]->total_samples,
+				(unsigned long long)hs[i]->total_period);
+			print_arrays(hs[i], m, "     ", out);
+			fputs("}", out);
+		}
+		fputs("\n  ]", out);
+	}
+	fputs("\n}\n", out);
 }

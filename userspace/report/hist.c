@@ -300,12 +300,16 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 	size_t width[SK_MAX] = { 0 }, i, k, shown = 0;
 	char buf[1200];
 
-	fprintf(out, "# jrec report of %s%s%s\n", m->file, m->mode && *m->mode ? ", recorded in mode " : "",
-		m->mode && *m->mode ? m->mode : "");
-	if (m->cut_short)
-		fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
-			m->cut_short);
-	fprintf(out, "#\n# Total Lost Samples: %llu\n#\n", (unsigned long long)m->lost);
+	if (!m->section_only) {
+		fprintf(out, "# jrec report of %s%s%s\n", m->file,
+			m->mode && *m->mode ? ", recorded in mode " : "",
+			m->mode && *m->mode ? m->mode : "");
+		if (m->cut_short)
+			fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
+				m->cut_short);
+		fprintf(out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)m->lost);
+	}
+	fputs("#\n", out);
 	print_count(out, "Samples", h->total_samples);
 	fprintf(out, " of event '%s'\n", m->event);
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);

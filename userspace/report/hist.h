@@ -80,10 +80,16 @@ struct report_meta {
 	uint64_t kernel_text;
 	bool show_nr_samples;
 	double percent_limit;
+	bool section_only; /* stdio: the next event's table, without the file's header */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
-void hist__print_json(const struct hist *h, const struct report_meta *m, FILE *out);
+/*
+ * One JSON document: the first event's report at the top level, the others
+ * (a recording of several events) in "other_events".
+ */
+void hist__print_json(const struct hist *const *hs, const char *const *events, size_t n,
+		      const struct report_meta *m, FILE *out);
 /* The symbol as shown: demangled, with "@plt"; into buf. */
 const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len);
 
