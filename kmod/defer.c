@@ -136,9 +136,8 @@ out:
  * resets the process at EXEC. Its time becomes that of the first mapping
  * the loader made, if earlier, so that a sort by time keeps that order.
  */
-static void batch_run(struct callback_head *cb)
+static noinline void batch_drain(struct jmmap_batch *b)
 {
-	struct jmmap_batch *b = container_of(cb, struct jmmap_batch, work);
 	struct jmmap_pending *p, *tmp, *exec = NULL;
 	unsigned long flags;
 	LIST_HEAD(late);
@@ -180,6 +179,18 @@ static void batch_run(struct callback_head *cb)
 	}
 	kfree(b);
 	atomic_dec(&batches_queued);
+}
+
+/*
+ * The task_work callback. Its reference is the only thing keeping the
+ * module, so nothing of the module may run once it is dropped: module_put()
+ * is its last call, with nothing on the stack to check or restore after it,
+ * which compilers emit as a jump (a tail call). module_put() then returns
+ * straight to task_work_run(). qemu/guest-suite checks the jump is there.
+ */
+static void batch_run(struct callback_head *cb)
+{
+	batch_drain(container_of(cb, struct jmmap_batch, work));
 	module_put(THIS_MODULE);
 }
 
