@@ -30,11 +30,14 @@ static const char report_usage[] =
 	"      --time START,END    only samples in this range, in seconds as jrec script\n"
 	"                          prints them; either end may be empty\n"
 	"      --percent-limit PCT hide entries below PCT percent\n"
-	"      --no-children       accepted for perf compatibility (jrec reports self time)\n"
+	"      --children          rank by the samples whose call chain passes through each\n"
+	"                          entry (Children column), the default when the recording\n"
+	"                          has call chains (-g)\n"
+	"      --no-children       self time only\n"
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD };
+enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -49,6 +52,7 @@ static const struct option report_opts[] = {
 	{ "symbols", required_argument, NULL, 'S' },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
+	{ "children", no_argument, NULL, OPT_CHILD },
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -61,6 +65,7 @@ struct report {
 	size_t nr_hs;
 	struct filters f;
 	bool need_srcline, need_comm;
+	bool children;
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -74,10 +79,61 @@ static double elapsed(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+static void fill_key(struct report *r, const struct pr_event *ev, const char *comm,
+		     const struct resolved *res, struct hist_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->comm = comm;
+	k->pid = ev->id.pid;
+	k->tid = ev->id.tid;
+	k->dso = res->dso;
+	k->anon = res->dso ? NULL : res->anon_name;
+	k->sym = res->sym;
+	k->plt = res->plt;
+	k->addr = res->sym ? 0 : res->addr;
+	k->level = res->level;
+	if (r->need_srcline)
+		k->srcline = session__srcline(&r->s, ev->id.pid, res);
+}
+
+/*
+ * --children: every entry the sample's call chain passes through, the
+ * sample's own included, gets its period once. The chain's context markers
+ * say whether the addresses after them are the kernel's or user space's.
+ */
+static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev,
+		     const char *comm, const struct hist_key *self, uint64_t t)
+{
+	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct resolved res;
+	struct hist_key k;
+	uint64_t i;
+	int err = hist__add_chain(h, self, ev->sample.period);
+
+	for (i = 0; i < ev->sample.nr_callchain && !err; i++) {
+		uint64_t ip = pr_callchain_at(r->s.r, &ev->sample, i);
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+							 : 0; /* hypervisor, guest: not ours */
+			continue;
+		}
+		if (!mode)
+			continue;
+		session__resolve(&r->s, ev->id.pid, ip, t, mode, &res);
+		if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
+			continue;
+		fill_key(r, ev, comm, &res, &k);
+		err = hist__add_chain(h, &k, ev->sample.period);
+	}
+	return err;
+}
+
 static int on_sample(const struct pr_event *ev, void *ctx)
 {
 	struct report *r = ctx;
-	struct hist_key k = { 0 };
+	struct hist_key k;
 	struct resolved res;
 	struct hist *h;
 	uint64_t t;
@@ -102,22 +158,14 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
 	if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
 		return 0;
-	k.comm = comm;
-	k.pid = ev->id.pid;
-	k.tid = ev->id.tid;
-	k.dso = res.dso;
-	k.anon = res.dso ? NULL : res.anon_name;
-	k.sym = res.sym;
-	k.plt = res.plt;
-	k.addr = res.sym ? 0 : res.addr;
-	k.level = res.level;
-	if (r->need_srcline)
-		k.srcline = session__srcline(&r->s, ev->id.pid, &res);
+	fill_key(r, ev, comm, &res, &k);
 	err = hist__add(h, &k, ev->sample.period);
 	if (!err && !res.sym)
 		err = hist__add_unresolved(h, res.dso, k.anon, res.why, ev->sample.period);
 	else if (!err && res.jit && res.dso)
 		err = hist__add_image(h, res.dso, ev->sample.period);
+	if (!err && r->children)
+		err = add_chain(r, h, ev, comm, &k, t);
 	return err;
 }
 
@@ -131,7 +179,7 @@ int cmd_report(int argc, char **argv)
 	const char **events = NULL;
 	size_t i, nattr, nr_shown = 0;
 	bool quiet = false;
-	int c, ret = 1;
+	int c, ret = 1, children = -1; /* -1: as perf, on when there are call chains */
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qh", report_opts, NULL)) != -1) {
@@ -152,6 +200,10 @@ int cmd_report(int argc, char **argv)
 			sort = optarg;
 			break;
 		case OPT_NOCHILD:
+			children = 0;
+			break;
+		case OPT_CHILD:
+			children = 1;
 			break;
 		case 'q':
 			quiet = true;
@@ -205,8 +257,17 @@ int cmd_report(int argc, char **argv)
 		ret = 1;
 		goto out_close;
 	}
-	for (i = 0; i < r.nr_hs; i++)
+	if (children < 0) {
+		children = 0;
+		for (i = 0; i < nattr; i++)
+			if (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
+				children = 1;
+	}
+	r.children = children;
+	for (i = 0; i < r.nr_hs; i++) {
 		hist__set_sort(&r.hs[i], sort, bad, sizeof(bad));
+		r.hs[i].children = r.children;
+	}
 	ret = session__load(&r.s);
 	if (ret) {
 		fprintf(stderr, "jrec report: %s: %s\n", input,

@@ -40,13 +40,15 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 	fprintf(out, "%s\"entries\": [", ind);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
-		double p = pct(e->period, h->total_period);
 
-		if (p < m->percent_limit)
+		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
 		fprintf(out, "%s\n%s  {\"overhead\": %.4f, \"samples\": %llu, \"period\": %llu",
-			first ? "" : ",", ind, p, (unsigned long long)e->samples,
-			(unsigned long long)e->period);
+			first ? "" : ",", ind, pct(e->period, h->total_period),
+			(unsigned long long)e->samples, (unsigned long long)e->period);
+		if (h->children)
+			fprintf(out, ", \"children\": %.4f, \"children_period\": %llu",
+				pct(e->children, h->total_period), (unsigned long long)e->children);
 		first = false;
 		if (h->has[SK_COMM]) {
 			fputs(", \"comm\": ", out);
@@ -137,6 +139,7 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 	fprintf(out, ",\n  \"kernel_build_id\": ");
 	jstr(out, m->kernel_build_id ? m->kernel_build_id : "");
 	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
+	fprintf(out, ",\n  \"children\": %s", h->children ? "true" : "false");
 	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
 		     "  \"total_period\": %llu,\n  \"sort\": [",
 		(unsigned long long)m->lost, (unsigned long long)h->total_samples,

@@ -89,25 +89,26 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	return true;
 }
 
-int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
+/* The entry for @k, created empty if new; NULL when out of memory. */
+static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 {
 	uint64_t hash = key_hash(h, k);
 	size_t i, mask;
-	h->total_period += period;
-	h->total_samples++;
+	struct hist_entry *e;
+
 	/* entries and their index grow together; the index is at most half full */
 	if (!h->cap || (h->nr + 1) * 2 > h->cap) {
 		size_t cap = h->cap ? h->cap * 2 : 1024;
 		struct hist_entry *n = realloc(h->e, cap * sizeof(*n));
 
 		if (!n)
-			return -ENOMEM;
+			return NULL;
 		h->e = n;
 		h->cap = cap;
 		free(h->idx);
 		h->idx = malloc(cap * sizeof(*h->idx));
 		if (!h->idx)
-			return -ENOMEM;
+			return NULL;
 		memset(h->idx, 0xff, cap * sizeof(*h->idx));
 		for (i = 0; i < h->nr; i++) {
 			size_t j;
@@ -120,20 +121,42 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 	}
 	mask = h->cap - 1;
 	for (i = hash & mask; h->idx[i] != UINT32_MAX; i = (i + 1) & mask) {
-		struct hist_entry *e = &h->e[h->idx[i]];
-
-		if (e->hash == hash && key_eq(h, &e->k, k)) {
-			e->period += period;
-			e->samples++;
-			return 0;
-		}
+		e = &h->e[h->idx[i]];
+		if (e->hash == hash && key_eq(h, &e->k, k))
+			return e;
 	}
 	h->idx[i] = (uint32_t)h->nr;
-	h->e[h->nr].k = *k;
-	h->e[h->nr].hash = hash;
-	h->e[h->nr].period = period;
-	h->e[h->nr].samples = 1;
-	h->nr++;
+	e = &h->e[h->nr++];
+	memset(e, 0, sizeof(*e));
+	e->k = *k;
+	e->hash = hash;
+	return e;
+}
+
+int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
+{
+	struct hist_entry *e = lookup(h, k);
+
+	if (!e)
+		return -ENOMEM;
+	h->total_period += period;
+	h->total_samples++;
+	h->seq++;
+	e->period += period;
+	e->samples++;
+	return 0;
+}
+
+int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period)
+{
+	struct hist_entry *e = lookup(h, k);
+
+	if (!e)
+		return -ENOMEM;
+	if (e->stamp != h->seq) {
+		e->stamp = h->seq;
+		e->children += period;
+	}
 	return 0;
 }
 
@@ -185,6 +208,15 @@ static int entry_cmp(const void *a, const void *b)
 	return 0;
 }
 
+static int entry_cmp_children(const void *a, const void *b)
+{
+	const struct hist_entry *x = a, *y = b;
+
+	if (x->children != y->children)
+		return x->children > y->children ? -1 : 1;
+	return entry_cmp(a, b);
+}
+
 static int unres_cmp(const void *a, const void *b)
 {
 	const struct unres_entry *x = a, *y = b;
@@ -195,7 +227,7 @@ static int unres_cmp(const void *a, const void *b)
 void hist__sort(struct hist *h)
 {
 	if (h->nr)
-		qsort(h->e, h->nr, sizeof(*h->e), entry_cmp);
+		qsort(h->e, h->nr, sizeof(*h->e), h->children ? entry_cmp_children : entry_cmp);
 	if (h->nr_u)
 		qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
 	if (h->nr_img)
@@ -214,6 +246,16 @@ void hist__release(struct hist *h)
 	free(h->u);
 	free(h->img);
 	memset(h, 0, sizeof(*h));
+}
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+double hist__rank_pct(const struct hist *h, const struct hist_entry *e)
+{
+	return pct(h->children ? e->children : e->period, h->total_period);
 }
 
 const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len)
@@ -277,10 +319,6 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, char *buf
 static const char *const headers[SK_MAX] = { "Command", "Pid",   "Tid",     "Shared Object",
 					      "Symbol",  "Source:Line", "Build-ID" };
 
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0.0;
-}
 
 /* perf's way: 7975 samples print as "7K" */
 static void print_count(FILE *out, const char *label, uint64_t n)
@@ -317,7 +355,7 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 	for (k = 0; k < h->nr_keys; k++)
 		width[h->keys[k]] = strlen(headers[h->keys[k]]);
 	for (i = 0; i < h->nr; i++) {
-		if (pct(h->e[i].period, h->total_period) < m->percent_limit)
+		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
 			continue;
 		for (k = 0; k < h->nr_keys; k++) {
 			size_t l = strlen(cell(&h->e[i], h->keys[k], buf, sizeof(buf)));
@@ -326,10 +364,12 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 				width[h->keys[k]] = l;
 		}
 	}
-	fprintf(out, "# Overhead%s", m->show_nr_samples ? "       Samples" : "");
+	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
+		m->show_nr_samples ? "       Samples" : "");
 	for (k = 0; k < h->nr_keys; k++)
 		fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
-	fprintf(out, "\n# ........%s", m->show_nr_samples ? "  ............" : "");
+	fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
+		m->show_nr_samples ? "  ............" : "");
 	for (k = 0; k < h->nr_keys; k++) {
 		size_t w;
 
@@ -340,11 +380,12 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 	fputs("\n#\n", out);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
-		double p = pct(e->period, h->total_period);
 
-		if (p < m->percent_limit)
+		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
-		fprintf(out, "  %7.2f%%", p);
+		if (h->children)
+			fprintf(out, "  %7.2f%%", pct(e->children, h->total_period));
+		fprintf(out, "  %7.2f%%", pct(e->period, h->total_period));
 		if (m->show_nr_samples)
 			fprintf(out, "  %12llu", (unsigned long long)e->samples);
 		for (k = 0; k < h->nr_keys; k++) {

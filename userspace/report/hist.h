@@ -31,7 +31,9 @@ struct hist_key {
 struct hist_entry {
 	struct hist_key k;
 	uint64_t hash;
-	uint64_t period, samples;
+	uint64_t period, samples; /* self: samples whose own address is this entry */
+	uint64_t children; /* period of the samples with this entry anywhere in their call chain */
+	uint64_t stamp;    /* the sample that last added to children */
 };
 
 /* What could not be symbolized, by file (or anonymous region) and reason. */
@@ -54,11 +56,20 @@ struct hist {
 	struct unres_entry *img; /* mapped files whose code JIT records named */
 	size_t nr_img;
 	uint64_t total_period, total_samples;
+	bool children; /* perf's --children: entries ranked by the period of their call chains */
+	uint64_t seq;  /* the current sample, for hist__add_chain() */
 };
 
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
+/* A sample's own address: self period, and a new sample for hist__add_chain(). */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
+/*
+ * An entry of the current sample's call chain (the sample's own entry too):
+ * its children period grows by @period once per sample, however often the
+ * chain passes through it (recursion).
+ */
+int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period);
 int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
 			 uint64_t period);
 /* A sample in a mapped file without ELF symbols, named by a JIT record. */
@@ -90,6 +101,8 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
  */
 void hist__print_json(const struct hist *const *hs, const char *const *events, size_t n,
 		      const struct report_meta *m, FILE *out);
+/* The share an entry is ranked and limited by: children in --children mode, else self. */
+double hist__rank_pct(const struct hist *h, const struct hist_entry *e);
 /* The symbol as shown: demangled, with "@plt"; into buf. */
 const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len);
 
