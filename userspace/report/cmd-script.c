@@ -69,6 +69,8 @@ static int on_event(const struct pr_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
+	uint16_t mode;
+	bool first;
 	uint64_t i;
 
 	switch (ev->type) {
@@ -80,17 +82,27 @@ static int on_event(const struct pr_event *ev, void *ctx)
 			ev->attr ? ev->attr->name : "?");
 		print_sym(sc, ev->id.pid, ev->sample.ip, t, ev->misc);
 		fputc('\n', sc->out);
-		for (i = 0; i < ev->sample.nr_callchain; i++) {
+		mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		for (i = 0, first = true; i < ev->sample.nr_callchain; i++) {
 			uint64_t ip = pr_callchain_at(sc->s.r, &ev->sample, i);
 
-			if (ip >= (uint64_t)-4095) /* PERF_CONTEXT_* markers */
+			/* the context markers say whose addresses follow */
+			if (ip >= PERF_CONTEXT_MAX) {
+				mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+				       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+								 : 0;
 				continue;
-			if (i == 0 && ip == ev->sample.ip)
+			}
+			/* the chain starts with the sample's own address, printed above */
+			if (first && ip == ev->sample.ip) {
+				first = false;
+				continue;
+			}
+			first = false;
+			if (!mode)
 				continue;
 			fputs("\t", sc->out);
-			print_sym(sc, ev->id.pid, ip, t,
-				  ip >= 0xffff800000000000ULL ? PERF_RECORD_MISC_KERNEL
-							     : PERF_RECORD_MISC_USER);
+			print_sym(sc, ev->id.pid, ip, t, mode);
 			fputc('\n', sc->out);
 		}
 		return 0;
