@@ -63,6 +63,7 @@ struct report {
 	struct session s;
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
+	const struct pr_attr *attr0; /* the recording's attrs, an array: ev->attr - attr0 is its index */
 	struct filters f;
 	bool need_srcline, need_comm;
 	bool children;
@@ -153,7 +154,7 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	if (!filters__comm(&r->f, comm))
 		return 0;
 	if (ev->attr)
-		ai = (size_t)(ev->attr - perf_reader__attr(r->s.r, 0));
+		ai = (size_t)(ev->attr - r->attr0);
 	h = &r->hs[ai < r->nr_hs ? ai : 0];
 	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
 	if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
@@ -251,6 +252,7 @@ int cmd_report(int argc, char **argv)
 	/* each event its own report, as perf does: periods of different events don't add up */
 	nattr = perf_reader__nr_attrs(r.s.r);
 	r.nr_hs = nattr ? nattr : 1;
+	r.attr0 = perf_reader__attr(r.s.r, 0);
 	r.hs = calloc(r.nr_hs, sizeof(*r.hs));
 	if (!r.hs) {
 		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
