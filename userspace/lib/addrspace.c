@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "addrspace.h"
+#include "array.h"
 
 
 static struct as_proc *get_proc(struct addrspace *as, uint32_t pid)
@@ -36,15 +37,8 @@ static struct as_event *push_ev(struct addrspace *as, uint32_t pid, uint64_t tim
 
 	if (!p)
 		return NULL;
-	if (p->nr_ev == p->cap_ev) {
-		size_t cap = p->cap_ev ? p->cap_ev * 2 : 16;
-		struct as_event *n = realloc(p->ev, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		p->ev = n;
-		p->cap_ev = cap;
-	}
+	if (array_grow(&p->ev, &p->cap_ev, p->nr_ev + 1))
+		return NULL;
 	e = &p->ev[p->nr_ev++];
 	memset(e, 0, sizeof(*e));
 	e->time = time;
@@ -138,15 +132,8 @@ static int map_cmp(const void *a, const void *b)
 
 static struct as_map *push_map(struct as_proc *p, const struct as_map *m)
 {
-	if (p->nr_maps == p->cap_maps) {
-		size_t cap = p->cap_maps ? p->cap_maps * 2 : 16;
-		struct as_map *n = realloc(p->maps, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		p->maps = n;
-		p->cap_maps = cap;
-	}
+	if (array_grow(&p->maps, &p->cap_maps, p->nr_maps + 1))
+		return NULL;
 	p->maps[p->nr_maps] = *m;
 	return &p->maps[p->nr_maps++];
 }

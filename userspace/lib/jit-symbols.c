@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "jit-symbols.h"
 #include "jitdump.h"
 #include "perfmap.h"
@@ -40,15 +41,8 @@ static struct jit_sym *push(struct jit_symbols *js, struct jit_proc *p)
 {
 	struct jit_sym *s;
 
-	if (p->nr == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct jit_sym *n = realloc(p->syms, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		p->syms = n;
-		p->cap = cap;
-	}
+	if (array_grow(&p->syms, &p->cap, p->nr + 1))
+		return NULL;
 	s = &p->syms[p->nr++];
 	memset(s, 0, sizeof(*s));
 	s->seq = js->seq++;
@@ -114,14 +108,9 @@ int jit_symbols__unmap(struct jit_symbols *js, uint32_t pid, uint64_t time, uint
 		       uint64_t len)
 {
 	struct jit_proc *p = get_proc(js, pid);
-	void *n;
 
-	if (!p)
+	if (!p || array_grow(&p->unmaps, &p->cap_unmaps, p->nr_unmaps + 1))
 		return -ENOMEM;
-	n = realloc(p->unmaps, (p->nr_unmaps + 1) * sizeof(*p->unmaps));
-	if (!n)
-		return -ENOMEM;
-	p->unmaps = n;
 	p->unmaps[p->nr_unmaps].time = time;
 	p->unmaps[p->nr_unmaps].start = start;
 	p->unmaps[p->nr_unmaps].end = start + len;
@@ -132,15 +121,10 @@ int jit_symbols__unmap(struct jit_symbols *js, uint32_t pid, uint64_t time, uint
 int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time)
 {
 	struct jit_proc *p = get_proc(js, pid);
-	uint64_t *n;
 
-	if (!p)
+	if (!p || array_grow(&p->execs, &p->cap_execs, p->nr_execs + 1))
 		return -ENOMEM;
-	n = realloc(p->execs, (p->nr_execs + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	p->execs = n;
-	n[p->nr_execs++] = time;
+	p->execs[p->nr_execs++] = time;
 	return 0;
 }
 
@@ -163,15 +147,8 @@ static int pool_add(struct jit_proc *p, const char *s, uint32_t *off)
 {
 	size_t n = strlen(s) + 1;
 
-	if (p->files_len + n > p->files_cap) {
-		size_t cap = (p->files_cap + n) * 2;
-		char *nb = realloc(p->files, cap);
-
-		if (!nb)
-			return -ENOMEM;
-		p->files = nb;
-		p->files_cap = cap;
-	}
+	if (array_grow(&p->files, &p->files_cap, p->files_len + n))
+		return -ENOMEM;
 	if (p->files_len > UINT32_MAX)
 		return -E2BIG;
 	memcpy(p->files + p->files_len, s, n);
@@ -205,12 +182,11 @@ static int on_debug(struct jd_ctx *c, const struct jitdump_event *ev)
 			return err;
 		}
 	}
-	n = realloc(c->p->pending, (c->p->nr_pending + 1) * sizeof(*n));
-	if (!n) {
+	if (array_grow(&c->p->pending, &c->p->cap_pending, c->p->nr_pending + 1)) {
 		free(lines);
 		return -ENOMEM;
 	}
-	c->p->pending = n;
+	n = c->p->pending;
 	n[c->p->nr_pending].code_addr = ev->code_addr;
 	n[c->p->nr_pending].lines = lines;
 	n[c->p->nr_pending].nr_lines = ev->nr_lines;

@@ -42,13 +42,13 @@ struct jit_proc {
 	size_t nr, cap;
 	/* DEBUG_INFO seen before its LOAD, keyed by code address */
 	struct jit_pending *pending;
-	size_t nr_pending;
+	size_t nr_pending, cap_pending;
 	char *files; /* string pool for line tables */
 	size_t files_len, files_cap;
 	struct { uint64_t time, start, end; } *unmaps;
-	size_t nr_unmaps;
+	size_t nr_unmaps, cap_unmaps;
 	uint64_t *execs; /* exec times: the address space, and every timed symbol, ends */
-	size_t nr_execs;
+	size_t nr_execs, cap_execs;
 	bool has_jitdump, has_timed_perfmap;
 };
 

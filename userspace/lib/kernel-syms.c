@@ -6,23 +6,21 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "bigalloc.h"
 #include "kernel-syms.h"
 
 static int module_index(struct kernel_syms *k, const char *name)
 {
 	size_t i;
-	const char **n;
 
 	for (i = k->nr_modules; i-- > 1;)
 		if (!strcmp(k->modules[i], name))
 			return (int)i;
 	if (k->nr_modules >= 65535)
 		return 0;
-	n = realloc(k->modules, (k->nr_modules + 1) * sizeof(*n));
-	if (!n)
+	if (array_grow(&k->modules, &k->cap_modules, k->nr_modules + 1))
 		return -ENOMEM;
-	k->modules = n;
 	k->modules[k->nr_modules] = name;
 	return (int)k->nr_modules++;
 }

@@ -16,7 +16,7 @@ struct kernel_syms {
 	char *text;           /* owned copy of the parsed text; names point into it */
 	size_t text_map_len;  /* text is an anonymous mapping of this size, else malloc'd */
 	const char **modules; /* modules[0] = "[kernel.kallsyms]", others "[name]" */
-	size_t nr_modules;
+	size_t nr_modules, cap_modules;
 	uint64_t text_addr; /* _text in the table as parsed, 0 if absent */
 };
 

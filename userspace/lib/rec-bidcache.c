@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "perf-file.h"
 #include "rec-bidcache.h"
 #include "stored-syms.h"
@@ -327,17 +328,10 @@ static void *worker(void *arg)
 		free(j);
 
 		pthread_mutex_lock(&c->lock);
-		if (c->nr_res == c->res_cap) {
-			size_t ncap = c->res_cap ? c->res_cap * 2 : 64;
-			struct rec_bidcache_result *nr = realloc(c->res, ncap * sizeof(*nr));
-
-			if (!nr) {
-				free(r.path);
-				rec_buf__release(&r.syms);
-				continue;
-			}
-			c->res = nr;
-			c->res_cap = ncap;
+		if (array_grow(&c->res, &c->res_cap, c->nr_res + 1)) {
+			free(r.path);
+			rec_buf__release(&r.syms);
+			continue;
 		}
 		c->res[c->nr_res++] = r;
 	}

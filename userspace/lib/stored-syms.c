@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "elf-image.h"
 #include "perf-file.h"
 #include "stored-syms.h"
@@ -142,16 +143,9 @@ int stored_syms__parse(struct stored_syms *ss, const void *data, size_t len, boo
 		if (f.strtab[f.strtab_len - 1])
 			goto fail;
 		off += PAD8(f.strtab_len);
-		if (ss->nr == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			struct stored_file *n = realloc(ss->files, ncap * sizeof(*n));
-
-			if (!n) {
-				err = -ENOMEM;
-				goto fail;
-			}
-			ss->files = n;
-			cap = ncap;
+		if (array_grow(&ss->files, &cap, ss->nr + 1)) {
+			err = -ENOMEM;
+			goto fail;
 		}
 		ss->files[ss->nr++] = f;
 	}

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "demangle.h"
 #include "hist.h"
 
@@ -160,8 +161,8 @@ int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period)
 	return 0;
 }
 
-static int tally(struct unres_entry **list, size_t *nr, struct dso *d, const char *anon,
-		 enum dso_status why, uint64_t period)
+static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso *d,
+		 const char *anon, enum dso_status why, uint64_t period)
 {
 	size_t i;
 	struct unres_entry *n;
@@ -173,10 +174,9 @@ static int tally(struct unres_entry **list, size_t *nr, struct dso *d, const cha
 			return 0;
 		}
 	}
-	n = realloc(*list, (*nr + 1) * sizeof(*n));
-	if (!n)
+	if (array_grow(list, cap, *nr + 1))
 		return -ENOMEM;
-	*list = n;
+	n = *list;
 	n[*nr].dso = d;
 	n[*nr].anon = anon;
 	n[*nr].why = why;
@@ -189,12 +189,12 @@ static int tally(struct unres_entry **list, size_t *nr, struct dso *d, const cha
 int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
 			 uint64_t period)
 {
-	return tally(&h->u, &h->nr_u, d, anon, why, period);
+	return tally(&h->u, &h->nr_u, &h->cap_u, d, anon, why, period);
 }
 
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period)
 {
-	return tally(&h->img, &h->nr_img, d, NULL, DSO_NOT_ELF, period);
+	return tally(&h->img, &h->nr_img, &h->cap_img, d, NULL, DSO_NOT_ELF, period);
 }
 
 static int entry_cmp(const void *a, const void *b)

@@ -52,9 +52,9 @@ struct hist {
 	size_t nr, cap;
 	uint32_t *idx; /* open-addressing index into e[], cap slots */
 	struct unres_entry *u;
-	size_t nr_u;
+	size_t nr_u, cap_u;
 	struct unres_entry *img; /* mapped files whose code JIT records named */
-	size_t nr_img;
+	size_t nr_img, cap_img;
 	uint64_t total_period, total_samples;
 	bool children; /* perf's --children: entries ranked by the period of their call chains */
 	uint64_t seq;  /* the current sample, for hist__add_chain() */

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "elf-image.h"
 #include "jmmap-reader.h"
 #include "session.h"
@@ -59,17 +60,12 @@ static int add_comm(struct session *s, uint32_t pid, uint32_t tid, uint64_t time
 		    const char *comm, size_t len)
 {
 	struct thread *t = get_thread(s, tid, pid);
-	struct comm_ev *n;
 	const char *c = strpool__intern(&s->strings, comm, len);
 
-	if (!t || !c)
+	if (!t || !c || array_grow(&t->comms, &t->cap_comms, t->nr_comms + 1))
 		return -ENOMEM;
-	n = realloc(t->comms, (t->nr_comms + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	t->comms = n;
-	n[t->nr_comms].time = time;
-	n[t->nr_comms].comm = c;
+	t->comms[t->nr_comms].time = time;
+	t->comms[t->nr_comms].comm = c;
 	t->nr_comms++;
 	return 0;
 }
@@ -123,12 +119,9 @@ static int on_build_id(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_
 	struct bid_entry *n;
 	const char *p = strpool__str(&s->strings, filename);
 
-	if (!p)
+	if (!p || array_grow(&s->bids, &s->cap_bids, s->nr_bids + 1))
 		return -ENOMEM;
-	n = realloc(s->bids, (s->nr_bids + 1) * sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	s->bids = n;
+	n = s->bids;
 	memset(&n[s->nr_bids], 0, sizeof(*n));
 	n[s->nr_bids].path = p;
 	n[s->nr_bids].cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
@@ -440,15 +433,8 @@ static int read_files(struct session *s)
 			continue;
 		if (kind == JMMAP_COOKIE_NONE || !clen || clen > JMMAP_COOKIE_MAX)
 			continue;
-		if (s->nr_files == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			struct bid_entry *n = realloc(s->files, ncap * sizeof(*n));
-
-			if (!n)
-				return -ENOMEM;
-			s->files = n;
-			cap = ncap;
-		}
+		if (array_grow(&s->files, &cap, s->nr_files + 1))
+			return -ENOMEM;
 		memset(&s->files[s->nr_files], 0, sizeof(*s->files));
 		s->files[s->nr_files].path = strpool__str(&s->strings, path);
 		if (!s->files[s->nr_files].path)

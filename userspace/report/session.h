@@ -31,7 +31,7 @@ struct thread {
 	uint64_t fork_time;
 	bool has_parent;
 	struct comm_ev *comms;
-	size_t nr_comms;
+	size_t nr_comms, cap_comms;
 };
 
 struct bid_entry {
@@ -62,7 +62,7 @@ struct session {
 	struct strpool strings;
 	struct pidmap threads;
 	struct bid_entry *bids; /* from the BUILD_ID feature, sorted by path pointer */
-	size_t nr_bids;
+	size_t nr_bids, cap_bids;
 	struct bid_entry *files; /* from JREC_FEAT_FILES, sorted by path pointer, then pid */
 	size_t nr_files;
 	/* kernel */
