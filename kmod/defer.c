@@ -105,7 +105,13 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 		else
 			fill_file_fields(p->file, &p->r.exec.dev_major, &p->r.exec.dev_minor,
 					 &p->r.exec.ino, &p->r.exec.ino_generation);
-		page = kmalloc(JMMAP_NAME_MAX, gfp);
+		/*
+		 * d_path() resolves against current->fs, which a task running
+		 * its task_work from do_exit() has dropped already (exit_fs()
+		 * comes before exit_task_work()); d_absolute_path() is not
+		 * exported to modules, so such a task gets no name.
+		 */
+		page = current->fs ? kmalloc(JMMAP_NAME_MAX, gfp) : NULL;
 		name = page ? d_path(&p->file->f_path, page, JMMAP_NAME_MAX) : ERR_PTR(-ENOMEM);
 		if (IS_ERR(name))
 			name = "//unknown";
