@@ -62,6 +62,11 @@ static void probe_fork(void *data, struct task_struct *parent, struct task_struc
 	jmmap_emit(&rec.hdr, ctgid, JMMAP_WANT_EXEC_MAPS);
 }
 
+/*
+ * The tracepoint has no group_dead: signal->live is read late in do_exit(),
+ * so threads exiting together may all see 0, and more than one EXIT of the
+ * process can go without JMMAP_EXIT_THREAD.
+ */
 static void probe_exit(void *data, struct task_struct *p)
 {
 	struct jmmap_rec_exit rec;
@@ -79,9 +84,6 @@ static void probe_exit(void *data, struct task_struct *p)
 		jmmap_emit(&rec.hdr, tgid, JMMAP_WANT_EXEC_MAPS);
 	}
 	jmmap_hooks_mm_task_exit(p);
-	/* The pid can be reused by an unrelated process: stop following it. */
-	if (group_dead)
-		jmmap_targets_exit(tgid);
 }
 
 static struct jmmap_tp {

@@ -74,10 +74,8 @@ void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want wa
 /* A record of @type about @tgid could not even be built: count it lost. */
 void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want);
 
-/* Follow a new process in every session that follows its parent. */
+/* Follow a new process in every session that follows its parent, only there. */
 void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
-/* Forget an exited process in every session. */
-void jmmap_targets_exit(u32 tgid);
 
 /* targets.c: which processes a session follows */
 int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out);

@@ -238,29 +238,27 @@ void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want)
 	rcu_read_unlock();
 }
 
+/*
+ * A new process is followed by the sessions that follow its parent, and by
+ * no other: a session may still hold its tgid from an earlier process with
+ * the same pid, which exits do not erase (the exit tracepoint cannot tell
+ * reliably which thread is the last). A reused pid always comes through
+ * here before the new process runs.
+ */
 void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid)
 {
 	struct jmmap_session *s;
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
-		if (!jmmap_session_follows(s, parent_tgid))
+		if (!jmmap_session_follows(s, parent_tgid)) {
+			if (jmmap_session_follows(s, child_tgid))
+				xa_erase(&s->targets, child_tgid);
 			continue;
+		}
 		/* On failure the child is not followed: its records count as lost. */
 		if (xa_err(xa_store(&s->targets, child_tgid, xa_mk_value(1), GFP_ATOMIC)))
 			jmmap_session_count_lost(s, JMMAP_REC_FORK);
-	}
-	rcu_read_unlock();
-}
-
-void jmmap_targets_exit(u32 tgid)
-{
-	struct jmmap_session *s;
-
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
-		if (jmmap_session_follows(s, tgid))
-			xa_erase(&s->targets, tgid);
 	}
 	rcu_read_unlock();
 }

@@ -2,7 +2,9 @@
 /*
  * jmmap targets: the processes a session follows. A set of thread-group ids
  * (init namespace) per session, in an xarray: looked up locklessly from
- * hooks, grown from the fork hook (GFP_ATOMIC), shrunk when a process exits.
+ * hooks, grown from the fork hook (GFP_ATOMIC). An exited process stays in
+ * the set until its pid is reused: the fork hook then erases it from the
+ * sessions that do not follow the new process's parent.
  */
 #include <linux/capability.h>
 #include <linux/pid.h>

@@ -4,7 +4,8 @@
  * shows FORK and EXEC (with the executable's cookie) for the child, then
  * the child's MMAP3 records, the executable and interpreter by the ELF
  * loader (cause exec) and libc by the interpreter (cause mmap), then EXIT.
- * A process that is not traced yields nothing.
+ * A process that is not traced yields nothing. When a process with many
+ * threads calls exit_group(), each thread's EXIT arrives.
  */
 #include <pthread.h>
 #include <sys/wait.h>
@@ -20,6 +21,157 @@ static void *thread_fn(void *arg)
 static int contains(const char *s, const char *sub)
 {
 	return strstr(s, sub) != NULL;
+}
+
+/* exit_group() of a process whose threads all block: one EXIT per thread. */
+#define GROUP_THREADS 8
+#define GROUP_ROUNDS 30
+
+static void *block_fn(void *arg)
+{
+	pid_t tid = gettid();
+
+	if (write((int)(intptr_t)arg, &tid, sizeof(tid)) != sizeof(tid))
+		_exit(3);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A child with GROUP_THREADS threads; each thread's tid goes to @tids[]. */
+static pid_t group_start(pid_t tids[GROUP_THREADS + 1], int *go_out)
+{
+	int tp[2], go[2], i;
+	pthread_t t;
+	pid_t pid;
+	char c;
+
+	if (pipe(tp) || pipe(go))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(tp[0]);
+		close(go[1]);
+		for (i = 0; i < GROUP_THREADS; i++)
+			if (pthread_create(&t, NULL, block_fn, (void *)(intptr_t)tp[1]))
+				_exit(2);
+		tids[0] = getpid();
+		if (write(tp[1], &tids[0], sizeof(tids[0])) != sizeof(tids[0]) ||
+		    read(go[0], &c, 1) != 1)
+			_exit(3);
+		_exit(0); /* exit_group(): every thread exits at once */
+	}
+	close(tp[1]);
+	close(go[0]);
+	for (i = 0; pid > 0 && i <= GROUP_THREADS; i++)
+		if (read(tp[0], &tids[i], sizeof(tids[i])) != sizeof(tids[i]))
+			break;
+	close(tp[0]);
+	*go_out = go[1];
+	return i == GROUP_THREADS + 1 ? pid : -1;
+}
+
+/* Rounds in which the session got exactly one EXIT for each of the threads. */
+static int group_exit_rounds(int fd, int *flagless_ok)
+{
+	pid_t tids[GROUP_THREADS + 1], pid;
+	int round, good = 0, i, go;
+
+	*flagless_ok = 1;
+	for (round = 0; round < GROUP_ROUNDS; round++) {
+		struct js_records r = { 0 };
+		int seen[GROUP_THREADS + 1] = { 0 }, others = 0, flagless = 0, ok = 1;
+
+		pid = group_start(tids, &go);
+		if (pid < 0)
+			break;
+		usleep(20000); /* let them all reach pause() */
+		if (write(go, "g", 1) != 1)
+			ktap_diag("could not tell the child to exit");
+		close(go);
+		waitpid(pid, NULL, 0);
+		js_drain(fd, &r);
+		js_for_each(&r, h) {
+			const struct jmmap_rec_exit *x = (const void *)h;
+
+			if (h->type != JMMAP_REC_EXIT || x->pid != (uint32_t)pid)
+				continue;
+			flagless += !(h->flags & JMMAP_EXIT_THREAD);
+			for (i = 0; i <= GROUP_THREADS; i++)
+				if (x->tid == (uint32_t)tids[i])
+					break;
+			if (i <= GROUP_THREADS)
+				seen[i]++;
+			else
+				others++;
+		}
+		for (i = 0; i <= GROUP_THREADS; i++)
+			if (seen[i] != 1)
+				ok = 0;
+		if (!ok || others)
+			ktap_diag("round %d: pid %d, %d EXIT records of other tids; per thread:",
+				  round, pid, others);
+		for (i = 0; (!ok || others) && i <= GROUP_THREADS; i++)
+			ktap_diag("  tid %d: %d EXIT", tids[i], seen[i]);
+		if (!flagless)
+			*flagless_ok = 0;
+		good += ok && !others;
+		js_free(&r);
+	}
+	return good;
+}
+
+/*
+ * A process outside the session's tree that forks on request: for each byte
+ * read, a child that maps a code page and exits; its pid is written back.
+ */
+static pid_t forker_start(int *req_fd, int *ans_fd)
+{
+	int req[2], ans[2];
+	pid_t pid, child;
+	char c;
+
+	if (pipe(req) || pipe(ans))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(req[1]);
+		close(ans[0]);
+		while (read(req[0], &c, 1) == 1) {
+			child = fork();
+			if (child == 0)
+				_exit(mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC,
+					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED);
+			waitpid(child, NULL, 0);
+			if (write(ans[1], &child, sizeof(child)) != sizeof(child))
+				break;
+		}
+		_exit(0);
+	}
+	close(req[0]);
+	close(ans[1]);
+	*req_fd = req[1];
+	*ans_fd = ans[0];
+	return pid;
+}
+
+/* Have the forker's next child get @pid (ns_last_pid); its pid, or -1. */
+static pid_t forker_reuse(int req, int ans, pid_t pid)
+{
+	pid_t got = -1;
+	int tries;
+	FILE *f;
+
+	for (tries = 0; tries < 5 && got != pid; tries++) {
+		f = fopen("/proc/sys/kernel/ns_last_pid", "w");
+		if (!f)
+			return -1;
+		fprintf(f, "%d", pid - 1);
+		if (fclose(f) || write(req, "f", 1) != 1 ||
+		    read(ans, &got, sizeof(got)) != sizeof(got))
+			return -1;
+	}
+	return got;
 }
 
 int main(int argc, char **argv)
@@ -180,6 +332,60 @@ int main(int argc, char **argv)
 		ktap_ok(fork_ok, "thread_fork_flagged: FORK of a new thread has JMMAP_FORK_THREAD");
 		ktap_ok(exit_ok, "thread_exit_flagged: its EXIT has JMMAP_EXIT_THREAD");
 		js_free(&r);
+	}
+
+	/* Threads exiting together: none of their EXIT records is lost. */
+	{
+		int flagless_ok, good;
+
+		js_drain(fd, &r);
+		js_free(&r);
+		good = group_exit_rounds(fd, &flagless_ok);
+		ktap_ok(good == GROUP_ROUNDS,
+			"exit_group_every_thread: %d of %d rounds had one EXIT for each of the %d threads",
+			good, GROUP_ROUNDS, GROUP_THREADS + 1);
+		ktap_ok(flagless_ok,
+			"exit_group_process_exit: every round had an EXIT without JMMAP_EXIT_THREAD");
+	}
+
+	/*
+	 * The pid of a followed process that exited, reused by a process
+	 * outside the tree (the forker, started before this session): the
+	 * session must not follow the newcomer.
+	 */
+	{
+		int req = -1, ans = -1, later, recs = 0;
+		pid_t forker = forker_start(&req, &ans), gone, again = -1;
+
+		later = js_open_self(0, 0);
+		gone = fork();
+		if (gone == 0)
+			_exit(0);
+		waitpid(gone, NULL, 0);
+		js_drain(later, &r); /* its FORK and EXIT */
+		js_free(&r);
+		if (forker > 0)
+			again = forker_reuse(req, ans, gone);
+		js_drain(later, &r);
+		js_for_each(&r, h) {
+			const struct jmmap_rec_exit *x = (const void *)h; /* pid: same place in all */
+
+			if (h->type != JMMAP_REC_LOST && x->pid == (uint32_t)gone)
+				recs++;
+		}
+		if (again == gone)
+			ktap_ok(recs == 0,
+				"reused_pid_not_followed: pid %d of an exited child, reused outside the tree: %d records",
+				gone, recs);
+		else
+			ktap_skip("could not have the pid reused", "reused_pid_not_followed");
+		if (recs)
+			js_dump(&r, gone);
+		js_free(&r);
+		close(req);
+		close(ans);
+		waitpid(forker, NULL, 0);
+		close(later);
 	}
 	close(fd);
 	return ktap_finish();
