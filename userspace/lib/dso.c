@@ -197,6 +197,36 @@ static bool try_stored(struct dso_set *s, struct dso *d)
 	return true;
 }
 
+/*
+ * Separate debuginfo keeps the segments' addresses but not where their
+ * bytes were in the file (objcopy --only-keep-debug zeroes p_filesz, and
+ * often p_offset): take the layout of the binary itself, from the cache
+ * copy, the original path if it is still this build, or the symbols stored
+ * in the recording. Without any, the debug file's own headers are used.
+ */
+static void use_binary_layout(struct dso_set *s, struct dso *d, const char *hex)
+{
+	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
+	char path[8300];
+	struct elf_image *st;
+	uint64_t loads[16][3];
+	unsigned int n;
+
+	if (s->cache_dir[0]) {
+		snprintf(path, sizeof(path), "%s/%s/file", s->cache_dir, hex);
+		if (!elf_image__take_layout(d->img, path))
+			return;
+	}
+	if (!elf_image__take_layout(d->img, d->path))
+		return;
+	if (f && !stored_syms__open(s->stored, f, &st)) {
+		n = elf_image__loads(st, loads, 16);
+		if (n)
+			elf_image__set_layout(d->img, loads, n);
+		elf_image__close(st);
+	}
+}
+
 void dso__load(struct dso_set *s, struct dso *d)
 {
 	char hex[JREC_COOKIE_HEX_LEN], path[8300];
@@ -209,16 +239,20 @@ void dso__load(struct dso_set *s, struct dso *d)
 	if (is_bid) {
 		/* separate debuginfo first: symbols and DWARF */
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, hex, hex + 2);
-		if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK)
+		if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK) {
+			use_binary_layout(s, d, hex);
 			return;
+		}
 		if (d->img) {
 			elf_image__close(d->img);
 			d->img = NULL;
 			free(d->used_path);
 			d->used_path = NULL;
 		}
-		if (try_debuginfod(s, d) && d->status == DSO_OK)
+		if (try_debuginfod(s, d) && d->status == DSO_OK) {
+			use_binary_layout(s, d, hex);
 			return;
+		}
 		if (d->img) {
 			elf_image__close(d->img);
 			d->img = NULL;

@@ -35,10 +35,20 @@ struct elf_image {
 	size_t build_id_len;
 };
 
+/* Whether section @shndx holds code: where an untyped symbol is a label of hand-written code. */
+static bool exec_section(Elf *elf, size_t shndx)
+{
+	Elf_Scn *scn = shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
+
 static int add_funcs(struct symtab *t, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n;
+	size_t i, n, last_shndx = SHN_UNDEF;
+	bool last_exec = false;
 	int err;
 
 	if (!data || !sh->sh_entsize)
@@ -52,12 +62,23 @@ static int add_funcs(struct symtab *t, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
 		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
-		    !sym.st_value)
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
+		    sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || !sym.st_value)
 			continue;
 		name = elf_strptr(elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
+		/* as perf: an untyped symbol in a code section is an assembly routine's label */
+		if (type == STT_NOTYPE) {
+			if (name[0] == '$' || !strncmp(name, ".L", 2))
+				continue;
+			if (sym.st_shndx != last_shndx) {
+				last_shndx = sym.st_shndx;
+				last_exec = exec_section(elf, sym.st_shndx);
+			}
+			if (!last_exec)
+				continue;
+		}
 		err = symtab__add(t, sym.st_value, sym.st_size, name, GELF_ST_BIND(sym.st_info));
 		if (err)
 			return err;
@@ -219,29 +240,81 @@ static int load_symbols(struct elf_image *img)
 	return 0;
 }
 
+/* The PT_LOAD segments of @elf into @loads; how many. */
+static unsigned int read_loads(Elf *elf, struct load_seg *loads)
+{
+	unsigned int nr = 0;
+	size_t i, n;
+
+	if (elf_getphdrnum(elf, &n))
+		n = 0;
+	for (i = 0; i < n && nr < MAX_LOADS; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		loads[nr].offset = ph.p_offset;
+		loads[nr].filesz = ph.p_filesz;
+		loads[nr].vaddr = ph.p_vaddr;
+		nr++;
+	}
+	return nr;
+}
+
 static void load_layout(struct elf_image *img)
 {
-	size_t i, n;
 	const void *id;
 	ssize_t idlen;
 
-	if (elf_getphdrnum(img->elf, &n))
-		n = 0;
-	for (i = 0; i < n && img->nr_loads < MAX_LOADS; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(img->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		img->loads[img->nr_loads].offset = ph.p_offset;
-		img->loads[img->nr_loads].filesz = ph.p_filesz;
-		img->loads[img->nr_loads].vaddr = ph.p_vaddr;
-		img->nr_loads++;
-	}
+	img->nr_loads = read_loads(img->elf, img->loads);
 	idlen = dwelf_elf_gnu_build_id(img->elf, &id);
 	if (idlen > 0) {
 		img->build_id_len = (size_t)idlen > 20 ? 20 : (size_t)idlen;
 		memcpy(img->build_id, id, img->build_id_len);
 	}
+}
+
+int elf_image__take_layout(struct elf_image *img, const char *path)
+{
+	struct load_seg loads[MAX_LOADS];
+	unsigned int nr = 0;
+	const void *id;
+	ssize_t idlen;
+	int fd, err = -ENOEXEC;
+	Elf *elf;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && elf_kind(elf) == ELF_K_ELF) {
+		idlen = dwelf_elf_gnu_build_id(elf, &id);
+		if (img->build_id_len && idlen > 0 &&
+		    ((size_t)idlen > 20 ? 20 : (size_t)idlen) == img->build_id_len &&
+		    !memcmp(id, img->build_id, img->build_id_len))
+			nr = read_loads(elf, loads);
+		if (nr) {
+			memcpy(img->loads, loads, nr * sizeof(loads[0]));
+			img->nr_loads = nr;
+			err = 0;
+		}
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
+void elf_image__set_layout(struct elf_image *img, const uint64_t (*loads)[3], unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr && i < MAX_LOADS; i++) {
+		img->loads[i].offset = loads[i][0];
+		img->loads[i].filesz = loads[i][1];
+		img->loads[i].vaddr = loads[i][2];
+	}
+	img->nr_loads = i;
 }
 
 int elf_image__open(const char *path, struct elf_image **out)
@@ -312,7 +385,6 @@ int elf_image__open_syms(void *strings, const uint64_t (*loads)[3], unsigned int
 			 struct elf_image **out)
 {
 	struct elf_image *img;
-	unsigned int i;
 
 	*out = NULL;
 	img = calloc(1, sizeof(*img));
@@ -322,12 +394,7 @@ int elf_image__open_syms(void *strings, const uint64_t (*loads)[3], unsigned int
 	}
 	img->fd = -1;
 	img->mem = strings;
-	for (i = 0; i < nr_loads && i < MAX_LOADS; i++) {
-		img->loads[i].offset = loads[i][0];
-		img->loads[i].filesz = loads[i][1];
-		img->loads[i].vaddr = loads[i][2];
-	}
-	img->nr_loads = i;
+	elf_image__set_layout(img, loads, nr_loads);
 	*out = img;
 	return 0;
 }

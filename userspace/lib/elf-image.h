@@ -31,6 +31,15 @@ int elf_image__open_syms(void *strings, const uint64_t (*loads)[3], unsigned int
 			 struct elf_image **out);
 struct symtab *elf_image__symtab_mut(struct elf_image *img);
 void elf_image__set_full_symtab(struct elf_image *img, bool full);
+/*
+ * Replace the image's PT_LOAD layout by that of the file at @path, which
+ * must carry the same build-id: a separate debuginfo file keeps the
+ * addresses of the segments but not where their bytes were in the file.
+ * 0 or -errno (the layout unchanged).
+ */
+int elf_image__take_layout(struct elf_image *img, const char *path);
+/* Replace the PT_LOAD layout by @nr {offset, filesz, vaddr} triples. */
+void elf_image__set_layout(struct elf_image *img, const uint64_t (*loads)[3], unsigned int nr);
 /* The PT_LOAD layout as {offset, filesz, vaddr}, at most @max; how many. */
 unsigned int elf_image__loads(const struct elf_image *img, uint64_t (*loads)[3], unsigned int max);
 

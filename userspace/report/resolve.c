@@ -121,9 +121,12 @@ static void load_kernel(struct session *s)
 	}
 	/* the copy in the recording */
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
-	    !kernel_syms__parse(&s->ksyms, p, len) && s->ksyms.tab.nr) {
-		s->ksyms_source = "recorded kallsyms";
-		goto found;
+	    !kernel_syms__parse(&s->ksyms, p, len)) {
+		if (s->ksyms.tab.nr) {
+			s->ksyms_source = "recorded kallsyms";
+			goto found;
+		}
+		kernel_syms__release(&s->ksyms); /* no symbols in it: the next source */
 	}
 	/* perf's copy of kallsyms, taken when perf record ran, by kernel build-id */
 	if (s->kernel_bid.len && getenv("HOME")) {
@@ -245,7 +248,7 @@ struct res_cache_ent {
 	uint64_t ip;
 	uint32_t pid;
 	bool kernel, used;
-	const struct as_map *m;
+	uint64_t from, until; /* the sample times the result holds for */
 	struct resolved res;
 };
 
@@ -272,6 +275,23 @@ static struct res_cache_ent *res_slot(struct session *s, uint32_t pid, uint64_t 
 static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			 struct resolved *out, const struct as_map **mapp);
 
+/*
+ * Until when a result found in mapping @m holds for @pid: the end of @m when
+ * it is @pid's own; for a mapping inherited from a parent, also no later
+ * than @pid's exec, and not at all (0) when @pid has mappings of its own,
+ * which may cover the address at other times.
+ */
+static uint64_t inherited_until(struct session *s, uint32_t pid, const struct as_map *m)
+{
+	const struct as_proc *own = addrspace__proc(&s->as, pid);
+
+	if (!own || (m >= own->maps && m < own->maps + own->nr_maps))
+		return m->t_end;
+	if (own->nr_maps)
+		return 0;
+	return own->first_exec < m->t_end ? own->first_exec : m->t_end;
+}
+
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
 		      struct resolved *out)
 {
@@ -281,8 +301,10 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	struct res_cache_ent *e = res_slot(s, kernel ? 0 : pid, ip);
 	const struct as_map *m = NULL;
 
+	uint64_t until;
+
 	if (e && e->used && e->ip == ip && e->kernel == kernel && (kernel || e->pid == pid) &&
-	    (kernel || (e->m->t_start <= time && time < e->m->t_end))) {
+	    (kernel || (e->from <= time && time < e->until))) {
 		*out = e->res;
 		return;
 	}
@@ -296,13 +318,17 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		/* only ELF results are time-independent within their mapping */
 		if (!m || !m->dso || !m->dso->img || m->shadowed || out->jit)
 			return;
+		until = inherited_until(s, pid, m);
+		if (!until)
+			return;
 	}
 	if (e) {
 		e->ip = ip;
 		e->pid = kernel ? 0 : pid;
 		e->kernel = kernel;
 		e->used = true;
-		e->m = m;
+		e->from = kernel ? 0 : m->t_start;
+		e->until = kernel ? UINT64_MAX : until;
 		e->res = *out;
 	}
 }
