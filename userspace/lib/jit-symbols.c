@@ -161,7 +161,16 @@ struct jd_ctx {
 	struct jit_symbols *js;
 	uint32_t pid;
 	struct jit_proc *p;
+	bool untimed; /* the dump's times are the CPU's counter, not the samples' clock */
 };
+
+/*
+ * JITDUMP_FLAGS_ARCH_TIMESTAMP: the writer stamped its records with the CPU's
+ * timestamp counter. Without the recording's conversion to its clock, the
+ * dump's loads are taken as valid from the start (a reused address then
+ * keeps its newest name).
+ */
+#define JITDUMP_FLAGS_ARCH_TIMESTAMP 1ULL
 
 static int on_debug(struct jd_ctx *c, const struct jitdump_event *ev)
 {
@@ -216,16 +225,16 @@ static int on_jitdump(const struct jitdump_event *ev, void *ctx)
 
 	switch (ev->type) {
 	case JITDUMP_LOAD:
-		err = jit_symbols__add(c->js, c->pid, ev->time, ev->code_addr, ev->code_size,
-				       ev->name, strlen(ev->name), JIT_SRC_JITDUMP);
+		err = jit_symbols__add(c->js, c->pid, c->untimed ? 0 : ev->time, ev->code_addr,
+				       ev->code_size, ev->name, strlen(ev->name), JIT_SRC_JITDUMP);
 		if (err == -EINVAL)
 			return 0; /* a zero-sized load names nothing */
 		if (!err)
 			attach_pending(c->p, &c->p->syms[c->p->nr - 1]);
 		return err;
 	case JITDUMP_MOVE:
-		err = jit_symbols__move(c->js, c->pid, ev->time, ev->old_addr, ev->new_addr,
-					ev->code_size);
+		err = jit_symbols__move(c->js, c->pid, c->untimed ? 0 : ev->time, ev->old_addr,
+					ev->new_addr, ev->code_size);
 		return err == -ENOENT ? 0 : err;
 	case JITDUMP_DEBUG_INFO:
 		return on_debug(c, ev);
@@ -238,7 +247,7 @@ int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *b
 			     bool *truncated)
 {
 	struct jitdump_info info;
-	struct jd_ctx c = { js, pid, NULL };
+	struct jd_ctx c = { js, pid, NULL, false };
 	int err;
 
 	*truncated = false;
@@ -248,6 +257,7 @@ int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *b
 		return err;
 	if (!c.pid)
 		c.pid = info.pid;
+	c.untimed = info.flags & JITDUMP_FLAGS_ARCH_TIMESTAMP;
 	c.p = get_proc(js, c.pid);
 	if (!c.p)
 		return -ENOMEM;

@@ -207,13 +207,20 @@ static int read_features(struct perf_reader *r)
 
 		if (!(r->features[bit / 64] & (1ULL << (bit % 64))))
 			continue;
-		if (!pr_in_file(r, table + (uint64_t)idx * 16, 16))
-			return 0; /* table cut off: no (more) features */
+		if (!pr_in_file(r, table + (uint64_t)idx * 16, 16)) {
+			/* table cut off: no (more) features */
+			if (r->cut == PR_CUT_NONE)
+				r->cut = PR_CUT_SHORT_FEATURES;
+			return 0;
+		}
 		e = r->buf + table + (uint64_t)idx * 16;
 		r->feat[bit].offset = perf_reader__u64(r, e);
 		r->feat[bit].size = perf_reader__u64(r, e + 8);
-		if (!pr_in_file(r, r->feat[bit].offset, r->feat[bit].size))
+		if (!pr_in_file(r, r->feat[bit].offset, r->feat[bit].size)) {
 			r->feat[bit].size = 0, r->feat[bit].offset = 0;
+			if (r->cut == PR_CUT_NONE)
+				r->cut = PR_CUT_SHORT_FEATURES;
+		}
 		idx++;
 	}
 	return 0;
@@ -395,6 +402,8 @@ const char *pr_cut_str(enum pr_cut cut)
 		return "a record with an impossible size ends the readable data";
 	case PR_CUT_NO_FEATURES:
 		return "the recorder never finalised the file (no feature sections)";
+	case PR_CUT_SHORT_FEATURES:
+		return "the file ends inside its feature sections (build-ids, symbols, JIT copies lost)";
 	}
 	return "?";
 }

@@ -107,6 +107,7 @@ enum pr_cut {
 	PR_CUT_SHORT_FILE,   /* the file ends inside the data section */
 	PR_CUT_BAD_RECORD,   /* a record's size is impossible; the rest is unreadable */
 	PR_CUT_NO_FEATURES,  /* no feature sections: the recorder never finalised the file */
+	PR_CUT_SHORT_FEATURES, /* the file ends inside the feature sections after the data */
 };
 
 /*

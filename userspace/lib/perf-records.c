@@ -13,6 +13,7 @@
 /* perf-tool record types (not in the kernel's uapi header) */
 #define PR_RECORD_USER_TYPE_START 64
 #define PR_RECORD_COMPRESSED 81
+#define PR_RECORD_COMPRESSED2 83 /* the same, with its payload aligned (newer perf) */
 
 
 #ifndef PERF_FORMAT_LOST
@@ -345,7 +346,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 								       : PR_CUT_BAD_RECORD;
 			break;
 		}
-		if (ev.type == PR_RECORD_COMPRESSED) {
+		if (ev.type == PR_RECORD_COMPRESSED || ev.type == PR_RECORD_COMPRESSED2) {
 			err = -EOPNOTSUPP;
 			break;
 		}

@@ -101,6 +101,8 @@ const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_
 			return first;
 		break;
 	}
+	if (!tid)
+		return strpool__str(&s->strings, "swapper"); /* the idle task, as perf names it */
 	snprintf(buf, sizeof(buf), ":%u", tid);
 	return strpool__str(&s->strings, buf);
 }
@@ -170,13 +172,14 @@ static const struct jrec_cookie *file_cookie_for(struct session *s, uint32_t pid
 						 const char *path, bool *exact)
 {
 	const char *p = s->nr_files ? strpool__str(&s->strings, path) : NULL;
-	const struct bid_entry *e, *end = s->files + s->nr_files, *own = NULL;
+	const struct bid_entry *e, *end, *own = NULL;
 	size_t lo = 0, hi = s->nr_files;
 	bool same = true;
 
 	*exact = false;
 	if (!p)
 		return NULL;
+	end = s->files + s->nr_files;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 

@@ -238,6 +238,25 @@ static int count_cb(uint64_t s, uint64_t z, const char *n, size_t l, void *ctx)
 	return 0;
 }
 
+/* A dump stamped with the CPU's counter: its loads hold from the start. */
+static void arch_timestamp_dump(void)
+{
+	struct buf *d = calloc(1, sizeof(*d));
+	struct jit_symbols js = { 0 };
+	bool trunc;
+
+	header(d, 42);
+	memset(d->b + 32, 0, 8);
+	d->b[32] = 1; /* JITDUMP_FLAGS_ARCH_TIMESTAMP */
+	load(d, 900000000000ULL, 0x1000, 0x40, "tsc_fn");
+	jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
+	jit_symbols__finish(&js);
+	check(!strcmp(name_at(&js, 0x1010, 150), "tsc_fn"),
+	      "ARCH_TIMESTAMP dump: counter-stamped loads are not compared with sample times");
+	jit_symbols__release(&js);
+	free(d);
+}
+
 static void exec_ends_timed_symbols(void)
 {
 	struct jit_symbols js = { 0 };
@@ -275,6 +294,7 @@ int main(void)
 	bad_dumps();
 	munmap_ends_symbol();
 	exec_ends_timed_symbols();
+	arch_timestamp_dump();
 	perfmap_lines();
 	perfmap__parse("zz yy x\n1 1 x\n", 14, count_cb, NULL, &bad);
 	check(bad == 1, "perf map: bad lines counted");
