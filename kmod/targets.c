@@ -10,6 +10,7 @@
 #include <linux/pid.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 
 #include "internal.h"
 
@@ -46,10 +47,15 @@ int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 
 	if (!t->pid || t->pid > PID_MAX_LIMIT)
 		return -EINVAL;
 
+	/*
+	 * Not a process whose threads have all exited (a zombie): there is
+	 * nothing left to follow. Its leader alone having exited (exit_state
+	 * set) is not that: the other threads still run.
+	 */
 	rcu_read_lock();
 	pid = find_vpid((int)t->pid);
 	task = pid ? pid_task(pid, PIDTYPE_TGID) : NULL;
-	tgid = task ? (u32)task_tgid_nr(task) : 0;
+	tgid = task && atomic_read(&task->signal->live) ? (u32)task_tgid_nr(task) : 0;
 	rcu_read_unlock();
 	if (!tgid)
 		return -ESRCH;

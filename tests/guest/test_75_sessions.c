@@ -6,6 +6,8 @@
  * cannot widen what it sees; no record carries a kernel address.
  */
 #include <linux/capability.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -54,6 +56,71 @@ static int kernel_addresses(struct js_records *r)
 		}
 	}
 	return bad;
+}
+
+/* The state letter of /proc/PID/stat, 0 if there is none. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* Wait until @pid's (leader's) state is Z; 0 when it is. */
+static int wait_zombie(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (proc_state(pid) == 'Z')
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
+static void *block_fn(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
+/*
+ * ADD_TARGET (in a new session) of a child that has exited and is not
+ * reaped, or, with @leader_only, of one whose main thread alone exited
+ * while another thread runs: 0 or the errno. -1 when the child is not Z.
+ */
+static int add_zombie_errno(int leader_only)
+{
+	pthread_t t;
+	pid_t pid = fork();
+	int fd, ret = -1;
+
+	if (pid == 0) {
+		/* exit, not exit_group; pthread_exit() would need libgcc_s */
+		if (leader_only && pthread_create(&t, NULL, block_fn, NULL) == 0)
+			syscall(SYS_exit, 0);
+		_exit(0);
+	}
+	fd = js_open(0, 0);
+	if (pid > 0 && fd >= 0 && wait_zombie(pid) == 0)
+		ret = js_add(fd, pid, 0) ? errno : 0;
+	if (fd >= 0)
+		close(fd);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return ret;
 }
 
 static void *map_code_page(void)
@@ -182,6 +249,12 @@ int main(void)
 	ret = js_add(a, 4194000, 0);
 	e = errno;
 	ktap_ok(ret == -1 && e == ESRCH, "add_target_no_such_pid_esrch (%s)", strerror(e));
+	e = add_zombie_errno(0);
+	ktap_ok(e == ESRCH, "add_target_zombie_esrch: a child that exited, not reaped (%s)",
+		e > 0 ? strerror(e) : e == 0 ? "added" : "not a zombie");
+	e = add_zombie_errno(1);
+	ktap_ok(e == 0, "add_target_main_thread_exited: its other thread runs (%s)",
+		e > 0 ? strerror(e) : e == 0 ? "added" : "not a zombie");
 	errno = 0;
 	ret = js_add(a, getpid(), 0x80);
 	e = errno;
