@@ -7,6 +7,7 @@
  * RCU; hooks run with preemption disabled, which is an RCU read side, and
  * unpublishing waits for a grace period before a session can be freed.
  */
+#include <linux/capability.h>
 #include <linux/log2.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
@@ -85,6 +86,9 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		return -EINVAL;
 	if (bytes && (bytes < JMMAP_BUF_MIN || bytes > JMMAP_BUF_MAX))
 		return -EINVAL;
+	/* As for targets: a descriptor handed on cannot widen what it sees. */
+	if (!perfmon_capable())
+		return -EPERM;
 
 	mutex_lock(&s->ioctl_mutex);
 	if (bytes) {

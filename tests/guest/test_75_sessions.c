@@ -128,10 +128,15 @@ static void *map_code_page(void)
 	return mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 }
 
-static int child_errno(int fd, uint64_t flags)
+/*
+ * In a child without capabilities: the errno of ADD_TARGET (of the parent,
+ * or with @flags) or of CONFIG (with @flags) on the inherited @fd.
+ */
+static int child_errno(int fd, unsigned long req, uint64_t flags)
 {
 	struct __user_cap_header_struct h = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2];
+	struct jmmap_config cfg = { .size = sizeof(cfg), .flags = flags };
 	int st;
 	pid_t pid = fork();
 
@@ -139,6 +144,8 @@ static int child_errno(int fd, uint64_t flags)
 		memset(d, 0, sizeof(d));
 		if (syscall(SYS_capset, &h, d))
 			_exit(200);
+		if (req == JMMAP_IOC_CONFIG)
+			_exit(ioctl(fd, req, &cfg) ? errno : 0);
 		_exit(js_add(fd, flags ? 0 : getppid(), flags) ? errno : 0);
 	}
 	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
@@ -278,11 +285,14 @@ int main(void)
 	ktap_ok(ret == -1 && e == EINVAL, "config_tiny_buffer_einval (%s)", strerror(e));
 
 	/* A descriptor in the hands of a process without capabilities. */
-	e = child_errno(none, 0);
+	e = child_errno(none, JMMAP_IOC_ADD_TARGET, 0);
 	ktap_ok(e == EPERM, "add_target_without_caps_eperm: inherited fd, no caps (%s)",
 		e > 0 ? strerror(e) : "allowed");
-	e = child_errno(none, JMMAP_TARGET_SYSTEM_WIDE);
+	e = child_errno(none, JMMAP_IOC_ADD_TARGET, JMMAP_TARGET_SYSTEM_WIDE);
 	ktap_ok(e == EPERM, "system_wide_without_caps_eperm: inherited fd, no caps (%s)",
+		e > 0 ? strerror(e) : "allowed");
+	e = child_errno(none, JMMAP_IOC_CONFIG, JMMAP_CONFIG_DATA_MMAPS);
+	ktap_ok(e == EPERM, "config_data_mmaps_without_caps_eperm: inherited fd, no caps (%s)",
 		e > 0 ? strerror(e) : "allowed");
 
 	/* JMMAP_CONFIG_DATA_MMAPS: non-executable mappings too, for that session only. */
