@@ -130,31 +130,49 @@ static int map_cmp(const void *a, const void *b)
 	return x->t_start < y->t_start ? -1 : x->t_start > y->t_start;
 }
 
-static struct as_map *push_map(struct as_proc *p, const struct as_map *m)
+/*
+ * While the events are replayed, the indices of the mappings still open
+ * (t_end == UINT64_MAX): what a new mapping, an unmap or an exec can end.
+ * Open mappings never overlap, so there are only as many as the process has
+ * at once, however many records a JIT's W^X flips produce.
+ */
+struct open_set {
+	size_t *idx;
+	size_t nr, cap;
+};
+
+static struct as_map *push_map(struct as_proc *p, struct open_set *o, const struct as_map *m)
 {
-	if (array_grow(&p->maps, &p->cap_maps, p->nr_maps + 1))
+	if (array_grow(&p->maps, &p->cap_maps, p->nr_maps + 1) ||
+	    array_grow(&o->idx, &o->cap, o->nr + 1))
 		return NULL;
 	p->maps[p->nr_maps] = *m;
+	o->idx[o->nr++] = p->nr_maps;
 	return &p->maps[p->nr_maps++];
 }
 
 /* End every open mapping that overlaps [start, end) at @t, keeping the parts outside. */
-static int unmap_range(struct as_proc *p, uint64_t start, uint64_t end, uint64_t t)
+static int unmap_range(struct as_proc *p, struct open_set *o, uint64_t start, uint64_t end,
+		       uint64_t t)
 {
-	size_t i, n = p->nr_maps;
+	size_t i = 0, n = o->nr;
 
-	for (i = 0; i < n; i++) {
-		struct as_map old = p->maps[i];
+	while (i < n) {
+		struct as_map old = p->maps[o->idx[i]];
 
-		if (old.t_end <= t || old.start >= end || old.end <= start)
+		if (old.start >= end || old.end <= start) {
+			i++;
 			continue;
-		p->maps[i].t_end = t;
+		}
+		p->maps[o->idx[i]].t_end = t;
+		o->idx[i] = o->idx[--n]; /* closed: out of the set (pieces are added past n) */
+		o->idx[n] = o->idx[--o->nr];
 		if (old.start < start) {
 			struct as_map left = old;
 
 			left.end = start;
 			left.t_start = t;
-			if (!push_map(p, &left))
+			if (!push_map(p, o, &left))
 				return -ENOMEM;
 		}
 		if (old.end > end) {
@@ -163,33 +181,40 @@ static int unmap_range(struct as_proc *p, uint64_t start, uint64_t end, uint64_t
 			right.pgoff += end - old.start;
 			right.start = end;
 			right.t_start = t;
-			if (!push_map(p, &right))
+			if (!push_map(p, o, &right))
 				return -ENOMEM;
 		}
 	}
 	return 0;
 }
 
-static void exec_at(struct as_proc *p, uint64_t t)
+static void exec_at(struct as_proc *p, struct open_set *o, uint64_t t)
 {
 	size_t i;
 
-	for (i = 0; i < p->nr_maps; i++)
-		if (p->maps[i].t_start < t && p->maps[i].t_end > t)
-			p->maps[i].t_end = t;
+	for (i = 0; i < o->nr; i++)
+		if (p->maps[o->idx[i]].t_start < t)
+			p->maps[o->idx[i]].t_end = t;
+	/* a mapping made at the exec's own time stays: it is the new image's */
+	for (i = 0; i < o->nr;)
+		if (p->maps[o->idx[i]].t_end != UINT64_MAX)
+			o->idx[i] = o->idx[--o->nr];
+		else
+			i++;
 	if (p->first_exec == UINT64_MAX)
 		p->first_exec = t;
 }
 
 static int finish_proc(struct as_proc *p)
 {
+	struct open_set o = { 0 };
 	bool in_exec_run = false;
 	size_t i;
-	int err;
+	int err = 0;
 
 	if (p->nr_ev)
 		qsort(p->ev, p->nr_ev, sizeof(*p->ev), ev_cmp);
-	for (i = 0; i < p->nr_ev; i++) {
+	for (i = 0; i < p->nr_ev && !err; i++) {
 		const struct as_event *e = &p->ev[i];
 		struct as_map m;
 
@@ -199,51 +224,39 @@ static int finish_proc(struct as_proc *p)
 		case AS_EV_MAP:
 			/* jmmap: the loader's mappings of a new image come before its EXEC */
 			if (e->exec_cause && !in_exec_run)
-				exec_at(p, e->time);
+				exec_at(p, &o, e->time);
 			in_exec_run = e->exec_cause;
+			/* a new mapping replaces whatever was mapped there */
+			err = unmap_range(p, &o, e->map.start, e->map.end, e->time);
 			m = e->map;
 			m.t_start = e->time;
 			m.t_end = UINT64_MAX;
 			m.from_jmmap = e->from_jmmap;
-			if (!push_map(p, &m))
-				return -ENOMEM;
+			if (!err && !push_map(p, &o, &m))
+				err = -ENOMEM;
 			break;
 		case AS_EV_UNMAP:
 			in_exec_run = false;
-			err = unmap_range(p, e->map.start, e->map.end, e->time);
-			if (err)
-				return err;
+			err = unmap_range(p, &o, e->map.start, e->map.end, e->time);
 			break;
 		case AS_EV_EXEC:
 			/* with jmmap the image was already switched at its first EXEC mapping */
 			if (!(p->jmmap_traced && e->from_jmmap))
-				exec_at(p, e->time);
+				exec_at(p, &o, e->time);
 			else if (p->first_exec == UINT64_MAX)
 				p->first_exec = e->time;
 			in_exec_run = false;
 			break;
 		}
 	}
+	free(o.idx);
 	free(p->ev);
 	p->ev = NULL;
 	p->nr_ev = p->cap_ev = 0;
+	if (err)
+		return err;
 	if (p->nr_maps)
 		qsort(p->maps, p->nr_maps, sizeof(*p->maps), map_cmp);
-	/* mark mappings that a later one overlaps (sorted by start: scan forward while overlapping) */
-	for (i = 0; i < p->nr_maps; i++) {
-		size_t k;
-
-		for (k = i + 1; k < p->nr_maps && p->maps[k].start < p->maps[i].end; k++) {
-			struct as_map *a = &p->maps[i], *b = &p->maps[k];
-
-			if (b->t_start < a->t_end && a->t_start < b->t_end) {
-				if (b->t_start >= a->t_start)
-					a->shadowed = true;
-				if (a->t_start >= b->t_start)
-					b->shadowed = true;
-			}
-		}
-	}
 	p->max_end = malloc((p->nr_maps ? p->nr_maps : 1) * sizeof(*p->max_end));
 	if (!p->max_end)
 		return -ENOMEM;
@@ -268,9 +281,31 @@ int addrspace__finish(struct addrspace *as)
 	return 0;
 }
 
+/* The first index in [0, hi) whose mapping starts at @start or later. */
+static size_t first_at(const struct as_proc *p, size_t hi, uint64_t start)
+{
+	size_t lo = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The mapping of @p covering @addr at @t. Mappings valid at the same time
+ * never overlap (a new one ends what it covers), so among those starting at
+ * the same address only the last one begun by @t can be it: one binary
+ * search per distinct start below @addr, not a scan of every mapping a JIT's
+ * W^X flips left there.
+ */
 static const struct as_map *find_own(const struct as_proc *p, uint64_t addr, uint64_t t)
 {
-	const struct as_map *best = NULL;
 	size_t lo = 0, hi = p->nr_maps;
 
 	while (lo < hi) {
@@ -281,16 +316,28 @@ static const struct as_map *find_own(const struct as_proc *p, uint64_t addr, uin
 		else
 			hi = mid;
 	}
-	while (lo-- > 0) {
-		const struct as_map *m = &p->maps[lo];
+	/* maps[0..lo) start at or below addr; walk them back one start at a time */
+	while (lo > 0 && p->max_end[lo - 1] > addr) {
+		size_t g = first_at(p, lo, p->maps[lo - 1].start), a = g, b = lo;
+		const struct as_map *m;
 
-		if (p->max_end[lo] <= addr)
-			break;
-		if (addr < m->end && m->t_start <= t && t < m->t_end &&
-		    (!best || m->t_start >= best->t_start))
-			best = m;
+		/* the last of maps[g..lo) with t_start <= t (sorted by t_start) */
+		while (a < b) {
+			size_t mid = a + (b - a) / 2;
+
+			if (p->maps[mid].t_start <= t)
+				a = mid + 1;
+			else
+				b = mid;
+		}
+		if (a > g) {
+			m = &p->maps[a - 1];
+			if (addr < m->end && t < m->t_end)
+				return m;
+		}
+		lo = g;
 	}
-	return best;
+	return NULL;
 }
 
 const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, uint64_t addr,

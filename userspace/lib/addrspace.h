@@ -28,7 +28,6 @@ struct as_map {
 	struct dso *dso;         /* NULL for anonymous memory */
 	uint32_t prot;
 	bool from_jmmap;
-	bool shadowed; /* a later mapping overlaps it: lookups must compare start times */
 };
 
 enum as_ev_kind { AS_EV_MAP, AS_EV_UNMAP, AS_EV_EXEC };

@@ -316,7 +316,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	} else {
 		resolve_user(s, pid, ip, time, out, &m);
 		/* only ELF results are time-independent within their mapping */
-		if (!m || !m->dso || !m->dso->img || m->shadowed || out->jit)
+		if (!m || !m->dso || !m->dso->img || out->jit)
 			return;
 		until = inherited_until(s, pid, m);
 		if (!until)

@@ -34,6 +34,8 @@ static struct dso *at(struct addrspace *as, uint32_t pid, uint64_t addr, uint64_
 int main(void)
 {
 	struct addrspace as = { 0 };
+	bool flips_ok;
+	int i;
 
 	printf("TAP version 13\n");
 	/* pid 1: A at 0x1000-0x5000 from t=10; B replaces the middle at t=20 */
@@ -51,6 +53,13 @@ int main(void)
 	/* pid 4: anonymous JIT pages, merged by the kernel into growing records */
 	map(&as, 4, 10, 0x7000, 0x8000, NULL, false, false);
 	map(&as, 4, 11, 0x7000, 0x9000, NULL, false, false);
+	/*
+	 * pid 6: a JIT flipping one page between writable and executable, one
+	 * record per flip back (A and B in turn), inside a larger C mapping
+	 */
+	map(&as, 6, 5, 0x10000, 0x20000, C, false, false);
+	for (i = 0; i < 2000; i++)
+		map(&as, 6, 100 + 10 * i, 0x14000, 0x15000, i % 2 ? B : A, false, false);
 	/* pid 5, jmmap: exec-cause mappings come before its EXEC record */
 	map(&as, 5, 10, 0x1000, 0x2000, A, true, false);
 	map(&as, 5, 20, 0x5000, 0x6000, B, true, true);
@@ -69,6 +78,11 @@ int main(void)
 	      "a forked child sees its parent's mappings as of the fork");
 	check(at(&as, 3, 0x1800, 20) == B, "jmmap's records win for a process it traced");
 	check(at(&as, 4, 0x8800, 12) == (struct dso *)0x1, "merged anonymous records cover the range");
+	for (i = 0, flips_ok = true; i < 2000; i += 37)
+		flips_ok = flips_ok && at(&as, 6, 0x14800, 100 + 10 * i + 5) == (i % 2 ? B : A);
+	check(flips_ok && at(&as, 6, 0x14800, 50) == C && at(&as, 6, 0x13800, 30000) == C &&
+		      at(&as, 6, 0x15800, 30000) == C,
+	      "2000 records of one page: each sample gets the one in force, the rest of C stays");
 	check(at(&as, 5, 0x1800, 15) == A && at(&as, 5, 0x1800, 25) == NULL &&
 		      at(&as, 5, 0x5800, 25) == B,
 	      "jmmap exec: the image switches at the first exec-cause mapping");
