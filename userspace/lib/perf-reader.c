@@ -226,6 +226,48 @@ static int read_features(struct perf_reader *r)
 	return 0;
 }
 
+/*
+ * perf's EVENT_DESC section: each event's name as it was asked for
+ * ("cycles:u", a tracepoint's "sched:sched_switch"), in the order of the
+ * attrs section. A name replaces the one made from type and config when
+ * the entry's attr is that attr; anything malformed ends the walk.
+ */
+static void read_event_names(struct perf_reader *r)
+{
+	const uint8_t *p = r->buf + r->feat[PERF_FEAT_EVENT_DESC].offset;
+	uint64_t len = r->feat[PERF_FEAT_EVENT_DESC].size, off = 8;
+	uint32_t nr, asz, i;
+
+	if (len < 8)
+		return;
+	nr = perf_reader__u32(r, p);
+	asz = perf_reader__u32(r, p + 4);
+	if (asz < 16)
+		return;
+	for (i = 0; i < nr && i < r->nr_attrs; i++) {
+		struct pr_attr *a = &r->attrs_v[i];
+		uint32_t type, nids, slen;
+		uint64_t config;
+		const char *name;
+
+		if (asz > len - off || len - off - asz < 8)
+			return;
+		type = perf_reader__u32(r, p + off);
+		config = perf_reader__u64(r, p + off + 8);
+		off += asz;
+		nids = perf_reader__u32(r, p + off);
+		slen = perf_reader__u32(r, p + off + 4);
+		off += 8;
+		if (slen > len - off || (uint64_t)nids * 8 > len - off - slen)
+			return;
+		name = (const char *)p + off;
+		if (type == a->type && config == a->config && slen && name[0] &&
+		    memchr(name, 0, slen))
+			snprintf(a->name, sizeof(a->name), "%s", name);
+		off += slen + (uint64_t)nids * 8;
+	}
+}
+
 static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 {
 	uint64_t magic, hsize;
@@ -286,7 +328,10 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 	if (r->cut == PR_CUT_NONE && !(r->features[0] | r->features[1] | r->features[2] |
 				      r->features[3]))
 		r->cut = PR_CUT_NO_FEATURES;
-	return read_features(r);
+	err = read_features(r);
+	if (!err)
+		read_event_names(r);
+	return err;
 }
 
 static int open_common(struct perf_reader *r, struct perf_reader **out, char *errbuf,
