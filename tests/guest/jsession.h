@@ -176,6 +176,38 @@ static inline void js_dump(const struct js_records *r, pid_t only)
 	fflush(stdout);
 }
 
+/*
+ * Fork a child that runs @fn(@arg) with the reading end of one pipe
+ * (requests) and the writing end of another (answers), then exits 0; the
+ * parent gets the other two ends. The child's pid, or -1.
+ */
+static inline pid_t js_fork_served(void (*fn)(int req, int ans, void *arg), void *arg,
+				   int *req_fd, int *ans_fd)
+{
+	int req[2], ans[2];
+	pid_t pid;
+
+	if (pipe(req))
+		return -1;
+	if (pipe(ans)) {
+		close(req[0]);
+		close(req[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(req[1]);
+		close(ans[0]);
+		fn(req[0], ans[1], arg);
+		_exit(0);
+	}
+	close(req[0]);
+	close(ans[1]);
+	*req_fd = req[1];
+	*ans_fd = ans[0];
+	return pid;
+}
+
 /* A page of x86-64 code that returns @value: mov eax, imm32; ret. */
 static inline void js_write_code(void *page, uint32_t value)
 {

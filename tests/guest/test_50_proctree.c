@@ -38,36 +38,32 @@ static void *block_fn(void *arg)
 	return NULL;
 }
 
+/* The child: its threads send their tids to @tids, block, and exit_group when told. */
+static void group_child(int go, int tids, void *arg)
+{
+	pid_t self = getpid();
+	pthread_t t;
+	char c;
+	int i;
+
+	for (i = 0; i < GROUP_THREADS; i++)
+		if (pthread_create(&t, NULL, block_fn, (void *)(intptr_t)tids))
+			_exit(2);
+	if (write(tids, &self, sizeof(self)) != sizeof(self) || read(go, &c, 1) != 1)
+		_exit(3);
+	_exit(0); /* exit_group(): every thread exits at once */
+}
+
 /* A child with GROUP_THREADS threads; each thread's tid goes to @tids[]. */
 static pid_t group_start(pid_t tids[GROUP_THREADS + 1], int *go_out)
 {
-	int tp[2], go[2], i;
-	pthread_t t;
-	pid_t pid;
-	char c;
+	int tp = -1, i = 0;
+	pid_t pid = js_fork_served(group_child, NULL, go_out, &tp);
 
-	if (pipe(tp) || pipe(go))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(tp[0]);
-		close(go[1]);
-		for (i = 0; i < GROUP_THREADS; i++)
-			if (pthread_create(&t, NULL, block_fn, (void *)(intptr_t)tp[1]))
-				_exit(2);
-		tids[0] = getpid();
-		if (write(tp[1], &tids[0], sizeof(tids[0])) != sizeof(tids[0]) ||
-		    read(go[0], &c, 1) != 1)
-			_exit(3);
-		_exit(0); /* exit_group(): every thread exits at once */
-	}
-	close(tp[1]);
-	close(go[0]);
-	for (i = 0; pid > 0 && i <= GROUP_THREADS; i++)
-		if (read(tp[0], &tids[i], sizeof(tids[i])) != sizeof(tids[i]))
+	for (; pid > 0 && i <= GROUP_THREADS; i++)
+		if (read(tp, &tids[i], sizeof(tids[i])) != sizeof(tids[i]))
 			break;
-	close(tp[0]);
-	*go_out = go[1];
+	close(tp);
 	return i == GROUP_THREADS + 1 ? pid : -1;
 }
 
@@ -125,34 +121,20 @@ static int group_exit_rounds(int fd, int *flagless_ok)
  * A process outside the session's tree that forks on request: for each byte
  * read, a child that maps a code page and exits; its pid is written back.
  */
-static pid_t forker_start(int *req_fd, int *ans_fd)
+static void forker_child(int req, int ans, void *arg)
 {
-	int req[2], ans[2];
-	pid_t pid, child;
+	pid_t child;
 	char c;
 
-	if (pipe(req) || pipe(ans))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		close(req[1]);
-		close(ans[0]);
-		while (read(req[0], &c, 1) == 1) {
-			child = fork();
-			if (child == 0)
-				_exit(mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC,
-					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED);
-			waitpid(child, NULL, 0);
-			if (write(ans[1], &child, sizeof(child)) != sizeof(child))
-				break;
-		}
-		_exit(0);
+	while (read(req, &c, 1) == 1) {
+		child = fork();
+		if (child == 0)
+			_exit(mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+				   -1, 0) == MAP_FAILED);
+		waitpid(child, NULL, 0);
+		if (write(ans, &child, sizeof(child)) != sizeof(child))
+			break;
 	}
-	close(req[0]);
-	close(ans[1]);
-	*req_fd = req[1];
-	*ans_fd = ans[0];
-	return pid;
 }
 
 /* Have the forker's next child get @pid (ns_last_pid); its pid, or -1. */
@@ -355,7 +337,7 @@ int main(int argc, char **argv)
 	 */
 	{
 		int req = -1, ans = -1, later, recs = 0;
-		pid_t forker = forker_start(&req, &ans), gone, again = -1;
+		pid_t forker = js_fork_served(forker_child, NULL, &req, &ans), gone, again = -1;
 
 		later = js_open_self(0, 0);
 		gone = fork();
