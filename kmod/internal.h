@@ -77,8 +77,13 @@ void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want);
 /* Follow a new process in every session that follows its parent, only there. */
 void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
 
-/* targets.c: which processes a session follows */
-int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out);
+/*
+ * targets.c: which processes a session follows. jmmap_target_add() gives
+ * the tgid added (0 for system-wide) and whether it was not followed yet.
+ */
+int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out,
+		     bool *added);
+void jmmap_target_remove(struct jmmap_session *s, u32 tgid);
 bool jmmap_session_follows(struct jmmap_session *s, u32 tgid);
 
 /* time of every record */

@@ -132,15 +132,20 @@ static long ioctl_add_target(struct jmmap_session *s, void __user *uarg)
 {
 	struct jmmap_target t;
 	u32 usize, tgid = 0;
+	bool added = false;
 	int err;
 
 	err = arg_in(&t, sizeof(t), JMMAP_TARGET_SIZE_V1, uarg, &usize);
 	if (err)
 		return err;
-	err = jmmap_target_add(s, &t, &tgid);
+	err = jmmap_target_add(s, &t, &tgid, &added);
 	if (err || !tgid || (t.flags & JMMAP_TARGET_NO_SNAPSHOT))
 		return err;
-	return jmmap_snapshot(s, tgid);
+	err = jmmap_snapshot(s, tgid);
+	/* A failed ADD_TARGET leaves a process followed only if it was already. */
+	if (err && added)
+		jmmap_target_remove(s, tgid);
+	return err;
 }
 
 static long ioctl_stats(struct jmmap_session *s, void __user *uarg)

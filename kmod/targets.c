@@ -24,10 +24,12 @@ bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
  * whole system. The caller needs perfmon_capable() now too, so that a
  * descriptor handed to a less privileged process cannot widen what it sees.
  */
-int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out)
+int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out,
+		     bool *added)
 {
 	struct task_struct *task;
 	struct pid *pid;
+	void *old;
 	u32 tgid;
 	int err;
 
@@ -62,9 +64,17 @@ int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 
 
 	mutex_lock(&s->ioctl_mutex);
 	s->armed = true;
-	err = xa_err(xa_store(&s->targets, tgid, xa_mk_value(1), GFP_KERNEL));
+	old = xa_store(&s->targets, tgid, xa_mk_value(1), GFP_KERNEL);
+	err = xa_err(old);
 	mutex_unlock(&s->ioctl_mutex);
-	if (!err)
+	if (!err) {
 		*tgid_out = tgid;
+		*added = !old;
+	}
 	return err;
+}
+
+void jmmap_target_remove(struct jmmap_session *s, u32 tgid)
+{
+	xa_erase(&s->targets, tgid);
 }

@@ -2,7 +2,8 @@
 /*
  * SNAPSHOT: adding a running process to a session emits MMAP3 records (cause
  * snapshot) for exactly the executable mappings /proc/PID/maps shows, with
- * their files' cookies.
+ * their files' cookies. A snapshot that fails leaves the process as
+ * followed as it was before the ioctl.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -41,6 +42,108 @@ static int exec_maps(pid_t pid, struct xmap *out, int max)
 	}
 	fclose(f);
 	return n;
+}
+
+/*
+ * More executable mappings than a snapshot takes (65536): one page each,
+ * apart from the next by a page that is not executable.
+ */
+#define MANY_EXEC (65536 + 1)
+#define MAP_COUNT "/proc/sys/vm/max_map_count"
+
+/* A child with MANY_EXEC code pages; each byte read maps one more, its address back. */
+static void many_child(int req, int ans, void *arg)
+{
+	uint8_t *p;
+	char c;
+	long i;
+
+	p = mmap(NULL, 2 * MANY_EXEC * JS_PAGE, PROT_READ,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		_exit(2);
+	for (i = 0; i < MANY_EXEC; i++)
+		if (mprotect(p + 2 * i * JS_PAGE, JS_PAGE, PROT_READ | PROT_EXEC))
+			_exit(3);
+	p = NULL;
+	while (write(ans, &p, sizeof(p)) == sizeof(p) && read(req, &c, 1) == 1)
+		p = mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
+/* Whether session @fd gets the MMAP3 of a code page the child maps now. */
+static int many_followed(int fd, int req, int ans)
+{
+	struct js_records r = { 0 };
+	void *p = NULL;
+	int found = 0;
+
+	if (write(req, "m", 1) != 1 || read(ans, &p, sizeof(p)) != sizeof(p) || !p)
+		return -1;
+	js_drain(fd, &r);
+	js_for_each(&r, h) {
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+		if (h->type == JMMAP_REC_MMAP3 && m->start == (uintptr_t)p &&
+		    m->cause == JMMAP_CAUSE_MMAP)
+			found = 1;
+	}
+	js_free(&r);
+	return found;
+}
+
+/*
+ * A snapshot that fails (E2BIG): the process is not followed after it,
+ * unless it already was.
+ */
+static void failed_snapshot(void)
+{
+	char old[32] = "";
+	int req = -1, ans = -1, fd, fd2, e, ret;
+	void *p;
+	pid_t pid;
+	FILE *f;
+
+	f = fopen(MAP_COUNT, "r+");
+	if (!f || !fgets(old, sizeof(old), f) || fseek(f, 0, SEEK_SET) ||
+	    fprintf(f, "%d", 2 * MANY_EXEC + 1000) < 0 || fclose(f)) {
+		ktap_skip("cannot raise " MAP_COUNT, "snapshot_too_many_e2big");
+		return;
+	}
+	pid = js_fork_served(many_child, NULL, &req, &ans);
+	if (pid < 0 || read(ans, &p, sizeof(p)) != sizeof(p)) {
+		ktap_skip("the child could not make its mappings", "snapshot_too_many_e2big");
+		goto out;
+	}
+	fd = js_open(0, 0);
+	errno = 0;
+	ret = js_add(fd, pid, 0);
+	e = errno;
+	ktap_ok(ret == -1 && e == E2BIG,
+		"snapshot_too_many_e2big: ADD_TARGET of %d code mappings (%s)", MANY_EXEC,
+		ret ? strerror(e) : "added");
+	ret = many_followed(fd, req, ans);
+	ktap_ok(ret == 0, "failed_add_target_not_followed: no MMAP3 after the failed ADD_TARGET (%s)",
+		ret == 1 ? "followed" : ret == 0 ? "not followed" : "child failed");
+	fd2 = js_open(0, 0);
+	e = js_add(fd2, pid, JMMAP_TARGET_NO_SNAPSHOT) ? errno : 0;
+	if (!e)
+		e = js_add(fd2, pid, 0) ? errno : 0;
+	ret = many_followed(fd2, req, ans);
+	ktap_ok(e == E2BIG && ret == 1,
+		"failed_snapshot_keeps_earlier_target: followed before, still followed (%s, %s)",
+		strerror(e), ret == 1 ? "followed" : ret == 0 ? "not followed" : "child failed");
+	close(fd);
+	close(fd2);
+out:
+	close(req);
+	close(ans);
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	f = fopen(MAP_COUNT, "w");
+	if (f) {
+		fputs(old, f);
+		fclose(f);
+	}
 }
 
 int main(void)
@@ -131,5 +234,6 @@ int main(void)
 	close(fd);
 	close(release[1]);
 	waitpid(child, NULL, 0);
+	failed_snapshot();
 	return ktap_finish();
 }
