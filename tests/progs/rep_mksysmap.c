@@ -5,8 +5,10 @@
  * 0xffffffff81000000), without module symbols, as the kernel build writes
  * it. The report then has to relocate it by the recorded _text (KASLR) to
  * name the recorded kernel samples. Prints the KASLR offset.
+ * With --other-build, every symbol but _text is moved by 0x40, as in a
+ * kernel rebuilt under the same release: the report must not trust it.
  *
- *   rep_mksysmap OUT
+ *   rep_mksysmap [--other-build] OUT
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,11 +20,16 @@
 int main(int argc, char **argv)
 {
 	char line[512], name[256], type;
-	unsigned long long addr, text = 0;
+	unsigned long long addr, text = 0, shift = 0;
 	FILE *in, *out;
 
+	if (argc == 3 && !strcmp(argv[1], "--other-build")) {
+		shift = 0x40;
+		argv++;
+		argc--;
+	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: rep_mksysmap OUT\n");
+		fprintf(stderr, "usage: rep_mksysmap [--other-build] OUT\n");
 		return 2;
 	}
 	in = fopen("/proc/kallsyms", "r");
@@ -48,7 +55,8 @@ int main(int argc, char **argv)
 			continue;
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || addr < text)
 			continue;
-		fprintf(out, "%016llx %c %s\n", addr - text + LINK_TEXT, type, name);
+		fprintf(out, "%016llx %c %s\n",
+			addr - text + LINK_TEXT + (strcmp(name, "_text") ? shift : 0), type, name);
 	}
 	fclose(out);
 	fclose(in);

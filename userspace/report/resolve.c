@@ -101,6 +101,39 @@ static bool try_vmlinux(struct session *s)
 	return false;
 }
 
+/*
+ * A System.map is chosen by release name alone, and a kernel rebuilt under
+ * the same release has other addresses. When the recording holds the
+ * kallsyms of the kernel that ran, the relocated map must agree with it:
+ * of up to 256 core-kernel symbols spread over the recorded table, 9 in 10
+ * must be in the map at the same address under the same name.
+ */
+static bool system_map_agrees(struct session *s)
+{
+	struct kernel_syms rec = { 0 };
+	size_t i, step, checked = 0, same = 0;
+	const void *p;
+	size_t len;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) ||
+	    kernel_syms__parse(&rec, p, len))
+		return true; /* nothing to compare with */
+	if (rec.text_addr && s->kernel_text && !kernel_syms__relocate(&s->ksyms, s->kernel_text)) {
+		step = rec.tab.nr / 256 + 1;
+		for (i = 0; i < rec.tab.nr; i += step) {
+			const struct sym *r = &rec.tab.syms[i], *m;
+
+			if (r->module)
+				continue;
+			m = symtab__find(&s->ksyms.tab, r->start);
+			checked++;
+			same += m && m->start == r->start && !strcmp(m->name, r->name);
+		}
+	}
+	kernel_syms__release(&rec);
+	return same * 10 >= checked * 9;
+}
+
 static void load_kernel(struct session *s)
 {
 	char path[512];
@@ -116,8 +149,11 @@ static void load_kernel(struct session *s)
 		goto found;
 	if (s->kernel_release[0]) {
 		snprintf(path, sizeof(path), "/boot/System.map-%s", s->kernel_release);
-		if (try_ksyms_file(s, path, "System.map"))
-			goto found;
+		if (try_ksyms_file(s, path, "System.map")) {
+			if (system_map_agrees(s))
+				goto found;
+			kernel_syms__release(&s->ksyms); /* another build of the release */
+		}
 	}
 	/* the copy in the recording */
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
