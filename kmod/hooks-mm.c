@@ -176,7 +176,6 @@ struct stash {
 	enum stash_kind kind;
 	u64 time;
 	unsigned long start, len, pgoff, newflags;
-	bool file;
 	/* STASH_MUNMAP: the executable parts of [start, start + len) */
 	u32 n_unmap, unmap_cause;
 	struct xrange unmap[UNMAP_RANGES];
@@ -254,7 +253,7 @@ void jmmap_hooks_mm_task_exit(struct task_struct *task)
 }
 
 static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsigned long len,
-		      unsigned long pgoff, unsigned long newflags, bool file)
+		      unsigned long pgoff, unsigned long newflags)
 {
 	struct stash *st = kzalloc(sizeof(*st), GFP_ATOMIC);
 
@@ -269,7 +268,6 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
 	st->len = len;
 	st->pgoff = pgoff;
 	st->newflags = newflags;
-	st->file = file;
 	stash_put(st);
 }
 
@@ -302,8 +300,7 @@ static int mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	}
 	if ((vm_flags & VM_EXEC) ? exec_wanted
 				 : jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
-		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0,
-			  regs_get_kernel_argument(regs, 0) != 0);
+		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0);
 	return 0;
 }
 
@@ -327,8 +324,7 @@ static int mprotect_pre(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
 		  start, end - start,
-		  ((unsigned long)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), newflags,
-		  vma->vm_file != NULL);
+		  ((unsigned long)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), newflags);
 	return 0;
 }
 
@@ -377,9 +373,12 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	}
 	switch (st->kind) {
 	case STASH_MMAP:
+		/*
+		 * The vma's file, not mmap_region's: a shared anonymous mapping
+		 * got its shmem file from shmem_zero_setup() in between.
+		 */
 		queue_mmap3(st->time, st->start, st->len, (u64)st->pgoff << PAGE_SHIFT, vma,
-			    st->file ? vma->vm_file : NULL, vm_prot(vma->vm_flags),
-			    JMMAP_CAUSE_MMAP);
+			    vma->vm_file, vm_prot(vma->vm_flags), JMMAP_CAUSE_MMAP);
 		break;
 	case STASH_MPROTECT_EXEC:
 		queue_mmap3(st->time, st->start, st->len, st->pgoff, vma, vma->vm_file,

@@ -3,7 +3,8 @@
  * SNAPSHOT: adding a running process to a session emits MMAP3 records (cause
  * snapshot) for exactly the executable mappings /proc/PID/maps shows, with
  * their files' cookies. A snapshot that fails leaves the process as
- * followed as it was before the ioctl.
+ * followed as it was before the ioctl. Shared anonymous code has the same
+ * shmem name in MMAP3 of every cause and in /proc/PID/maps.
  */
 #include <dlfcn.h>
 #include <libgen.h>
@@ -146,6 +147,66 @@ out:
 	}
 }
 
+/* The name of the MMAP3 of @cause at @addr in @r, or NULL; its inode in *ino. */
+static const char *mmap3_name(struct js_records *r, void *addr, uint16_t cause, uint64_t *ino)
+{
+	js_for_each(r, h) {
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+		if (h->type == JMMAP_REC_MMAP3 && m->start == (uintptr_t)addr && m->cause == cause) {
+			*ino = m->ino;
+			return js_mmap3_name(m);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Shared anonymous code appears under its shmem name, as /proc/PID/maps
+ * shows it, whether mmap(), mprotect() or the snapshot reports it.
+ */
+static void shared_anon_names(void)
+{
+	struct js_records r = { 0 }, rs = { 0 };
+	const char *mapped, *changed, *snap_a, *snap_b, *maps_a = NULL;
+	uint64_t ino_m = 0, ino_c = 0, ino_sa = 1, ino_sb = 1;
+	struct xmap maps[64];
+	int fd, snap, n, i;
+	void *a, *b;
+
+	fd = js_open_self(0, 0);
+	a = mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	b = mmap(NULL, JS_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED || b == MAP_FAILED || mprotect(b, JS_PAGE, PROT_READ | PROT_EXEC))
+		ktap_diag("shared anonymous mappings failed");
+	js_drain(fd, &r);
+	snap = js_open(0, 0);
+	js_add(snap, getpid(), 0);
+	js_drain(snap, &rs);
+	n = exec_maps(getpid(), maps, 64);
+	for (i = 0; i < n; i++)
+		if (maps[i].start == (uintptr_t)a)
+			maps_a = maps[i].path;
+	mapped = mmap3_name(&r, a, JMMAP_CAUSE_MMAP, &ino_m);
+	changed = mmap3_name(&r, b, JMMAP_CAUSE_MPROTECT, &ino_c);
+	snap_a = mmap3_name(&rs, a, JMMAP_CAUSE_SNAPSHOT, &ino_sa);
+	snap_b = mmap3_name(&rs, b, JMMAP_CAUSE_SNAPSHOT, &ino_sb);
+	ktap_ok(mapped && maps_a && snap_a && strcmp(mapped, "//anon") &&
+			!strcmp(mapped, maps_a) && !strcmp(mapped, snap_a) && ino_m == ino_sa,
+		"shared_anon_mmap_shmem_name: mmap \"%s\", maps \"%s\", snapshot \"%s\"",
+		mapped ? mapped : "-", maps_a ? maps_a : "-", snap_a ? snap_a : "-");
+	ktap_ok(changed && snap_b && strcmp(changed, "//anon") && !strcmp(changed, snap_b) &&
+			ino_c == ino_sb,
+		"shared_anon_mprotect_shmem_name: mprotect \"%s\", snapshot \"%s\"",
+		changed ? changed : "-", snap_b ? snap_b : "-");
+	js_free(&r);
+	js_free(&rs);
+	close(snap);
+	close(fd);
+	munmap(a, JS_PAGE);
+	munmap(b, JS_PAGE);
+}
+
 int main(void)
 {
 	struct js_records r = { 0 };
@@ -235,5 +296,6 @@ int main(void)
 	close(release[1]);
 	waitpid(child, NULL, 0);
 	failed_snapshot();
+	shared_anon_names();
 	return ktap_finish();
 }
