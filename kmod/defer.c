@@ -213,39 +213,43 @@ static struct jmmap_batch *batch_of_current_locked(void)
 
 void jmmap_defer(struct jmmap_pending *p)
 {
-	bool needs_task = p->r.hdr.type != JMMAP_REC_MUNMAP;
-	struct jmmap_batch *b, *nb = NULL;
+	struct jmmap_batch *b;
 	unsigned long flags;
 
 	if ((current->flags & (PF_KTHREAD | PF_EXITING)) || !current->mm)
 		goto now;
-	if (needs_task) {
-		nb = kzalloc(sizeof(*nb), GFP_ATOMIC);
-		if (!nb)
-			goto now;
-	}
-
+	/* Behind the task's earlier records, whatever happens to memory. */
 	spin_lock_irqsave(&batches_lock, flags);
 	b = batch_of_current_locked();
-	if (!b && nb && try_module_get(THIS_MODULE)) {
-		init_task_work(&nb->work, batch_run);
-		nb->task = current;
-		INIT_LIST_HEAD(&nb->items);
-		if (task_work_add(current, &nb->work, TWA_RESUME) == 0) {
-			hash_add(batches, &nb->hnode, (unsigned long)current);
-			atomic_inc(&batches_queued);
-			b = nb;
-			nb = NULL;
-		} else {
-			module_put(THIS_MODULE);
-		}
-	}
 	if (b)
 		list_add_tail(&p->node, &b->items);
 	spin_unlock_irqrestore(&batches_lock, flags);
-	kfree(nb);
 	if (b)
 		return;
+	if (p->r.hdr.type == JMMAP_REC_MUNMAP)
+		goto now; /* needs no cookie */
+
+	/* Only this task adds a batch for itself: there is still none. */
+	b = kzalloc(sizeof(*b), GFP_ATOMIC);
+	if (!b)
+		goto now;
+	if (!try_module_get(THIS_MODULE))
+		goto free;
+	init_task_work(&b->work, batch_run);
+	b->task = current;
+	INIT_LIST_HEAD(&b->items);
+	if (task_work_add(current, &b->work, TWA_RESUME)) {
+		module_put(THIS_MODULE);
+		goto free;
+	}
+	list_add_tail(&p->node, &b->items);
+	spin_lock_irqsave(&batches_lock, flags);
+	hash_add(batches, &b->hnode, (unsigned long)current);
+	spin_unlock_irqrestore(&batches_lock, flags);
+	atomic_inc(&batches_queued);
+	return;
+free:
+	kfree(b);
 now:
 	/* Nothing queued for this task, or it cannot run task_work: no cookie. */
 	jmmap_pending_finish(p, NULL, false);
