@@ -66,8 +66,13 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 	size_t fixed, name_len, size;
 	u8 *c_kind, *c_len, *c_bytes;
 
-	/* Only the task itself, after the call, can tell where an mremap went. */
+	/*
+	 * Only the task itself, after the call, can tell where an mremap went.
+	 * Finished anywhere else, it may have been an MMAP3: count it lost.
+	 */
 	if (p->mremap && (!can_sleep || only || !jmmap_mremap_resolve(p))) {
+		if (!can_sleep || only)
+			jmmap_lost_alloc(JMMAP_REC_MMAP3, p->tgid, p->want);
 		jmmap_pending_free(p);
 		return;
 	}
