@@ -153,6 +153,19 @@ static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
 	s->emitted[JMMAP_REC_LOST]++;
 }
 
+static void count_lost_locked(struct jmmap_session *s, u32 type)
+{
+	s->lost[type]++;
+	s->lost_pending[type]++;
+	s->lost_owed = true;
+}
+
+static void wake_readers(struct jmmap_session *s)
+{
+	if (wq_has_sleeper(&s->wait))
+		wake_up_interruptible(&s->wait);
+}
+
 /*
  * Queue one whole record, or count it lost. Once a record is lost, later
  * ones are dropped too until the LOST record fits ahead of them, so that a
@@ -171,13 +184,11 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 		s->emitted[type]++;
 		queued = true;
 	} else {
-		s->lost[type]++;
-		s->lost_pending[type]++;
-		s->lost_owed = true;
+		count_lost_locked(s, type);
 	}
 	spin_unlock_irqrestore(&s->lock, flags);
-	if (queued && wq_has_sleeper(&s->wait))
-		wake_up_interruptible(&s->wait);
+	if (queued)
+		wake_readers(s);
 }
 
 static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want want)
@@ -217,17 +228,24 @@ void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want wa
 	rcu_read_unlock();
 }
 
+/*
+ * A record that could not even be built: counted, and the LOST record
+ * queued now if it fits, so that a reader waiting on an empty ring sees it.
+ */
 static void jmmap_session_count_lost(struct jmmap_session *s, u16 type)
 {
 	unsigned long flags;
+	bool queued;
 
 	if (type >= JMMAP_REC_MAX)
 		type = 0;
 	spin_lock_irqsave(&s->lock, flags);
-	s->lost[type]++;
-	s->lost_pending[type]++;
-	s->lost_owed = true;
+	count_lost_locked(s, type);
+	queue_lost_locked(s, 0);
+	queued = !s->lost_owed;
 	spin_unlock_irqrestore(&s->lock, flags);
+	if (queued)
+		wake_readers(s);
 }
 
 void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want)
