@@ -55,4 +55,8 @@ else
 fi
 # inode_get_ctime() (6.6, backported to Debian's 6.1) hides i_ctime.
 has JMMAP_HAVE_INODE_GET_CTIME 'inode_get_ctime\(const struct inode' linux/fs.h
+# file_user_path()/file_user_inode() (6.8): what /proc/PID/maps shows of a
+# backing file (overlayfs), not the layer below.
+has JMMAP_HAVE_FILE_USER_PATH 'const struct path \*file_user_path\(const struct file' linux/fs.h
+has JMMAP_HAVE_FILE_USER_INODE 'const struct inode \*file_user_inode\(const struct file' linux/fs.h
 echo "#endif"

@@ -91,4 +91,29 @@ static inline void jmmap_inode_ctime(const struct inode *inode, s64 *sec, u32 *n
 	*nsec = (u32)ts.tv_nsec;
 }
 
+/*
+ * The path and inode of a mapped file as /proc/PID/maps shows them. On a
+ * stacking filesystem (overlayfs) vma->vm_file is a backing file whose
+ * f_path and inode are the layer's below; file_user_path() and
+ * file_user_inode() give the file the user opened. Kernels without them
+ * show the backing file in /proc/PID/maps too.
+ */
+static inline const struct path *jmmap_file_path(const struct file *file)
+{
+#ifdef JMMAP_HAVE_FILE_USER_PATH
+	return file_user_path(file);
+#else
+	return &file->f_path;
+#endif
+}
+
+static inline const struct inode *jmmap_file_inode(const struct file *file)
+{
+#ifdef JMMAP_HAVE_FILE_USER_INODE
+	return file_user_inode(file);
+#else
+	return file_inode(file);
+#endif
+}
+
 #endif

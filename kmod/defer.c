@@ -14,6 +14,7 @@
 #include <linux/slab.h>
 #include <linux/task_work.h>
 
+#include "compat.h"
 #include "cookie.h"
 #include "defer.h"
 #include "hooks.h"
@@ -49,7 +50,7 @@ void jmmap_pending_free(struct jmmap_pending *p)
 
 static void fill_file_fields(struct file *file, u32 *major, u32 *minor, u64 *ino, u64 *gen)
 {
-	struct inode *inode = file_inode(file);
+	const struct inode *inode = jmmap_file_inode(file);
 
 	*major = MAJOR(inode->i_sb->s_dev);
 	*minor = MINOR(inode->i_sb->s_dev);
@@ -117,7 +118,8 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 		 * exported to modules, so such a task gets no name.
 		 */
 		page = current->fs ? kmalloc(JMMAP_NAME_MAX, gfp) : NULL;
-		name = page ? d_path(&p->file->f_path, page, JMMAP_NAME_MAX) : ERR_PTR(-ENOMEM);
+		name = page ? d_path(jmmap_file_path(p->file), page, JMMAP_NAME_MAX) :
+			      ERR_PTR(-ENOMEM);
 		if (IS_ERR(name))
 			name = "//unknown";
 	}
