@@ -17,7 +17,6 @@ static struct as_proc *get_proc(struct addrspace *as, uint32_t pid)
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	p->first_exec = UINT64_MAX;
 	if (pidmap__put(&as->procs, pid, p)) {
 		free(p);
 		return NULL;
@@ -88,18 +87,30 @@ int addrspace__add_exec(struct addrspace *as, uint32_t pid, uint64_t time, bool 
 int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint64_t time)
 {
 	struct as_proc *p;
+	size_t i;
 
 	if (pid == ppid)
 		return 0;
 	p = get_proc(as, pid);
 	if (!p)
 		return -ENOMEM;
-	if (!p->has_parent) {
-		p->has_parent = true;
-		p->ppid = ppid;
-		p->fork_time = time;
+	for (i = 0; i < p->nr_forks; i++) {
+		struct as_fork *f = &p->forks[i];
+
+		if (f->ppid == ppid && (f->time > time ? f->time - time : time - f->time) <
+					       AS_SAME_FORK_NS) {
+			if (time < f->time)
+				f->time = time;
+			return 0;
+		}
 	}
-	return 0;
+	if (array_grow(&p->forks, &p->cap_forks, p->nr_forks + 1))
+		return -ENOMEM;
+	p->forks[p->nr_forks].time = time;
+	p->forks[p->nr_forks].ppid = ppid;
+	p->nr_forks++;
+	/* a new process: whatever an older one under this pid had mapped is gone */
+	return push_ev(as, pid, time, AS_EV_FORK) ? 0 : -ENOMEM;
 }
 
 int addrspace__set_jmmap(struct addrspace *as, uint32_t pid)
@@ -188,7 +199,16 @@ static int unmap_range(struct as_proc *p, struct open_set *o, uint64_t start, ui
 	return 0;
 }
 
-static void exec_at(struct as_proc *p, struct open_set *o, uint64_t t)
+static int note_exec(struct as_proc *p, uint64_t t)
+{
+	if (array_grow(&p->execs, &p->cap_execs, p->nr_execs + 1))
+		return -ENOMEM;
+	p->execs[p->nr_execs++] = t;
+	return 0;
+}
+
+/* End every open mapping made before @t: an exec, or a new process under this pid. */
+static void end_all(struct as_proc *p, struct open_set *o, uint64_t t)
 {
 	size_t i;
 
@@ -201,8 +221,26 @@ static void exec_at(struct as_proc *p, struct open_set *o, uint64_t t)
 			o->idx[i] = o->idx[--o->nr];
 		else
 			i++;
-	if (p->first_exec == UINT64_MAX)
-		p->first_exec = t;
+}
+
+static int exec_at(struct as_proc *p, struct open_set *o, uint64_t t)
+{
+	end_all(p, o, t);
+	return note_exec(p, t);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int fork_cmp(const void *a, const void *b)
+{
+	const struct as_fork *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
 }
 
 static int finish_proc(struct as_proc *p)
@@ -218,16 +256,18 @@ static int finish_proc(struct as_proc *p)
 		const struct as_event *e = &p->ev[i];
 		struct as_map m;
 
-		if (p->jmmap_traced && !e->from_jmmap && e->kind != AS_EV_EXEC)
+		if (p->jmmap_traced && !e->from_jmmap && e->kind != AS_EV_EXEC &&
+		    e->kind != AS_EV_FORK)
 			continue;
 		switch (e->kind) {
 		case AS_EV_MAP:
 			/* jmmap: the loader's mappings of a new image come before its EXEC */
 			if (e->exec_cause && !in_exec_run)
-				exec_at(p, &o, e->time);
+				err = exec_at(p, &o, e->time);
 			in_exec_run = e->exec_cause;
 			/* a new mapping replaces whatever was mapped there */
-			err = unmap_range(p, &o, e->map.start, e->map.end, e->time);
+			if (!err)
+				err = unmap_range(p, &o, e->map.start, e->map.end, e->time);
 			m = e->map;
 			m.t_start = e->time;
 			m.t_end = UINT64_MAX;
@@ -242,9 +282,13 @@ static int finish_proc(struct as_proc *p)
 		case AS_EV_EXEC:
 			/* with jmmap the image was already switched at its first EXEC mapping */
 			if (!(p->jmmap_traced && e->from_jmmap))
-				exec_at(p, &o, e->time);
-			else if (p->first_exec == UINT64_MAX)
-				p->first_exec = e->time;
+				err = exec_at(p, &o, e->time);
+			else
+				err = note_exec(p, e->time);
+			in_exec_run = false;
+			break;
+		case AS_EV_FORK:
+			end_all(p, &o, e->time);
 			in_exec_run = false;
 			break;
 		}
@@ -255,6 +299,10 @@ static int finish_proc(struct as_proc *p)
 	p->nr_ev = p->cap_ev = 0;
 	if (err)
 		return err;
+	if (p->nr_execs)
+		qsort(p->execs, p->nr_execs, sizeof(*p->execs), u64_cmp);
+	if (p->nr_forks)
+		qsort(p->forks, p->nr_forks, sizeof(*p->forks), fork_cmp);
 	if (p->nr_maps)
 		qsort(p->maps, p->nr_maps, sizeof(*p->maps), map_cmp);
 	p->max_end = malloc((p->nr_maps ? p->nr_maps : 1) * sizeof(*p->max_end));
@@ -340,6 +388,37 @@ static const struct as_map *find_own(const struct as_proc *p, uint64_t addr, uin
 	return NULL;
 }
 
+bool addrspace__parent_at(const struct as_proc *p, uint64_t t, uint32_t *ppid,
+			  uint64_t *fork_time, uint64_t *until)
+{
+	const struct as_fork *f = NULL;
+	uint64_t end = UINT64_MAX;
+	size_t i;
+
+	/* the fork that made the process running under this pid at @t */
+	for (i = 0; i < p->nr_forks && p->forks[i].time <= t; i++)
+		f = &p->forks[i];
+	if (!f)
+		return false;
+	if (i < p->nr_forks)
+		end = p->forks[i].time;
+	/* the first exec after it */
+	for (i = 0; i < p->nr_execs; i++) {
+		if (p->execs[i] > f->time) {
+			if (p->execs[i] < end)
+				end = p->execs[i];
+			break;
+		}
+	}
+	if (end <= t)
+		return false;
+	*ppid = f->ppid;
+	*fork_time = f->time;
+	if (until)
+		*until = end;
+	return true;
+}
+
 const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, uint64_t addr,
 				     uint64_t time)
 {
@@ -349,13 +428,16 @@ const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, u
 	for (depth = 0; p && depth < AS_MAX_PARENT_DEPTH; depth++) {
 		const struct as_map *m = find_own(p, addr, time);
 
+		uint32_t ppid;
+		uint64_t fork_time;
+
 		if (m)
 			return m;
-		if (!p->has_parent || p->first_exec <= time)
+		if (!addrspace__parent_at(p, time, &ppid, &fork_time, NULL))
 			return NULL;
-		if (p->fork_time < time)
-			time = p->fork_time;
-		p = pidmap__get(&as->procs, p->ppid);
+		if (fork_time < time)
+			time = fork_time;
+		p = pidmap__get(&as->procs, ppid);
 	}
 	return NULL;
 }
@@ -374,6 +456,8 @@ void addrspace__release(struct addrspace *as)
 		free(p->ev);
 		free(p->maps);
 		free(p->max_end);
+		free(p->forks);
+		free(p->execs);
 		free(p);
 	}
 	pidmap__release(&as->procs);

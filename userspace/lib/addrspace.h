@@ -30,7 +30,7 @@ struct as_map {
 	bool from_jmmap;
 };
 
-enum as_ev_kind { AS_EV_MAP, AS_EV_UNMAP, AS_EV_EXEC };
+enum as_ev_kind { AS_EV_MAP, AS_EV_UNMAP, AS_EV_EXEC, AS_EV_FORK };
 
 struct as_event {
 	uint64_t time, seq;
@@ -40,19 +40,40 @@ struct as_event {
 	struct as_map map;  /* MAP: the mapping; UNMAP: start/end */
 };
 
+/* A process created under this pid (pids are reused): by whom, when. */
+struct as_fork {
+	uint64_t time;
+	uint32_t ppid;
+};
+
 struct as_proc {
 	uint32_t pid;
 	bool jmmap_traced;
-	bool has_parent;
-	uint32_t ppid;
-	uint64_t fork_time;
-	uint64_t first_exec; /* UINT64_MAX when it never exec'd in the recording */
+	struct as_fork *forks; /* sorted by time after finish */
+	size_t nr_forks, cap_forks;
+	uint64_t *execs;       /* exec times, sorted after finish */
+	size_t nr_execs, cap_execs;
 	struct as_event *ev;
 	size_t nr_ev, cap_ev;
 	struct as_map *maps; /* sorted by start after finish */
 	uint64_t *max_end;   /* max_end[i] = max(maps[0..i].end) */
 	size_t nr_maps, cap_maps;
 };
+
+/*
+ * Whether @p at @t still runs what its parent had at the fork that created
+ * it (no exec since): then *ppid and *fork_time say where to look, and
+ * *until (if not NULL) is when that ends (its next exec or the pid's reuse).
+ */
+bool addrspace__parent_at(const struct as_proc *p, uint64_t t, uint32_t *ppid,
+			  uint64_t *fork_time, uint64_t *until);
+
+/*
+ * Two FORK records of one pid closer than this are one fork, reported by
+ * the kernel and by jmmap a moment apart; a new process under a reused pid
+ * comes a full turn of the pid space later.
+ */
+#define AS_SAME_FORK_NS 10000000ULL
 
 /* How far up the process tree a lookup goes for a forked child's inherited maps. */
 #define AS_MAX_PARENT_DEPTH 32
@@ -67,6 +88,7 @@ int addrspace__add_map(struct addrspace *as, uint32_t pid, uint64_t time, const 
 int addrspace__add_unmap(struct addrspace *as, uint32_t pid, uint64_t time, uint64_t start,
 			 uint64_t len);
 int addrspace__add_exec(struct addrspace *as, uint32_t pid, uint64_t time, bool from_jmmap);
+/* @pid was created by @ppid at @time: a new process under that pid from then on. */
 int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint64_t time);
 /* Mark @pid as traced by jmmap (its kernel mapping records are then ignored). */
 int addrspace__set_jmmap(struct addrspace *as, uint32_t pid);

@@ -312,20 +312,27 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 			 struct resolved *out, const struct as_map **mapp);
 
 /*
- * Until when a result found in mapping @m holds for @pid: the end of @m when
- * it is @pid's own; for a mapping inherited from a parent, also no later
- * than @pid's exec, and not at all (0) when @pid has mappings of its own,
- * which may cover the address at other times.
+ * The sample times [*from, return) a result found in mapping @m at @time
+ * holds for @pid: @m's own when it is @pid's; for a mapping inherited from a
+ * parent, also only while the process that got it runs under @pid without
+ * exec'ing, and not at all (0) when @pid has mappings of its own, which may
+ * cover the address at other times.
  */
-static uint64_t inherited_until(struct session *s, uint32_t pid, const struct as_map *m)
+static uint64_t valid_span(struct session *s, uint32_t pid, const struct as_map *m,
+			   uint64_t time, uint64_t *from)
 {
 	const struct as_proc *own = addrspace__proc(&s->as, pid);
+	uint64_t until, fork_time;
+	uint32_t ppid;
 
+	*from = m->t_start;
 	if (!own || (m >= own->maps && m < own->maps + own->nr_maps))
 		return m->t_end;
-	if (own->nr_maps)
+	if (own->nr_maps || !addrspace__parent_at(own, time, &ppid, &fork_time, &until))
 		return 0;
-	return own->first_exec < m->t_end ? own->first_exec : m->t_end;
+	if (fork_time > *from)
+		*from = fork_time;
+	return until < m->t_end ? until : m->t_end;
 }
 
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
@@ -337,7 +344,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	struct res_cache_ent *e = res_slot(s, kernel ? 0 : pid, ip);
 	const struct as_map *m = NULL;
 
-	uint64_t until;
+	uint64_t until = UINT64_MAX, from = 0;
 
 	if (e && e->used && e->ip == ip && e->kernel == kernel && (kernel || e->pid == pid) &&
 	    (kernel || (e->from <= time && time < e->until))) {
@@ -354,7 +361,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		/* only ELF results are time-independent within their mapping */
 		if (!m || !m->dso || !m->dso->img || out->jit)
 			return;
-		until = inherited_until(s, pid, m);
+		until = valid_span(s, pid, m, time, &from);
 		if (!until)
 			return;
 	}
@@ -363,7 +370,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		e->pid = kernel ? 0 : pid;
 		e->kernel = kernel;
 		e->used = true;
-		e->from = kernel ? 0 : m->t_start;
+		e->from = kernel ? 0 : from;
 		e->until = kernel ? UINT64_MAX : until;
 		e->res = *out;
 	}
@@ -383,18 +390,20 @@ static const struct jit_sym *find_jit(struct session *s, uint32_t pid, uint64_t 
 	for (depth = 0; depth < AS_MAX_PARENT_DEPTH; depth++) {
 		const struct jit_sym *j = jit_symbols__find(&s->jit, pid, ip, time);
 		const struct as_proc *p;
+		uint64_t fork_time;
+		uint32_t ppid;
 
 		if (j)
 			return j;
 		p = addrspace__proc(&s->as, pid);
-		if (!p || !p->has_parent || p->first_exec <= time)
+		if (!p || !addrspace__parent_at(p, time, &ppid, &fork_time, NULL))
 			return NULL;
-		if (p->fork_time < time) {
-			if (jit_symbols__unmapped(&s->jit, pid, ip, p->fork_time, time))
+		if (fork_time < time) {
+			if (jit_symbols__unmapped(&s->jit, pid, ip, fork_time, time))
 				return NULL;
-			time = p->fork_time;
+			time = fork_time;
 		}
-		pid = p->ppid;
+		pid = ppid;
 	}
 	return NULL;
 }

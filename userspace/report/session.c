@@ -77,20 +77,25 @@ const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_
 	int depth;
 
 	for (depth = 0; t && depth < 16; depth++) {
-		const char *best = NULL, *first = NULL;
-		uint64_t best_t = 0, first_t = UINT64_MAX;
+		const struct comm_ev *best = NULL, *first = NULL;
 		size_t i;
 
 		for (i = 0; i < t->nr_comms; i++) {
 			const struct comm_ev *c = &t->comms[i];
 
-			if (c->time <= time && (!best || c->time >= best_t))
-				best = c->comm, best_t = c->time;
-			if (c->time < first_t)
-				first = c->comm, first_t = c->time;
+			if (c->time <= time && (!best || c->time >= best->time))
+				best = c;
+			if (c->comm && (!first || c->time < first->time))
+				first = c;
 		}
-		if (best)
-			return best;
+		if (best && best->comm)
+			return best->comm;
+		if (best) {
+			/* a later thread under a reused tid: its creator's name then */
+			time = best->time;
+			t = pidmap__get(&s->threads, best->ptid);
+			continue;
+		}
 		if (t->has_parent && t->ptid != t->tid) {
 			if (t->fork_time < time)
 				time = t->fork_time;
@@ -98,13 +103,48 @@ const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_
 			continue;
 		}
 		if (first)
-			return first;
+			return first->comm;
 		break;
 	}
 	if (!tid)
 		return strpool__str(&s->strings, "swapper"); /* the idle task, as perf names it */
 	snprintf(buf, sizeof(buf), ":%u", tid);
 	return strpool__str(&s->strings, buf);
+}
+
+/*
+ * A FORK of @th: the first makes it @ptid's child; a later one, a full turn
+ * of the pid space on (the kernel's and jmmap's reports of one fork come a
+ * moment apart), is a new thread under the same tid, named as its creator
+ * until it gets a name of its own.
+ */
+static int on_thread_fork(struct session *s, struct thread *th, uint32_t ptid, uint64_t time)
+{
+	if (!th->has_parent) {
+		th->has_parent = true;
+		th->ptid = ptid;
+		th->fork_time = time;
+		return 0;
+	}
+	if ((th->fork_time > time ? th->fork_time - time : time - th->fork_time) <
+	    AS_SAME_FORK_NS)
+		return 0;
+	if (array_grow(&th->comms, &th->cap_comms, th->nr_comms + 1))
+		return -ENOMEM;
+	th->comms[th->nr_comms].time = time;
+	th->comms[th->nr_comms].comm = NULL;
+	th->comms[th->nr_comms].ptid = ptid;
+	th->nr_comms++;
+	return 0;
+}
+
+/* @pid created by @ppid at @t: its own mappings and JIT code start afresh. */
+static int new_process(struct session *s, uint32_t pid, uint32_t ppid, uint64_t t)
+{
+	int err = addrspace__add_fork(&s->as, pid, ppid, t);
+
+	/* an earlier process under a reused pid: its JIT symbols end here */
+	return err ? err : jit_symbols__exec(&s->jit, pid, t);
 }
 
 static int bid_cmp(const void *a, const void *b)
@@ -331,15 +371,13 @@ static int pass1(const struct pr_event *ev, void *ctx)
 		return err;
 	case PERF_RECORD_FORK:
 		th = get_thread(s, ev->task.tid, ev->task.pid);
+		t = ev->task.time ? ev->task.time : t;
 		if (!th)
 			return -ENOMEM;
-		if (!th->has_parent) {
-			th->has_parent = true;
-			th->ptid = ev->task.ptid;
-			th->fork_time = ev->task.time ? ev->task.time : t;
-		}
-		return addrspace__add_fork(&s->as, ev->task.pid, ev->task.ppid,
-					   ev->task.time ? ev->task.time : t);
+		err = on_thread_fork(s, th, ev->task.ptid, t);
+		if (!err && ev->task.pid != ev->task.ppid)
+			err = new_process(s, ev->task.pid, ev->task.ppid, t);
+		return err;
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		s->nr_lost += ev->lost.lost;
@@ -554,14 +592,10 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		th = get_thread(s, e->tid, e->pid);
 		if (!th)
 			return -ENOMEM;
-		if (!th->has_parent) {
-			th->has_parent = true;
-			th->ptid = e->ptid;
-			th->fork_time = e->time;
-		}
-		if (e->flags & JMMAP_FORK_THREAD)
-			return 0;
-		return addrspace__add_fork(&s->as, e->pid, e->ppid, e->time);
+		err = on_thread_fork(s, th, e->ptid, e->time);
+		if (err || (e->flags & JMMAP_FORK_THREAD))
+			return err;
+		return new_process(s, e->pid, e->ppid, e->time);
 	default:
 		return 0;
 	}

@@ -23,7 +23,8 @@
 
 struct comm_ev {
 	uint64_t time;
-	const char *comm; /* interned */
+	const char *comm; /* interned; NULL: a new thread under this tid, named as ptid */
+	uint32_t ptid;
 };
 
 struct thread {

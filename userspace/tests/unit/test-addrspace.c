@@ -60,6 +60,15 @@ int main(void)
 	map(&as, 6, 5, 0x10000, 0x20000, C, false, false);
 	for (i = 0; i < 2000; i++)
 		map(&as, 6, 100 + 10 * i, 0x14000, 0x15000, i % 2 ? B : A, false, false);
+	/*
+	 * pid 7: forked by 1 at t=100, maps A of its own at 150; the pid is
+	 * reused at t=1000 by a child of 3 (the kernel's and jmmap's reports of
+	 * that fork 2 us apart), which never maps anything itself
+	 */
+	addrspace__add_fork(&as, 7, 1, 100);
+	map(&as, 7, 150, 0x9000, 0xa000, A, false, false);
+	addrspace__add_fork(&as, 7, 3, 1000);
+	addrspace__add_fork(&as, 7, 3, 1002);
 	/* pid 5, jmmap: exec-cause mappings come before its EXEC record */
 	map(&as, 5, 10, 0x1000, 0x2000, A, true, false);
 	map(&as, 5, 20, 0x5000, 0x6000, B, true, true);
@@ -78,6 +87,10 @@ int main(void)
 	      "a forked child sees its parent's mappings as of the fork");
 	check(at(&as, 3, 0x1800, 20) == B, "jmmap's records win for a process it traced");
 	check(at(&as, 4, 0x8800, 12) == (struct dso *)0x1, "merged anonymous records cover the range");
+	check(at(&as, 7, 0x1800, 200) == C && at(&as, 7, 0x9800, 160) == A,
+	      "a forked child: its parent's mappings as of the fork, and its own");
+	check(at(&as, 7, 0x1800, 1500) == B && at(&as, 7, 0x9800, 1500) == NULL,
+	      "a reused pid: the new process inherits from its own parent, the old one's mappings end");
 	for (i = 0, flips_ok = true; i < 2000; i += 37)
 		flips_ok = flips_ok && at(&as, 6, 0x14800, 100 + 10 * i + 5) == (i % 2 ? B : A);
 	check(flips_ok && at(&as, 6, 0x14800, 50) == C && at(&as, 6, 0x13800, 30000) == C &&
