@@ -138,19 +138,72 @@ static int map_cmp(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
-	return x->t_start < y->t_start ? -1 : x->t_start > y->t_start;
+	if (x->t_start != y->t_start)
+		return x->t_start < y->t_start ? -1 : 1;
+	/* begun at once: one of them ended at once; the one that lasts goes last, where lookups look */
+	return x->t_end < y->t_end ? -1 : x->t_end > y->t_end;
 }
 
 /*
  * While the events are replayed, the indices of the mappings still open
  * (t_end == UINT64_MAX): what a new mapping, an unmap or an exec can end.
- * Open mappings never overlap, so there are only as many as the process has
- * at once, however many records a JIT's W^X flips produce.
+ * Open mappings never overlap, so sorted by start their ends rise too, and
+ * the ones a range overlaps are found by one binary search and a short walk
+ * back. idx[0, nsorted) is sorted by start; the newest are appended
+ * unsorted after it and merged in batches. A mapping that closes stays
+ * where it is until the next merge drops it; lookups skip it.
  */
 struct open_set {
 	size_t *idx;
-	size_t nr, cap;
+	size_t nr, nsorted, cap;
+	size_t *tmp; /* merge space */
+	size_t cap_tmp;
+	size_t *hits; /* what one unmap overlaps */
+	size_t cap_hits;
 };
+
+#define OPEN_UNSORTED_MAX 256
+
+static bool is_open(const struct as_proc *p, size_t i)
+{
+	return p->maps[i].t_end == UINT64_MAX;
+}
+
+static int by_start(const void *a, const void *b, void *ctx)
+{
+	const struct as_map *maps = ctx;
+	const struct as_map *x = &maps[*(const size_t *)a], *y = &maps[*(const size_t *)b];
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Sort the unsorted tail into the sorted part, dropping closed mappings. */
+static int merge_open(struct as_proc *p, struct open_set *o)
+{
+	size_t i = 0, n = 0, *a = o->idx, *b;
+
+	if (!o->nr)
+		return 0;
+	qsort_r(o->idx + o->nsorted, o->nr - o->nsorted, sizeof(*o->idx), by_start, p->maps);
+	if (array_grow(&o->tmp, &o->cap_tmp, o->nr))
+		return -ENOMEM;
+	b = o->idx + o->nsorted;
+	while (i < o->nsorted || b < o->idx + o->nr) {
+		size_t x;
+
+		if (b == o->idx + o->nr ||
+		    (i < o->nsorted && p->maps[a[i]].start <= p->maps[*b].start))
+			x = a[i++];
+		else
+			x = *b++;
+		if (is_open(p, x))
+			o->tmp[n++] = x;
+	}
+	if (n)
+		memcpy(o->idx, o->tmp, n * sizeof(*o->idx));
+	o->nr = o->nsorted = n;
+	return 0;
+}
 
 static struct as_map *push_map(struct as_proc *p, struct open_set *o, const struct as_map *m)
 {
@@ -159,44 +212,80 @@ static struct as_map *push_map(struct as_proc *p, struct open_set *o, const stru
 		return NULL;
 	p->maps[p->nr_maps] = *m;
 	o->idx[o->nr++] = p->nr_maps;
+	if (o->nr - o->nsorted > OPEN_UNSORTED_MAX && merge_open(p, o))
+		return NULL;
 	return &p->maps[p->nr_maps++];
+}
+
+/* The open mappings overlapping [start, end) into *hits. */
+static int overlapping(const struct as_proc *p, const struct open_set *o, uint64_t start,
+		       uint64_t end, size_t **hits, size_t *nr_hits, size_t *cap_hits)
+{
+	size_t i, lo = 0, hi = o->nsorted;
+
+	*nr_hits = 0;
+	for (i = o->nsorted; i < o->nr; i++) {
+		const struct as_map *m = &p->maps[o->idx[i]];
+
+		if (is_open(p, o->idx[i]) && m->start < end && m->end > start) {
+			if (array_grow(hits, cap_hits, *nr_hits + 1))
+				return -ENOMEM;
+			(*hits)[(*nr_hits)++] = o->idx[i];
+		}
+	}
+	/* the last sorted entry starting before end, then back while they reach start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[o->idx[mid]].start < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct as_map *m = &p->maps[o->idx[lo]];
+
+		if (!is_open(p, o->idx[lo]))
+			continue;
+		if (m->end <= start)
+			break;
+		if (array_grow(hits, cap_hits, *nr_hits + 1))
+			return -ENOMEM;
+		(*hits)[(*nr_hits)++] = o->idx[lo];
+	}
+	return 0;
 }
 
 /* End every open mapping that overlaps [start, end) at @t, keeping the parts outside. */
 static int unmap_range(struct as_proc *p, struct open_set *o, uint64_t start, uint64_t end,
 		       uint64_t t)
 {
-	size_t i = 0, n = o->nr;
+	size_t i, nr_hits;
+	int err = overlapping(p, o, start, end, &o->hits, &nr_hits, &o->cap_hits);
 
-	while (i < n) {
-		struct as_map old = p->maps[o->idx[i]];
+	for (i = 0; i < nr_hits && !err; i++) {
+		struct as_map old = p->maps[o->hits[i]];
 
-		if (old.start >= end || old.end <= start) {
-			i++;
-			continue;
-		}
-		p->maps[o->idx[i]].t_end = t;
-		o->idx[i] = o->idx[--n]; /* closed: out of the set (pieces are added past n) */
-		o->idx[n] = o->idx[--o->nr];
+		p->maps[o->hits[i]].t_end = t;
 		if (old.start < start) {
 			struct as_map left = old;
 
 			left.end = start;
 			left.t_start = t;
 			if (!push_map(p, o, &left))
-				return -ENOMEM;
+				err = -ENOMEM;
 		}
-		if (old.end > end) {
+		if (!err && old.end > end) {
 			struct as_map right = old;
 
 			right.pgoff += end - old.start;
 			right.start = end;
 			right.t_start = t;
 			if (!push_map(p, o, &right))
-				return -ENOMEM;
+				err = -ENOMEM;
 		}
 	}
-	return 0;
+	return err;
 }
 
 static int note_exec(struct as_proc *p, uint64_t t)
@@ -208,25 +297,22 @@ static int note_exec(struct as_proc *p, uint64_t t)
 }
 
 /* End every open mapping made before @t: an exec, or a new process under this pid. */
-static void end_all(struct as_proc *p, struct open_set *o, uint64_t t)
+static int end_all(struct as_proc *p, struct open_set *o, uint64_t t)
 {
 	size_t i;
 
-	for (i = 0; i < o->nr; i++)
-		if (p->maps[o->idx[i]].t_start < t)
-			p->maps[o->idx[i]].t_end = t;
 	/* a mapping made at the exec's own time stays: it is the new image's */
-	for (i = 0; i < o->nr;)
-		if (p->maps[o->idx[i]].t_end != UINT64_MAX)
-			o->idx[i] = o->idx[--o->nr];
-		else
-			i++;
+	for (i = 0; i < o->nr; i++)
+		if (is_open(p, o->idx[i]) && p->maps[o->idx[i]].t_start < t)
+			p->maps[o->idx[i]].t_end = t;
+	return merge_open(p, o);
 }
 
 static int exec_at(struct as_proc *p, struct open_set *o, uint64_t t)
 {
-	end_all(p, o, t);
-	return note_exec(p, t);
+	int err = end_all(p, o, t);
+
+	return err ? err : note_exec(p, t);
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -288,12 +374,14 @@ static int finish_proc(struct as_proc *p)
 			in_exec_run = false;
 			break;
 		case AS_EV_FORK:
-			end_all(p, &o, e->time);
+			err = end_all(p, &o, e->time);
 			in_exec_run = false;
 			break;
 		}
 	}
 	free(o.idx);
+	free(o.tmp);
+	free(o.hits);
 	free(p->ev);
 	p->ev = NULL;
 	p->nr_ev = p->cap_ev = 0;
@@ -404,7 +492,7 @@ bool addrspace__parent_at(const struct as_proc *p, uint64_t t, uint32_t *ppid,
 		end = p->forks[i].time;
 	/* the first exec after it */
 	for (i = 0; i < p->nr_execs; i++) {
-		if (p->execs[i] > f->time) {
+		if (p->execs[i] >= f->time) {
 			if (p->execs[i] < end)
 				end = p->execs[i];
 			break;

@@ -83,7 +83,9 @@ const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_
 		for (i = 0; i < t->nr_comms; i++) {
 			const struct comm_ev *c = &t->comms[i];
 
-			if (c->time <= time && (!best || c->time >= best->time))
+			/* at the same time a name of its own beats a fork's marker */
+			if (c->time <= time && (!best || c->time > best->time ||
+						(c->time == best->time && c->comm)))
 				best = c;
 			if (c->comm && (!first || c->time < first->time))
 				first = c;
@@ -120,15 +122,27 @@ const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_
  */
 static int on_thread_fork(struct session *s, struct thread *th, uint32_t ptid, uint64_t time)
 {
-	if (!th->has_parent) {
+	size_t i;
+
+	/* the earliest fork makes it a child (records are not read in time order) */
+	if (!th->has_parent || time < th->fork_time) {
 		th->has_parent = true;
 		th->ptid = ptid;
 		th->fork_time = time;
-		return 0;
 	}
-	if ((th->fork_time > time ? th->fork_time - time : time - th->fork_time) <
-	    AS_SAME_FORK_NS)
+	/*
+	 * Every fork also leaves a marker: from then on the thread is named as
+	 * its creator until it gets a name of its own, whatever it was called
+	 * under this tid before (a process that ran before the recording).
+	 */
+	if (ptid == th->tid)
 		return 0;
+	for (i = 0; i < th->nr_comms; i++) {
+		uint64_t c = th->comms[i].time;
+
+		if (!th->comms[i].comm && (c > time ? c - time : time - c) < AS_SAME_FORK_NS)
+			return 0;
+	}
 	if (array_grow(&th->comms, &th->cap_comms, th->nr_comms + 1))
 		return -ENOMEM;
 	th->comms[th->nr_comms].time = time;
@@ -371,7 +385,9 @@ static int pass1(const struct pr_event *ev, void *ctx)
 		return err;
 	case PERF_RECORD_FORK:
 		th = get_thread(s, ev->task.tid, ev->task.pid);
-		t = ev->task.time ? ev->task.time : t;
+		/* the record's own time, on the clock the other records use */
+		if (ev->id.has_time && ev->task.time)
+			t = ev->task.time;
 		if (!th)
 			return -ENOMEM;
 		err = on_thread_fork(s, th, ev->task.ptid, t);

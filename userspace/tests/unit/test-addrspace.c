@@ -34,7 +34,7 @@ static struct dso *at(struct addrspace *as, uint32_t pid, uint64_t addr, uint64_
 int main(void)
 {
 	struct addrspace as = { 0 };
-	bool flips_ok;
+	bool flips_ok, many_ok;
 	int i;
 
 	printf("TAP version 13\n");
@@ -69,6 +69,14 @@ int main(void)
 	map(&as, 7, 150, 0x9000, 0xa000, A, false, false);
 	addrspace__add_fork(&as, 7, 3, 1000);
 	addrspace__add_fork(&as, 7, 3, 1002);
+	/*
+	 * pid 8: 3000 pages mapped one by one (A and B in turn), never unmapped
+	 * (perf records no munmap); then C over pages 1000..1999 at t=5000
+	 */
+	for (i = 0; i < 3000; i++)
+		map(&as, 8, 10 + i, 0x100000 + 0x1000 * (uint64_t)i, 0x101000 + 0x1000 * (uint64_t)i,
+		    i % 2 ? B : A, false, false);
+	map(&as, 8, 5000, 0x100000 + 0x1000 * 1000, 0x100000 + 0x1000 * 2000, C, false, false);
 	/* pid 5, jmmap: exec-cause mappings come before its EXEC record */
 	map(&as, 5, 10, 0x1000, 0x2000, A, true, false);
 	map(&as, 5, 20, 0x5000, 0x6000, B, true, true);
@@ -91,6 +99,14 @@ int main(void)
 	      "a forked child: its parent's mappings as of the fork, and its own");
 	check(at(&as, 7, 0x1800, 1500) == B && at(&as, 7, 0x9800, 1500) == NULL,
 	      "a reused pid: the new process inherits from its own parent, the old one's mappings end");
+	for (i = 0, many_ok = true; i < 3000; i += 7) {
+		uint64_t a = 0x100800 + 0x1000 * (uint64_t)i;
+		struct dso *own = i % 2 ? B : A;
+
+		many_ok = many_ok && at(&as, 8, a, 4000) == own &&
+			  at(&as, 8, a, 6000) == (i >= 1000 && i < 2000 ? C : own);
+	}
+	check(many_ok, "3000 separate mappings, then one over a third of them: each page as it was when");
 	for (i = 0, flips_ok = true; i < 2000; i += 37)
 		flips_ok = flips_ok && at(&as, 6, 0x14800, 100 + 10 * i + 5) == (i % 2 ? B : A);
 	check(flips_ok && at(&as, 6, 0x14800, 50) == C && at(&as, 6, 0x13800, 30000) == C &&
