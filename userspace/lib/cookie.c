@@ -213,3 +213,8 @@ const char *jrec_cookie_kind_name(const struct jrec_cookie *c)
 		return "none";
 	}
 }
+
+bool jrec_cookie_equal(const struct jrec_cookie *a, const struct jrec_cookie *b)
+{
+	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
+}

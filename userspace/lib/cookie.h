@@ -9,6 +9,7 @@
 #ifndef JREC_COOKIE_H
 #define JREC_COOKIE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "jmmap.h"
@@ -40,6 +41,9 @@ int jrec_cookie_content(int fd, struct jrec_cookie *out);
  * JREC_COOKIE_HEX_LEN bytes), NUL-terminated; "" for JMMAP_COOKIE_NONE.
  */
 void jrec_cookie_hex(const struct jrec_cookie *c, char *buf);
+
+/* Same kind, same length, same bytes. */
+bool jrec_cookie_equal(const struct jrec_cookie *a, const struct jrec_cookie *b);
 
 /* What kind of cookie it is, as reports name it: "build-id", "content" or "none". */
 const char *jrec_cookie_kind_name(const struct jrec_cookie *c);

@@ -32,11 +32,6 @@ static uint64_t dso_hash(const char *path, const struct jrec_cookie *c)
 	return h;
 }
 
-static bool cookie_eq(const struct jrec_cookie *a, const struct jrec_cookie *b)
-{
-	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
-}
-
 int dso_set__init(struct dso_set *s)
 {
 	const char *env = getenv("JREC_BUILDID_DIR"), *home = getenv("HOME");
@@ -67,7 +62,7 @@ struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_
 	const char *base;
 
 	for (d = s->buckets[b]; d; d = d->next)
-		if (!strcmp(d->path, path) && cookie_eq(&d->cookie, c))
+		if (!strcmp(d->path, path) && jrec_cookie_equal(&d->cookie, c))
 			return d;
 	d = calloc(1, sizeof(*d));
 	if (!d)
@@ -294,7 +289,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 		return;
 	}
 	if (d->cookie.len) {
-		if (jrec_cookie_from_path(d->path, &now) || !cookie_eq(&now, &d->cookie)) {
+		if (jrec_cookie_from_path(d->path, &now) || !jrec_cookie_equal(&now, &d->cookie)) {
 			/* the file at the path is another build: never use it */
 			if (try_stored(s, d))
 				return;

@@ -125,11 +125,6 @@ static int mkdir_p(char *path)
 	return 0;
 }
 
-static int same_cookie(const struct jrec_cookie *a, const struct jrec_cookie *b)
-{
-	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
-}
-
 static int copy_fd(int in, int out)
 {
 	char buf[65536];
@@ -203,7 +198,7 @@ static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *c
 	err = jrec_cookie_from_fd(out, &got);
 	if (err)
 		goto out_unlink;
-	if (!same_cookie(&got, ck)) {
+	if (!jrec_cookie_equal(&got, ck)) {
 		status = JREC_FILE_MISMATCH; /* changed while we copied */
 		err = -ESTALE;
 		goto out_unlink;
@@ -271,7 +266,7 @@ static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_r
 		goto out;
 	}
 	if (want->kind != JMMAP_COOKIE_NONE) {
-		if (!same_cookie(want, &got)) {
+		if (!jrec_cookie_equal(want, &got)) {
 			r->status = JREC_FILE_MISMATCH;
 			goto out;
 		}

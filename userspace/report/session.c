@@ -210,11 +210,6 @@ static int file_cmp(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
-static bool same_cookie(const struct jrec_cookie *a, const struct jrec_cookie *b)
-{
-	return a->kind == b->kind && a->len == b->len && !memcmp(a->bytes, b->bytes, a->len);
-}
-
 /*
  * The cookie the recorder computed for @path as mapped by @pid
  * (JREC_FEAT_FILES), the only source for files the kernel gives no build-id
@@ -247,7 +242,7 @@ static const struct jrec_cookie *file_cookie_for(struct session *s, uint32_t pid
 	for (e = &s->files[lo]; e < end && e->path == p; e++) {
 		if (e->pid == pid)
 			own = e;
-		same = same && same_cookie(&e->cookie, &s->files[lo].cookie);
+		same = same && jrec_cookie_equal(&e->cookie, &s->files[lo].cookie);
 	}
 	*exact = own != NULL;
 	return own ? &own->cookie : same ? &s->files[lo].cookie : NULL;
