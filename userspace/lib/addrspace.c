@@ -97,8 +97,7 @@ int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint6
 	for (i = 0; i < p->nr_forks; i++) {
 		struct as_fork *f = &p->forks[i];
 
-		if (f->ppid == ppid && (f->time > time ? f->time - time : time - f->time) <
-					       AS_SAME_FORK_NS) {
+		if (f->ppid == ppid && addrspace__same_fork(f->time, time)) {
 			if (time < f->time)
 				f->time = time;
 			return 0;
@@ -217,9 +216,9 @@ static struct as_map *push_map(struct as_proc *p, struct open_set *o, const stru
 	return &p->maps[p->nr_maps++];
 }
 
-/* The open mappings overlapping [start, end) into *hits. */
-static int overlapping(const struct as_proc *p, const struct open_set *o, uint64_t start,
-		       uint64_t end, size_t **hits, size_t *nr_hits, size_t *cap_hits)
+/* The open mappings overlapping [start, end) into o->hits, *nr_hits of them. */
+static int overlapping(const struct as_proc *p, struct open_set *o, uint64_t start,
+		       uint64_t end, size_t *nr_hits)
 {
 	size_t i, lo = 0, hi = o->nsorted;
 
@@ -228,9 +227,9 @@ static int overlapping(const struct as_proc *p, const struct open_set *o, uint64
 		const struct as_map *m = &p->maps[o->idx[i]];
 
 		if (is_open(p, o->idx[i]) && m->start < end && m->end > start) {
-			if (array_grow(hits, cap_hits, *nr_hits + 1))
+			if (array_grow(&o->hits, &o->cap_hits, *nr_hits + 1))
 				return -ENOMEM;
-			(*hits)[(*nr_hits)++] = o->idx[i];
+			o->hits[(*nr_hits)++] = o->idx[i];
 		}
 	}
 	/* the last sorted entry starting before end, then back while they reach start */
@@ -249,9 +248,9 @@ static int overlapping(const struct as_proc *p, const struct open_set *o, uint64
 			continue;
 		if (m->end <= start)
 			break;
-		if (array_grow(hits, cap_hits, *nr_hits + 1))
+		if (array_grow(&o->hits, &o->cap_hits, *nr_hits + 1))
 			return -ENOMEM;
-		(*hits)[(*nr_hits)++] = o->idx[lo];
+		o->hits[(*nr_hits)++] = o->idx[lo];
 	}
 	return 0;
 }
@@ -261,7 +260,7 @@ static int unmap_range(struct as_proc *p, struct open_set *o, uint64_t start, ui
 		       uint64_t t)
 {
 	size_t i, nr_hits;
-	int err = overlapping(p, o, start, end, &o->hits, &nr_hits, &o->cap_hits);
+	int err = overlapping(p, o, start, end, &nr_hits);
 
 	for (i = 0; i < nr_hits && !err; i++) {
 		struct as_map old = p->maps[o->hits[i]];

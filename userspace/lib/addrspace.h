@@ -75,6 +75,11 @@ bool addrspace__parent_at(const struct as_proc *p, uint64_t t, uint32_t *ppid,
  */
 #define AS_SAME_FORK_NS 10000000ULL
 
+static inline bool addrspace__same_fork(uint64_t a, uint64_t b)
+{
+	return (a > b ? a - b : b - a) < AS_SAME_FORK_NS;
+}
+
 /* How far up the process tree a lookup goes for a forked child's inherited maps. */
 #define AS_MAX_PARENT_DEPTH 32
 

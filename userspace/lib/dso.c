@@ -9,6 +9,7 @@
 #include "debuginfod-dl.h"
 #include "dso.h"
 #include "elf-image.h"
+#include "perf-file.h"
 #include "stored-syms.h"
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -204,7 +205,7 @@ static void use_binary_layout(struct dso_set *s, struct dso *d, const char *hex)
 	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
 	char path[8300];
 	struct elf_image *st;
-	uint64_t loads[16][3];
+	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
 	unsigned int n;
 
 	if (s->cache_dir[0]) {
@@ -215,7 +216,7 @@ static void use_binary_layout(struct dso_set *s, struct dso *d, const char *hex)
 	if (!elf_image__take_layout(d->img, d->path))
 		return;
 	if (f && !stored_syms__open(s->stored, f, &st)) {
-		n = elf_image__loads(st, loads, 16);
+		n = elf_image__loads(st, loads, JREC_SYMTAB_MAX_LOADS);
 		if (n)
 			elf_image__set_layout(d->img, loads, n);
 		elf_image__close(st);

@@ -75,7 +75,10 @@ int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *b
 			     bool *truncated);
 int jit_symbols__add_perfmap(struct jit_symbols *js, uint32_t pid, uint64_t time,
 			     const char *buf, size_t len);
-/* @pid exec'd at @time: its symbols loaded before then end there. */
+/*
+ * @pid's address space was replaced at @time (an exec, or a new process
+ * under a reused pid): its timed symbols loaded before then end there.
+ */
 int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time);
 struct jit_proc *jit_symbols__proc(const struct jit_symbols *js, uint32_t pid);
 int jit_symbols__finish(struct jit_symbols *js);

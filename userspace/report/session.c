@@ -137,12 +137,9 @@ static int on_thread_fork(struct session *s, struct thread *th, uint32_t ptid, u
 	 */
 	if (ptid == th->tid)
 		return 0;
-	for (i = 0; i < th->nr_comms; i++) {
-		uint64_t c = th->comms[i].time;
-
-		if (!th->comms[i].comm && (c > time ? c - time : time - c) < AS_SAME_FORK_NS)
+	for (i = 0; i < th->nr_comms; i++)
+		if (!th->comms[i].comm && addrspace__same_fork(th->comms[i].time, time))
 			return 0;
-	}
 	if (array_grow(&th->comms, &th->cap_comms, th->nr_comms + 1))
 		return -ENOMEM;
 	th->comms[th->nr_comms].time = time;
