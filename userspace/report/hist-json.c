@@ -59,11 +59,6 @@ static void jstr(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0.0;
-}
-
 static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
 					       "sym",  "srcline", "buildid" };
 
@@ -82,11 +77,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
 		fprintf(out, "%s\n%s  {\"overhead\": %.4f, \"samples\": %llu, \"period\": %llu",
-			first ? "" : ",", ind, pct(e->period, h->total_period),
+			first ? "" : ",", ind, hist__pct(e->period, h->total_period),
 			(unsigned long long)e->samples, (unsigned long long)e->period);
 		if (h->children)
 			fprintf(out, ", \"children\": %.4f, \"children_period\": %llu",
-				pct(e->children, h->total_period), (unsigned long long)e->children);
+				hist__pct(e->children, h->total_period), (unsigned long long)e->children);
 		first = false;
 		if (h->has[SK_COMM]) {
 			fputs(", \"comm\": ", out);
@@ -134,7 +129,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		fputs(", \"reason\": ", out);
 		jstr(out, dso_status_str(u->why));
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
-			pct(u->period, h->total_period));
+			hist__pct(u->period, h->total_period));
 	}
 	fprintf(out, "\n%s],\n%s\"images\": [", ind, ind);
 	for (i = 0; i < h->nr_img; i++) {
@@ -148,7 +143,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		fputs(", \"cookie\": ", out);
 		jstr(out, hex);
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
-			pct(u->period, h->total_period));
+			hist__pct(u->period, h->total_period));
 	}
 	fprintf(out, "\n%s]", ind);
 }

@@ -248,14 +248,9 @@ void hist__release(struct hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static double pct(uint64_t v, uint64_t total)
-{
-	return total ? 100.0 * (double)v / (double)total : 0.0;
-}
-
 double hist__rank_pct(const struct hist *h, const struct hist_entry *e)
 {
-	return pct(h->children ? e->children : e->period, h->total_period);
+	return hist__pct(h->children ? e->children : e->period, h->total_period);
 }
 
 const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len)
@@ -384,8 +379,8 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
 		if (h->children)
-			fprintf(out, "  %7.2f%%", pct(e->children, h->total_period));
-		fprintf(out, "  %7.2f%%", pct(e->period, h->total_period));
+			fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
+		fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
 		if (m->show_nr_samples)
 			fprintf(out, "  %12llu", (unsigned long long)e->samples);
 		for (k = 0; k < h->nr_keys; k++) {
@@ -406,7 +401,7 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 			char hex[JREC_COOKIE_HEX_LEN] = "";
 
 			jrec_cookie_hex(&u->dso->cookie, hex);
-			fprintf(out, "#   %6.2f%%  %s  %s%s%s\n", pct(u->period, h->total_period),
+			fprintf(out, "#   %6.2f%%  %s  %s%s%s\n", hist__pct(u->period, h->total_period),
 				u->dso->path, jrec_cookie_kind_name(&u->dso->cookie), *hex ? " " : "",
 				hex);
 		}
@@ -419,7 +414,7 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 
 			if (u->dso && u->dso->cookie.len)
 				jrec_cookie_hex(&u->dso->cookie, hex);
-			fprintf(out, "#   %6.2f%%  %s%s%s%s  %s\n", pct(u->period, h->total_period),
+			fprintf(out, "#   %6.2f%%  %s%s%s%s  %s\n", hist__pct(u->period, h->total_period),
 				u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"),
 				*hex ? " (" : "", hex, *hex ? ")" : "", dso_status_str(u->why));
 		}

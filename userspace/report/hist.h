@@ -101,6 +101,12 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
  */
 void hist__print_json(const struct hist *const *hs, const char *const *events, size_t n,
 		      const struct report_meta *m, FILE *out);
+/* @v as a percentage of @total (0 when there is nothing). */
+static inline double hist__pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
 /* The share an entry is ranked and limited by: children in --children mode, else self. */
 double hist__rank_pct(const struct hist *h, const struct hist_entry *e);
 /* The symbol as shown: demangled, with "@plt"; into buf. */
