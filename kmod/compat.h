@@ -79,6 +79,19 @@
 #error "jmmap: no x86-64 system call wrappers; teach compat-probe.sh the mremap entry"
 #endif
 
+/*
+ * The sched_process_exit tracepoint's prototype: (p) until 6.15, then
+ * (p, group_dead). Used as probe_exit(void *data, JMMAP_SCHED_EXIT_PROTO(p));
+ * JMMAP_SCHED_EXIT_GROUP_DEAD(p) tells whether the whole process is gone.
+ */
+#ifdef JMMAP_HAVE_SCHED_EXIT_GROUP_DEAD
+#define JMMAP_SCHED_EXIT_PROTO(p) struct task_struct *p, bool group_dead
+#define JMMAP_SCHED_EXIT_GROUP_DEAD(p) (group_dead)
+#else
+#define JMMAP_SCHED_EXIT_PROTO(p) struct task_struct *p
+#define JMMAP_SCHED_EXIT_GROUP_DEAD(p) (atomic_read(&(p)->signal->live) == 0)
+#endif
+
 /* The inode's change time, as seconds and nanoseconds. */
 static inline void jmmap_inode_ctime(const struct inode *inode, s64 *sec, u32 *nsec)
 {

@@ -7,18 +7,27 @@
  *     by the first such note;
  *   - any other file by the content cookie of jmmap.h (SHA-256 over a tag,
  *     the size and the first and last 4 KiB, cut to 20 bytes).
- * The file is read with kernel_read(), so the note is found wherever it is
- * and whether or not the page cache has seen the file.
+ * A file on a local filesystem is read with kernel_read(), so the note is
+ * found wherever it is and whether or not the page cache has seen the file.
+ * A file on any other filesystem (NFS, FUSE, ...) is read only from the page
+ * cache: the traced task must never wait on a server or a user-space daemon
+ * (a FUSE daemon that maps a file of its own mount would wait on itself).
  *
  * Results are cached per inode (device, inode number) and trusted while the
  * inode's generation, change time and size are those seen when computing,
  * and only if that change time was at least a second older than the
  * computation, so that a file rewritten within one timestamp tick is never
- * served a stale cookie.
+ * served a stale cookie. A read error is not absence: nothing is cached
+ * after one. Nor is anything cached, or taken from the cache, while the
+ * file has shared writable mappings: writes through them change the
+ * contents without moving the change time (tmpfs, memfd).
  */
 #include <crypto/hash.h>
 #include <linux/elf.h>
 #include <linux/hashtable.h>
+#include <linux/highmem.h>
+#include <linux/magic.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
 
@@ -52,12 +61,66 @@ static DEFINE_HASHTABLE(cache, 10);
 static LIST_HEAD(cache_lru);
 static unsigned int cache_count;
 
-static int read_exact(struct file *file, void *buf, size_t len, loff_t pos)
+/* A file being read for its cookie. */
+struct source {
+	struct file *file;
+	loff_t size;
+	bool cached_only; /* read from the page cache only */
+};
+
+/*
+ * Local filesystems: those on a block device, and memory-backed ones.
+ * FUSE on a block device (fuseblk) is still served by a daemon.
+ */
+static bool fs_is_local(const struct super_block *sb)
+{
+	if (sb->s_magic == FUSE_SUPER_MAGIC)
+		return false;
+	if (sb->s_type->fs_flags & FS_REQUIRES_DEV)
+		return true;
+	return sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC;
+}
+
+/* Copy [pos, pos + len) from up-to-date page-cache folios; -EAGAIN if not all there. */
+static int read_cached(struct file *file, u8 *buf, size_t len, loff_t pos)
+{
+	struct address_space *mapping = file->f_mapping;
+
+	while (len) {
+		struct folio *folio = filemap_get_folio(mapping, pos >> PAGE_SHIFT);
+		size_t in_folio, n;
+		struct page *page;
+		void *src;
+
+		/* NULL before 6.3, an error pointer since, when absent. */
+		if (IS_ERR_OR_NULL(folio))
+			return -EAGAIN;
+		if (!folio_test_uptodate(folio)) {
+			folio_put(folio);
+			return -EAGAIN;
+		}
+		in_folio = pos - folio_pos(folio);
+		page = folio_page(folio, in_folio >> PAGE_SHIFT);
+		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
+		src = kmap_local_page(page);
+		memcpy(buf, (u8 *)src + offset_in_page(pos), n);
+		kunmap_local(src);
+		folio_put(folio);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int read_exact(const struct source *src, void *buf, size_t len, loff_t pos)
 {
 	ssize_t n;
 
+	if (src->cached_only)
+		return read_cached(src->file, buf, len, pos);
 	while (len) {
-		n = kernel_read(file, buf, len, &pos);
+		n = kernel_read(src->file, buf, len, &pos);
 		if (n < 0)
 			return (int)n;
 		if (n == 0)
@@ -68,21 +131,26 @@ static int read_exact(struct file *file, void *buf, size_t len, loff_t pos)
 	return 0;
 }
 
-/* Scan one block of notes at @off for the build-id; notes aligned to @align. */
-static bool scan_notes(struct file *file, loff_t fsize, u64 off, u64 len, u32 align,
-		       struct jmmap_cookie *out)
+/*
+ * Scan one block of notes at @off for the build-id; notes aligned to
+ * @align. 1 when found, 0 when not there, a negative errno when the file
+ * could not be read.
+ */
+static int scan_notes(const struct source *src, u64 off, u64 len, u32 align,
+		      struct jmmap_cookie *out)
 {
 	u8 *buf;
 	u64 pos = 0;
-	bool found = false;
+	int found = 0;
 
-	if (!len || off > (u64)fsize || len > (u64)fsize - off)
-		return false;
+	if (!len || off > (u64)src->size || len > (u64)src->size - off)
+		return 0;
 	len = min_t(u64, len, NOTE_SEG_MAX);
-	buf = kmalloc(len, GFP_KERNEL);
+	buf = kvmalloc(len, GFP_KERNEL);
 	if (!buf)
-		return false;
-	if (read_exact(file, buf, len, (loff_t)off))
+		return -ENOMEM;
+	found = read_exact(src, buf, len, (loff_t)off);
+	if (found)
 		goto out;
 	while (len - pos >= sizeof(Elf32_Nhdr)) {
 		Elf32_Nhdr nh;
@@ -103,13 +171,13 @@ static bool scan_notes(struct file *file, loff_t fsize, u64 off, u64 len, u32 al
 			out->len = (u8)nh.n_descsz;
 			memset(out->bytes, 0, sizeof(out->bytes));
 			memcpy(out->bytes, buf + desc, nh.n_descsz);
-			found = true;
+			found = 1;
 			break;
 		}
 		pos = desc + desc_pad;
 	}
 out:
-	kfree(buf);
+	kvfree(buf);
 	return found;
 }
 
@@ -119,24 +187,27 @@ struct elf_layout {
 	u32 phnum, shnum, phentsize, shentsize;
 };
 
-static bool elf_layout(struct file *file, loff_t fsize, struct elf_layout *l)
+/* 1 for an ELF file we read notes of, 0 for any other file, or a negative errno. */
+static int elf_layout(const struct source *src, struct elf_layout *l)
 {
 	union {
 		Elf64_Ehdr e64;
 		Elf32_Ehdr e32;
 	} eh;
+	int err;
 
-	if (fsize < (loff_t)sizeof(Elf32_Ehdr))
-		return false;
+	if (src->size < (loff_t)sizeof(Elf32_Ehdr))
+		return 0;
 	memset(&eh, 0, sizeof(eh));
-	if (read_exact(file, &eh, min_t(loff_t, fsize, sizeof(eh)), 0))
-		return false;
+	err = read_exact(src, &eh, min_t(loff_t, src->size, sizeof(eh)), 0);
+	if (err)
+		return err;
 	if (memcmp(eh.e32.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e32.e_ident[EI_DATA] != ELFDATA2LSB)
-		return false;
+		return 0;
 	if (eh.e32.e_ident[EI_CLASS] == ELFCLASS64) {
-		if (fsize < (loff_t)sizeof(Elf64_Ehdr))
-			return false;
+		if (src->size < (loff_t)sizeof(Elf64_Ehdr))
+			return 0;
 		l->is64 = true;
 		l->phoff = eh.e64.e_phoff;
 		l->phnum = eh.e64.e_phnum;
@@ -153,40 +224,50 @@ static bool elf_layout(struct file *file, loff_t fsize, struct elf_layout *l)
 		l->shnum = eh.e32.e_shnum;
 		l->shentsize = eh.e32.e_shentsize;
 	} else {
-		return false;
+		return 0;
 	}
-	return true;
+	return 1;
 }
 
-/* Read a table of @num entries of @entsize at @off; NULL if it is not all there. */
-static void *read_table(struct file *file, loff_t fsize, u64 off, u32 num, u32 entsize)
+/*
+ * Read a table of @num entries of @entsize at @off into *@tab: 0 with NULL
+ * if it is not all in the file, or a negative errno.
+ */
+static int read_table(const struct source *src, u64 off, u32 num, u32 entsize, void **tab)
 {
 	u64 len = (u64)num * entsize;
-	void *tab;
+	int err;
 
-	if (!num || off > (u64)fsize || len > (u64)fsize - off)
-		return NULL;
-	tab = kmalloc(len, GFP_KERNEL);
-	if (tab && read_exact(file, tab, len, (loff_t)off)) {
-		kfree(tab);
-		tab = NULL;
+	*tab = NULL;
+	if (!num || off > (u64)src->size || len > (u64)src->size - off)
+		return 0;
+	*tab = kvmalloc(len, GFP_KERNEL);
+	if (!*tab)
+		return -ENOMEM;
+	err = read_exact(src, *tab, len, (loff_t)off);
+	if (err) {
+		kvfree(*tab);
+		*tab = NULL;
 	}
-	return tab;
+	return err;
 }
 
-static bool elf_build_id(struct file *file, loff_t fsize, struct jmmap_cookie *out)
+/* 1 when the build-id note was found, 0 when there is none, or a negative errno. */
+static int elf_build_id(const struct source *src, struct jmmap_cookie *out)
 {
 	struct elf_layout l;
-	bool found = false;
+	int found;
 	void *tab;
 	u32 i;
 
-	if (!elf_layout(file, fsize, &l))
-		return false;
+	found = elf_layout(src, &l);
+	if (found <= 0)
+		return found;
+	found = 0;
 
 	if (l.phnum <= PHNUM_MAX &&
 	    l.phentsize == (l.is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) {
-		tab = read_table(file, fsize, l.phoff, l.phnum, l.phentsize);
+		found = read_table(src, l.phoff, l.phnum, l.phentsize, &tab);
 		for (i = 0; tab && i < l.phnum && !found; i++) {
 			u64 off, sz, align;
 			u32 type;
@@ -203,16 +284,16 @@ static bool elf_build_id(struct file *file, loff_t fsize, struct jmmap_cookie *o
 				align = p->p_align;
 			}
 			if (type == PT_NOTE)
-				found = scan_notes(file, fsize, off, sz, align == 8 ? 8 : 4, out);
+				found = scan_notes(src, off, sz, align == 8 ? 8 : 4, out);
 		}
-		kfree(tab);
+		kvfree(tab);
 	}
 	if (found)
-		return true;
+		return found;
 
 	if (l.shnum <= SHNUM_MAX &&
 	    l.shentsize == (l.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
-		tab = read_table(file, fsize, l.shoff, l.shnum, l.shentsize);
+		found = read_table(src, l.shoff, l.shnum, l.shentsize, &tab);
 		for (i = 0; tab && i < l.shnum && !found; i++) {
 			u64 off, sz, align;
 			u32 type;
@@ -229,15 +310,16 @@ static bool elf_build_id(struct file *file, loff_t fsize, struct jmmap_cookie *o
 				align = sh->sh_addralign;
 			}
 			if (type == SHT_NOTE)
-				found = scan_notes(file, fsize, off, sz, align == 8 ? 8 : 4, out);
+				found = scan_notes(src, off, sz, align == 8 ? 8 : 4, out);
 		}
-		kfree(tab);
+		kvfree(tab);
 	}
 	return found;
 }
 
-static int content_cookie(struct file *file, loff_t fsize, struct jmmap_cookie *out)
+static int content_cookie(const struct source *src, struct jmmap_cookie *out)
 {
+	loff_t fsize = src->size;
 	SHASH_DESC_ON_STACK(desc, sha256);
 	u8 tag[JMMAP_CONTENT_COOKIE_TAG_LEN] = {};
 	u8 digest[32];
@@ -257,11 +339,11 @@ static int content_cookie(struct file *file, loff_t fsize, struct jmmap_cookie *
 	if (!err)
 		err = crypto_shash_update(desc, (u8 *)&size_le, sizeof(size_le));
 	if (!err)
-		err = read_exact(file, edge, n, 0);
+		err = read_exact(src, edge, n, 0);
 	if (!err)
 		err = crypto_shash_update(desc, edge, n);
 	if (!err)
-		err = read_exact(file, edge, n, fsize - n);
+		err = read_exact(src, edge, n, fsize - n);
 	if (!err)
 		err = crypto_shash_update(desc, edge, n);
 	if (!err)
@@ -360,23 +442,41 @@ void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out)
 {
 	struct inode *inode = file_inode(file);
 	struct inode_state before, after;
-	struct timespec64 now;
 	struct jmmap_cookie c = {};
+	struct timespec64 now;
+	struct source src;
+	bool cacheable;
+	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (!S_ISREG(inode->i_mode) || !(file->f_mode & FMODE_READ))
+	if (!S_ISREG(inode->i_mode))
 		return;
+	if (!(file->f_mode & FMODE_READ)) {
+		out->why = JMMAP_COOKIE_WHY_UNREADABLE;
+		return;
+	}
+	cacheable = !mapping_writably_mapped(file->f_mapping);
 	inode_state(inode, &before);
-	if (cache_lookup(&before, out))
+	if (cacheable && cache_lookup(&before, out))
 		return;
-	if (!elf_build_id(file, before.size, &c) && content_cookie(file, before.size, &c))
+	src.file = file;
+	src.size = before.size;
+	src.cached_only = !fs_is_local(inode->i_sb);
+	err = elf_build_id(&src, &c);
+	if (!err)
+		err = content_cookie(&src, &c);
+	if (err < 0) {
+		out->why = err == -EAGAIN && src.cached_only ? JMMAP_COOKIE_WHY_NOT_CACHED :
+							       JMMAP_COOKIE_WHY_ERROR;
 		return;
+	}
 	*out = c;
 
 	/* Cache only what was computed from a file at rest. */
 	inode_state(inode, &after);
 	ktime_get_coarse_real_ts64(&now);
-	if (memcmp(&before, &after, sizeof(before)) == 0 && now.tv_sec > after.ctime_sec + 1)
+	if (cacheable && !mapping_writably_mapped(file->f_mapping) &&
+	    memcmp(&before, &after, sizeof(before)) == 0 && now.tv_sec > after.ctime_sec + 1)
 		cache_store(&after, &c);
 }
 

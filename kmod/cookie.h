@@ -11,6 +11,7 @@
 struct jmmap_cookie {
 	u8 kind; /* enum jmmap_cookie_kind */
 	u8 len;
+	u8 why;  /* enum jmmap_cookie_why when kind is JMMAP_COOKIE_NONE */
 	u8 bytes[JMMAP_COOKIE_MAX];
 };
 
@@ -19,8 +20,10 @@ void jmmap_cookie_exit(void);
 
 /*
  * The cookie of @file: its GNU build-id note if it is an ELF file with one,
- * else the content cookie; JMMAP_COOKIE_NONE if it cannot be read. Task
- * context only: reads the file and may sleep. Cached per inode.
+ * else the content cookie; JMMAP_COOKIE_NONE with the reason in @out->why
+ * if it cannot be had. Task context only: reads the file and may sleep, but
+ * never waits on a remote or user-space filesystem (only its page cache is
+ * read). Cached per inode.
  */
 void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out);
 

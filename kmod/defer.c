@@ -2,22 +2,21 @@
 /*
  * jmmap deferral through task_work. Each task with records queued has one
  * batch: a callback_head on the task's task_work list plus its records in
- * the order the hooks saw them. Batches are found by task in one hash under
- * one spinlock; each pins the module until its callback has run, so the
- * module cannot go away while work is queued.
+ * the order the hooks saw them. Batches come from a pool, are found by task
+ * in one hash under one raw spinlock (hooks run with preemption disabled,
+ * where a PREEMPT_RT kernel's spinlock_t would sleep), and each pins the
+ * module until its callback has run.
  */
-#include <linux/dcache.h>
-#include <linux/file.h>
 #include <linux/hashtable.h>
 #include <linux/module.h>
 #include <linux/sched.h>
-#include <linux/slab.h>
 #include <linux/task_work.h>
 
-#include "compat.h"
-#include "cookie.h"
 #include "defer.h"
-#include "hooks.h"
+#include "pool.h"
+
+/* Tasks with records queued at once. */
+#define BATCH_MAX 1024
 
 struct jmmap_batch {
 	struct callback_head work;
@@ -26,138 +25,30 @@ struct jmmap_batch {
 	struct list_head items;
 };
 
-static DEFINE_SPINLOCK(batches_lock);
+static DEFINE_RAW_SPINLOCK(batches_lock);
 static DEFINE_HASHTABLE(batches, 8);
 static atomic_t batches_queued = ATOMIC_INIT(0);
-
-struct jmmap_pending *jmmap_pending_new(gfp_t gfp)
-{
-	struct jmmap_pending *p = kzalloc(sizeof(*p), gfp);
-
-	if (p)
-		INIT_LIST_HEAD(&p->node);
-	return p;
-}
-
-void jmmap_pending_free(struct jmmap_pending *p)
-{
-	if (!p)
-		return;
-	if (p->file)
-		fput(p->file);
-	kfree(p);
-}
-
-static void fill_file_fields(struct file *file, u32 *major, u32 *minor, u64 *ino, u64 *gen)
-{
-	const struct inode *inode = jmmap_file_inode(file);
-
-	*major = MAJOR(inode->i_sb->s_dev);
-	*minor = MINOR(inode->i_sb->s_dev);
-	*ino = inode->i_ino;
-	*gen = inode->i_generation;
-}
-
-void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, bool can_sleep)
-{
-	gfp_t gfp = can_sleep ? GFP_KERNEL : GFP_ATOMIC;
-	struct jmmap_cookie cookie = {};
-	const char *name = "//anon";
-	char *page = NULL, *rec = NULL;
-	size_t fixed, name_len, size;
-	u8 *c_kind, *c_len, *c_bytes;
-
-	/*
-	 * Only the task itself, after the call, can tell where an mremap went.
-	 * Finished anywhere else, it may have been an MMAP3: count it lost.
-	 */
-	if (p->mremap && (!can_sleep || only || !jmmap_mremap_resolve(p))) {
-		if (!can_sleep || only)
-			jmmap_lost_alloc(JMMAP_REC_MMAP3, p->tgid, p->want);
-		jmmap_pending_free(p);
-		return;
-	}
-	switch (p->r.hdr.type) {
-	case JMMAP_REC_MMAP3:
-		fixed = sizeof(p->r.mmap3);
-		c_kind = &p->r.mmap3.cookie_kind;
-		c_len = &p->r.mmap3.cookie_len;
-		c_bytes = p->r.mmap3.cookie;
-		break;
-	case JMMAP_REC_EXEC:
-		fixed = sizeof(p->r.exec);
-		c_kind = &p->r.exec.cookie_kind;
-		c_len = &p->r.exec.cookie_len;
-		c_bytes = p->r.exec.cookie;
-		break;
-	default: /* no name, no cookie */
-		p->r.hdr.size = sizeof(p->r.munmap);
-		if (only)
-			jmmap_session_write(only, &p->r.hdr);
-		else
-			jmmap_emit(&p->r.hdr, p->tgid, p->want);
-		goto out;
-	}
-
-	if (p->file) {
-		if (can_sleep)
-			jmmap_cookie_of_file(p->file, &cookie);
-		*c_kind = cookie.kind;
-		*c_len = cookie.len;
-		memcpy(c_bytes, cookie.bytes, JMMAP_COOKIE_MAX);
-		if (p->r.hdr.type == JMMAP_REC_MMAP3)
-			fill_file_fields(p->file, &p->r.mmap3.dev_major, &p->r.mmap3.dev_minor,
-					 &p->r.mmap3.ino, &p->r.mmap3.ino_generation);
-		else
-			fill_file_fields(p->file, &p->r.exec.dev_major, &p->r.exec.dev_minor,
-					 &p->r.exec.ino, &p->r.exec.ino_generation);
-		/*
-		 * d_path() resolves against current->fs, which a task running
-		 * its task_work from do_exit() has dropped already (exit_fs()
-		 * comes before exit_task_work()); d_absolute_path() is not
-		 * exported to modules, so such a task gets no name.
-		 */
-		page = current->fs ? kmalloc(JMMAP_NAME_MAX, gfp) : NULL;
-		name = page ? d_path(jmmap_file_path(p->file), page, JMMAP_NAME_MAX) :
-			      ERR_PTR(-ENOMEM);
-		if (IS_ERR(name))
-			name = "//unknown";
-	}
-	name_len = strlen(name) + 1;
-	size = ALIGN(fixed + name_len, 8);
-	rec = kzalloc(size, gfp);
-	if (!rec) {
-		jmmap_lost_alloc(p->r.hdr.type, p->tgid, p->want);
-		goto out;
-	}
-	p->r.hdr.size = (u32)size;
-	memcpy(rec, &p->r, fixed);
-	memcpy(rec + fixed, name, name_len);
-	if (only)
-		jmmap_session_write(only, (struct jmmap_rec_header *)rec);
-	else
-		jmmap_emit((struct jmmap_rec_header *)rec, p->tgid, p->want);
-out:
-	kfree(rec);
-	kfree(page);
-	jmmap_pending_free(p);
-}
+static struct jmmap_pool batch_pool;
 
 /*
  * Run in the task, before it returns to user space. EXEC goes first: the
  * loader's mappings were made after the old image was gone, and a reader
  * resets the process at EXEC. Its time becomes that of the first mapping
  * the loader made, if earlier, so that a sort by time keeps that order.
+ * Called from jmmap_batch_run (batch-run.S), which then drops the batch's
+ * module reference.
  */
-static noinline void batch_drain(struct jmmap_batch *b)
+void jmmap_batch_drain(struct callback_head *cb);
+void jmmap_batch_drain(struct callback_head *cb)
 {
+	struct jmmap_batch *b = container_of(cb, struct jmmap_batch, work);
 	struct jmmap_pending *p, *tmp, *exec = NULL;
 	unsigned long flags;
 	LIST_HEAD(late);
 
-	spin_lock_irqsave(&batches_lock, flags);
+	raw_spin_lock_irqsave(&batches_lock, flags);
 	hash_del(&b->hnode);
-	spin_unlock_irqrestore(&batches_lock, flags);
+	raw_spin_unlock_irqrestore(&batches_lock, flags);
 
 	list_for_each_entry(p, &b->items, node) {
 		if (p->r.hdr.type == JMMAP_REC_EXEC) {
@@ -177,12 +68,12 @@ static noinline void batch_drain(struct jmmap_batch *b)
 		list_move(&exec->node, &b->items);
 	}
 	/*
-	 * An mremap's new place is known only now that the call returned, after
-	 * the unmaps the call made (of the old place, of what MREMAP_FIXED
-	 * replaced): it goes last, and is timed when it is resolved.
+	 * A record resolved only now that the call returned (an mremap's new
+	 * place, known after the unmaps the call made) goes last, and is timed
+	 * when it is resolved.
 	 */
 	list_for_each_entry_safe(p, tmp, &b->items, node) {
-		if (p->mremap)
+		if (p->resolve)
 			list_move_tail(&p->node, &late);
 	}
 	list_splice_tail(&late, &b->items);
@@ -190,22 +81,12 @@ static noinline void batch_drain(struct jmmap_batch *b)
 		list_del(&p->node);
 		jmmap_pending_finish(p, NULL, true);
 	}
-	kfree(b);
+	jmmap_pool_put(&batch_pool, b);
 	atomic_dec(&batches_queued);
 }
 
-/*
- * The task_work callback. Its reference is the only thing keeping the
- * module, so nothing of the module may run once it is dropped: module_put()
- * is its last call, with nothing on the stack to check or restore after it,
- * which compilers emit as a jump (a tail call). module_put() then returns
- * straight to task_work_run(). qemu/guest-suite checks the jump is there.
- */
-static void batch_run(struct callback_head *cb)
-{
-	batch_drain(container_of(cb, struct jmmap_batch, work));
-	module_put(THIS_MODULE);
-}
+/* batch-run.S: jmmap_batch_drain(cb), then a jump to module_put(THIS_MODULE). */
+void jmmap_batch_run(struct callback_head *cb);
 
 static struct jmmap_batch *batch_of_current_locked(void)
 {
@@ -226,37 +107,43 @@ void jmmap_defer(struct jmmap_pending *p)
 	if ((current->flags & (PF_KTHREAD | PF_EXITING)) || !current->mm)
 		goto now;
 	/* Behind the task's earlier records, whatever happens to memory. */
-	spin_lock_irqsave(&batches_lock, flags);
+	raw_spin_lock_irqsave(&batches_lock, flags);
 	b = batch_of_current_locked();
 	if (b)
 		list_add_tail(&p->node, &b->items);
-	spin_unlock_irqrestore(&batches_lock, flags);
+	raw_spin_unlock_irqrestore(&batches_lock, flags);
 	if (b)
 		return;
 	if (p->r.hdr.type == JMMAP_REC_MUNMAP)
 		goto now; /* needs no cookie */
 
 	/* Only this task adds a batch for itself: there is still none. */
-	b = kzalloc(sizeof(*b), GFP_ATOMIC);
+	b = jmmap_pool_get(&batch_pool);
 	if (!b)
 		goto now;
 	if (!try_module_get(THIS_MODULE))
 		goto free;
-	init_task_work(&b->work, batch_run);
+	init_task_work(&b->work, jmmap_batch_run);
 	b->task = current;
 	INIT_LIST_HEAD(&b->items);
+	list_add_tail(&p->node, &b->items);
+	/* In the hash before the work can run: its callback removes it. */
+	raw_spin_lock_irqsave(&batches_lock, flags);
+	hash_add(batches, &b->hnode, (unsigned long)current);
+	raw_spin_unlock_irqrestore(&batches_lock, flags);
+	atomic_inc(&batches_queued);
 	if (task_work_add(current, &b->work, TWA_RESUME)) {
+		raw_spin_lock_irqsave(&batches_lock, flags);
+		hash_del(&b->hnode);
+		raw_spin_unlock_irqrestore(&batches_lock, flags);
+		atomic_dec(&batches_queued);
+		list_del_init(&p->node);
 		module_put(THIS_MODULE);
 		goto free;
 	}
-	list_add_tail(&p->node, &b->items);
-	spin_lock_irqsave(&batches_lock, flags);
-	hash_add(batches, &b->hnode, (unsigned long)current);
-	spin_unlock_irqrestore(&batches_lock, flags);
-	atomic_inc(&batches_queued);
 	return;
 free:
-	kfree(b);
+	jmmap_pool_put(&batch_pool, b);
 now:
 	/* Nothing queued for this task, or it cannot run task_work: no cookie. */
 	jmmap_pending_finish(p, NULL, false);
@@ -264,11 +151,12 @@ now:
 
 int jmmap_defer_init(void)
 {
-	return 0;
+	return jmmap_pool_init(&batch_pool, "batch", sizeof(struct jmmap_batch), BATCH_MAX);
 }
 
 void jmmap_defer_exit(void)
 {
 	/* Every batch pins the module, so none can be left. */
 	WARN_ON(atomic_read(&batches_queued));
+	jmmap_pool_destroy(&batch_pool);
 }

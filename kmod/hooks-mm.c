@@ -40,9 +40,16 @@
 #include "compat.h"
 #include "defer.h"
 #include "hooks.h"
+#include "pool.h"
 
 #define STASH_BITS 8
 #define UNMAP_RANGES 4
+/*
+ * Stashes alive at once: at most two per task (a map and an unmap), left
+ * behind by a call that failed after its hook ran until the task's next
+ * call of that class or its exit.
+ */
+#define STASH_MAX 2048
 
 struct xrange {
 	unsigned long start, end;
@@ -99,7 +106,7 @@ static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned lon
 
 static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
 {
-	struct jmmap_pending *p = jmmap_pending_new(GFP_ATOMIC);
+	struct jmmap_pending *p = jmmap_pending_new();
 	u32 tgid = (u32)current->tgid;
 
 	if (!p) {
@@ -149,7 +156,7 @@ static void fill_mmap3(struct jmmap_pending *p, u64 time, unsigned long start, u
 static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pgoff,
 			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
 {
-	struct jmmap_pending *p = jmmap_pending_new(GFP_ATOMIC);
+	struct jmmap_pending *p = jmmap_pending_new();
 
 	if (!p) {
 		jmmap_lost_alloc(JMMAP_REC_MMAP3, (u32)current->tgid,
@@ -166,7 +173,9 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
  * unmap_vmas(): at most one entry of each class (map, unmap) per task, in
  * one hash under one lock. The classes are apart because 6.1's mmap_region()
  * runs the munmap path inside itself. An operation that fails leaves its
- * entry until the task's next one of that class, or its exit.
+ * entry until the task's next one of that class, or its exit. Entries come
+ * from a pool and the lock is raw: hooks may not allocate, free or sleep on
+ * a PREEMPT_RT kernel.
  */
 enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_MUNMAP };
 
@@ -181,8 +190,14 @@ struct stash {
 	struct xrange unmap[UNMAP_RANGES];
 };
 
-static DEFINE_SPINLOCK(stash_lock);
+static DEFINE_RAW_SPINLOCK(stash_lock);
 static DEFINE_HASHTABLE(stashes, STASH_BITS);
+static struct jmmap_pool stash_pool;
+
+static void stash_free(struct stash *st)
+{
+	jmmap_pool_put(&stash_pool, st);
+}
 
 static bool stash_is_unmap(const struct stash *st)
 {
@@ -208,11 +223,11 @@ static void stash_put(struct stash *st)
 	unsigned long flags;
 
 	st->task = current;
-	spin_lock_irqsave(&stash_lock, flags);
+	raw_spin_lock_irqsave(&stash_lock, flags);
 	old = stash_take_locked(current, stash_is_unmap(st));
 	hash_add(stashes, &st->hnode, (unsigned long)current);
-	spin_unlock_irqrestore(&stash_lock, flags);
-	kfree(old);
+	raw_spin_unlock_irqrestore(&stash_lock, flags);
+	stash_free(old);
 }
 
 static struct stash *stash_take(struct task_struct *task, bool unmap)
@@ -220,9 +235,9 @@ static struct stash *stash_take(struct task_struct *task, bool unmap)
 	struct stash *st;
 	unsigned long flags;
 
-	spin_lock_irqsave(&stash_lock, flags);
+	raw_spin_lock_irqsave(&stash_lock, flags);
 	st = stash_take_locked(task, unmap);
-	spin_unlock_irqrestore(&stash_lock, flags);
+	raw_spin_unlock_irqrestore(&stash_lock, flags);
 	return st;
 }
 
@@ -232,7 +247,7 @@ static struct stash *stash_take_unmap(unsigned long start, unsigned long end)
 	struct stash *st, *found = NULL;
 	unsigned long flags;
 
-	spin_lock_irqsave(&stash_lock, flags);
+	raw_spin_lock_irqsave(&stash_lock, flags);
 	hash_for_each_possible(stashes, st, hnode, (unsigned long)current) {
 		if (st->task != current || !stash_is_unmap(st))
 			continue;
@@ -242,20 +257,20 @@ static struct stash *stash_take_unmap(unsigned long start, unsigned long end)
 		}
 		break;
 	}
-	spin_unlock_irqrestore(&stash_lock, flags);
+	raw_spin_unlock_irqrestore(&stash_lock, flags);
 	return found;
 }
 
 void jmmap_hooks_mm_task_exit(struct task_struct *task)
 {
-	kfree(stash_take(task, false));
-	kfree(stash_take(task, true));
+	stash_free(stash_take(task, false));
+	stash_free(stash_take(task, true));
 }
 
 static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsigned long len,
 		      unsigned long pgoff, unsigned long newflags)
 {
-	struct stash *st = kzalloc(sizeof(*st), GFP_ATOMIC);
+	struct stash *st = jmmap_pool_get(&stash_pool);
 
 	if (!st) {
 		jmmap_lost_alloc(kind == STASH_MPROTECT_NOEXEC ? JMMAP_REC_MUNMAP : JMMAP_REC_MMAP3,
@@ -290,7 +305,7 @@ static int mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	if (!exec_wanted && !jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
 		return 0;
 	/* An unmap of an earlier call that failed must not linger. */
-	kfree(stash_take(current, true));
+	stash_free(stash_take(current, true));
 	time = jmmap_now();
 	if (exec_wanted) {
 		/* MAP_FIXED over executable code: that code goes away first. */
@@ -367,7 +382,7 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 		return 0;
 	st = stash_take(current, false);
 	if (!st || st->start < vma->vm_start || st->start + st->len > vma->vm_end) {
-		kfree(st); /* not the operation stashed (it failed earlier) */
+		stash_free(st); /* not the operation stashed (it failed earlier) */
 		brk_grown(vma);
 		return 0;
 	}
@@ -390,7 +405,7 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	case STASH_MUNMAP: /* not in this class */
 		break;
 	}
-	kfree(st);
+	stash_free(st);
 	return 0;
 }
 
@@ -425,10 +440,10 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
 	n = end > start ? exec_overlaps(mm, start, end, r, UNMAP_RANGES) : 0;
 	if (!n) {
-		kfree(stash_take(current, true)); /* an earlier failed unmap */
+		stash_free(stash_take(current, true)); /* an earlier failed unmap */
 		return 0;
 	}
-	st = kzalloc(sizeof(*st), GFP_ATOMIC);
+	st = jmmap_pool_get(&stash_pool);
 	if (!st) {
 		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
 		return 0;
@@ -467,59 +482,22 @@ static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
 	time = jmmap_now();
 	for (i = 0; i < st->n_unmap; i++)
 		queue_munmap(time, st->unmap[i].start, st->unmap[i].end, st->unmap_cause);
-	kfree(st);
+	stash_free(st);
 	return 0;
 }
 
 /* ----------------------------------------------------------------- mremap */
 
 /*
- * mremap() moves or grows a mapping without calling perf_event_mmap(), and
- * where it went is known only from its return value. The probe on the system
- * call's entry queues a pending MMAP3 with the call's arguments behind the
- * task's other records; jmmap_mremap_resolve() completes it in task_work,
- * which runs on the way back to user space, after the call stored its return
- * value in the task's registers and before the task can run the code there.
- * The entry cannot look at the vmas (mmap_lock is not held yet), so every
- * mremap of a traced process is queued, and dropped there when it failed or
- * did not concern executable code.
- */
-static int mremap_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	unsigned long args[6];
-	struct jmmap_pending *p;
-	u32 tgid = (u32)current->tgid;
-
-	if (!current_is_user() || in_compat_syscall())
-		return 0;
-	if (!jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
-		return 0;
-	p = jmmap_pending_new(GFP_ATOMIC);
-	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS);
-		return 0;
-	}
-	syscall_get_arguments(current, task_pt_regs(current), args);
-	p->tgid = tgid;
-	p->want = JMMAP_WANT_EXEC_MAPS;
-	p->r.mmap3.hdr.type = JMMAP_REC_MMAP3;
-	p->mremap = true;
-	p->mremap_addr = args[0];
-	p->mremap_old_len = args[1];
-	p->mremap_new_len = args[2];
-	jmmap_defer(p);
-	return 0;
-}
-
-/*
  * The range the mremap put code in: all of the new place when it moved, the
  * grown tail when it grew in place; nothing when it failed or shrank, or
- * when the range is not (or no longer) one executable vma.
+ * when the range is not (or no longer) one executable vma. The record's
+ * resolve callback, run in the task after the call (record.h).
  */
-bool jmmap_mremap_resolve(struct jmmap_pending *p)
+static bool mremap_resolve(struct jmmap_pending *p)
 {
-	unsigned long old_len = PAGE_ALIGN(p->mremap_old_len);
-	unsigned long new_len = PAGE_ALIGN(p->mremap_new_len);
+	unsigned long old_len = PAGE_ALIGN(p->arg[1]);
+	unsigned long new_len = PAGE_ALIGN(p->arg[2]);
 	struct pt_regs *regs = task_pt_regs(current);
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
@@ -533,7 +511,7 @@ bool jmmap_mremap_resolve(struct jmmap_pending *p)
 	if (IS_ERR_VALUE(ret))
 		return false;
 	addr = (unsigned long)ret;
-	if (addr != p->mremap_addr) {
+	if (addr != p->arg[0]) {
 		start = addr;
 		len = new_len;
 	} else if (new_len > old_len) {
@@ -557,7 +535,45 @@ bool jmmap_mremap_resolve(struct jmmap_pending *p)
 	return found;
 }
 
-static struct kprobe mm_probes[] = {
+/*
+ * mremap() moves or grows a mapping without calling perf_event_mmap(), and
+ * where it went is known only from its return value. The probe on the system
+ * call's entry queues a pending MMAP3 with the call's arguments behind the
+ * task's other records; jmmap_mremap_resolve() completes it in task_work,
+ * which runs on the way back to user space, after the call stored its return
+ * value in the task's registers and before the task can run the code there.
+ * The entry cannot look at the vmas (mmap_lock is not held yet), so every
+ * mremap of a traced process is queued, and dropped there when it failed or
+ * did not concern executable code.
+ */
+static int mremap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long args[6];
+	struct jmmap_pending *p;
+	u32 tgid = (u32)current->tgid;
+
+	if (!current_is_user() || in_compat_syscall())
+		return 0;
+	if (!jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
+		return 0;
+	p = jmmap_pending_new();
+	if (!p) {
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS);
+		return 0;
+	}
+	syscall_get_arguments(current, task_pt_regs(current), args);
+	p->tgid = tgid;
+	p->want = JMMAP_WANT_EXEC_MAPS;
+	p->r.mmap3.hdr.type = JMMAP_REC_MMAP3;
+	p->resolve = mremap_resolve;
+	p->arg[0] = args[0];
+	p->arg[1] = args[1];
+	p->arg[2] = args[2];
+	jmmap_defer(p);
+	return 0;
+}
+
+static const struct kprobe mm_probe_templates[] = {
 	{ .symbol_name = JMMAP_MMAP_SYMBOL, .pre_handler = mmap_pre },
 	{ .symbol_name = JMMAP_MPROTECT_SYMBOL, .pre_handler = mprotect_pre },
 	{ .symbol_name = "perf_event_mmap", .pre_handler = perf_mmap_pre },
@@ -566,22 +582,40 @@ static struct kprobe mm_probes[] = {
 	{ .symbol_name = JMMAP_MREMAP_SYMBOL, .pre_handler = mremap_pre },
 };
 
-static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probes)];
+static struct kprobe mm_probes[ARRAY_SIZE(mm_probe_templates)];
+static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probe_templates)];
+
+int jmmap_hooks_mm_init(void)
+{
+	return jmmap_pool_init(&stash_pool, "stash", sizeof(struct stash), STASH_MAX);
+}
+
+void jmmap_hooks_mm_exit(void)
+{
+	jmmap_pool_destroy(&stash_pool);
+}
 
 int jmmap_hooks_mm_register(void)
 {
 	size_t i;
 	int err;
 
-	for (i = 0; i < ARRAY_SIZE(mm_probes); i++)
+	/* Armed again after a disarm: from a clean copy (register sets .addr). */
+	for (i = 0; i < ARRAY_SIZE(mm_probes); i++) {
+		mm_probes[i] = mm_probe_templates[i];
 		mm_probe_ptrs[i] = &mm_probes[i];
+	}
 	err = register_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
 	if (err)
 		pr_err("jmmap: cannot probe the mm functions (%d); is one inlined?\n", err);
 	return err;
 }
 
-/* Unregistering waits until no handler runs any more; then no stash is added. */
+/*
+ * Unregistering waits until no handler runs any more. The caller has
+ * unregistered the exit tracepoint first (jmmap_disarm()), so nothing else
+ * takes stashes either: they are given back here.
+ */
 void jmmap_hooks_mm_unregister(void)
 {
 	struct hlist_node *tmp;
@@ -591,6 +625,6 @@ void jmmap_hooks_mm_unregister(void)
 	unregister_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
 	hash_for_each_safe(stashes, bkt, tmp, st, hnode) {
 		hash_del(&st->hnode);
-		kfree(st);
+		stash_free(st);
 	}
 }

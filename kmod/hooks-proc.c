@@ -2,7 +2,10 @@
 /*
  * jmmap process hooks: the sched_process_exec/fork/exit tracepoints, found
  * by name with for_each_kernel_tracepoint() because their register_trace_*
- * helpers are not exported to modules. Probes run with preemption disabled.
+ * helpers are not exported to modules. Probes run with preemption disabled:
+ * nothing in them allocates, frees or takes a lock that sleeps on
+ * PREEMPT_RT. Each probe's prototype is checked against the tracepoint's
+ * own at build time (check_trace_callback_type_*).
  */
 #include <linux/binfmts.h>
 #include <linux/file.h>
@@ -10,7 +13,9 @@
 #include <linux/sched/signal.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <trace/events/sched.h>
 
+#include "compat.h"
 #include "defer.h"
 #include "hooks.h"
 
@@ -22,7 +27,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 
 	if (p != current || !jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
 		return;
-	pend = jmmap_pending_new(GFP_ATOMIC);
+	pend = jmmap_pending_new();
 	if (!pend) {
 		jmmap_lost_alloc(JMMAP_REC_EXEC, tgid, JMMAP_WANT_EXEC_MAPS);
 		return;
@@ -63,15 +68,15 @@ static void probe_fork(void *data, struct task_struct *parent, struct task_struc
 }
 
 /*
- * The tracepoint has no group_dead: signal->live is read late in do_exit(),
- * so threads exiting together may all see 0, and more than one EXIT of the
- * process can go without JMMAP_EXIT_THREAD.
+ * Where the tracepoint has no group_dead (compat.h), signal->live is read
+ * late in do_exit(), so threads exiting together may all see 0, and more
+ * than one EXIT of the process can go without JMMAP_EXIT_THREAD.
  */
-static void probe_exit(void *data, struct task_struct *p)
+static void probe_exit(void *data, JMMAP_SCHED_EXIT_PROTO(p))
 {
 	struct jmmap_rec_exit rec;
 	u32 tgid = (u32)p->tgid;
-	bool group_dead = atomic_read(&p->signal->live) == 0;
+	bool group_dead = JMMAP_SCHED_EXIT_GROUP_DEAD(p);
 
 	if (jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS)) {
 		memset(&rec, 0, sizeof(rec));
@@ -123,6 +128,11 @@ int jmmap_hooks_proc_register(void)
 {
 	size_t i;
 	int err = 0;
+
+	/* A probe whose prototype no longer matches is a build error. */
+	check_trace_callback_type_sched_process_exec(probe_exec);
+	check_trace_callback_type_sched_process_fork(probe_fork);
+	check_trace_callback_type_sched_process_exit(probe_exit);
 
 	for_each_kernel_tracepoint(find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(tps); i++) {

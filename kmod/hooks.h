@@ -8,17 +8,13 @@
 struct jmmap_session;
 
 /* hooks-mm.c: entry kprobes on mmap_region, mprotect_fixup, the munmap path, ... */
+int jmmap_hooks_mm_init(void); /* at first arm: the pool of stashes */
+void jmmap_hooks_mm_exit(void);
 int jmmap_hooks_mm_register(void);
 void jmmap_hooks_mm_unregister(void);
 struct task_struct;
 /* A task exits: forget what it was doing. */
 void jmmap_hooks_mm_task_exit(struct task_struct *task);
-struct jmmap_pending;
-/*
- * In the task that called mremap, after the call returned: fill @p as the
- * MMAP3 of the executable range the call moved or grew, or return false.
- */
-bool jmmap_mremap_resolve(struct jmmap_pending *p);
 
 /* hooks-proc.c: sched_process_exec/fork/exit tracepoints */
 int jmmap_hooks_proc_register(void);

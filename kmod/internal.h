@@ -3,13 +3,14 @@
 #ifndef JMMAP_INTERNAL_H
 #define JMMAP_INTERNAL_H
 
+#include <linux/irq_work.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/poll.h>
 #include <linux/spinlock.h>
+#include <linux/threads.h>
 #include <linux/types.h>
 #include <linux/wait.h>
-#include <linux/xarray.h>
 
 #include "jmmap.h"
 
@@ -22,18 +23,27 @@
 	 JMMAP_FEAT_COOKIE_ELF | JMMAP_FEAT_COOKIE_CONTENT | JMMAP_FEAT_SYSTEM_WIDE |              \
 	 JMMAP_FEAT_DATA_MMAPS)
 
+/*
+ * Sessions open at once: each holds a ring (up to JMMAP_BUF_MAX) and a
+ * target bitmap (JMMAP_TARGETS_BYTES), both charged to its opener.
+ */
+#define JMMAP_SESSIONS_MAX 64
+#define JMMAP_TARGETS_BYTES (BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long))
+
 /* Record sizes: the fixed part plus a file name of at most PATH_MAX. */
 #define JMMAP_NAME_MAX 4096
 #define JMMAP_REC_SIZE_MAX (sizeof(struct jmmap_rec_mmap3) + JMMAP_NAME_MAX)
 
 /*
- * One open of /dev/jmmap. Writers (hooks) take @lock only; the one reader at
- * a time holds @read_mutex while it copies out, and writers never touch the
- * bytes between @tail and @head.
+ * One open of /dev/jmmap. Writers (hooks) take @lock only, a raw spinlock
+ * (hooks run with preemption disabled); the one reader at a time holds
+ * @read_mutex while it copies out, and writers never touch the bytes
+ * between @tail and @head. Writers never wake readers themselves (a wake-up
+ * takes a lock that sleeps on PREEMPT_RT): they queue @wakeup.
  */
 struct jmmap_session {
 	struct list_head node; /* in the registry (session.c), RCU */
-	spinlock_t lock;       /* ring positions, counters */
+	raw_spinlock_t lock;   /* ring positions, counters */
 	u8 *buf;
 	u32 size;        /* power of two */
 	u64 head, tail;  /* free-running byte positions */
@@ -43,20 +53,28 @@ struct jmmap_session {
 	bool lost_owed;
 	struct mutex read_mutex;
 	wait_queue_head_t wait;
+	struct irq_work wakeup;
 
 	struct mutex ioctl_mutex; /* config and targets changes */
 	bool armed;               /* a target was added: buffer size fixed */
 	bool system_wide;
 	u64 config_flags;         /* JMMAP_CONFIG_* */
-	struct xarray targets;    /* tgid (init namespace) -> xa_mk_value(1) */
+	unsigned long *targets;   /* bitmap of tgids (init namespace) followed */
 };
 
 /* session.c: sessions, their rings and the registry of open sessions */
 struct jmmap_session *jmmap_session_new(void);
 void jmmap_session_free(struct jmmap_session *s);
 int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config *cfg);
-void jmmap_session_publish(struct jmmap_session *s);
+/*
+ * Make @s reachable from the hooks; the first session arms them
+ * (jmmap_arm(), main.c), and -EMFILE past JMMAP_SESSIONS_MAX. After
+ * unpublish no hook writes to @s any more; the last session disarms.
+ */
+int jmmap_session_publish(struct jmmap_session *s);
 void jmmap_session_unpublish(struct jmmap_session *s);
+int jmmap_arm(void);
+void jmmap_disarm(void);
 ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t count,
 			   bool nonblock);
 __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt);
@@ -85,6 +103,8 @@ int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 
 		     bool *added);
 void jmmap_target_remove(struct jmmap_session *s, u32 tgid);
 bool jmmap_session_follows(struct jmmap_session *s, u32 tgid);
+/* Any context: follow @tgid or not. */
+void jmmap_target_set(struct jmmap_session *s, u32 tgid, bool follow);
 
 /* time of every record */
 u64 jmmap_now(void);

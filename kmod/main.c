@@ -16,6 +16,7 @@
 #include "defer.h"
 #include "hooks.h"
 #include "internal.h"
+#include "record.h"
 
 #ifndef JMMAP_MODULE_VERSION
 #define JMMAP_MODULE_VERSION "0"
@@ -26,17 +27,82 @@
 #define JMMAP_TARGET_SIZE_V1 offsetofend(struct jmmap_target, flags)
 #define JMMAP_CONFIG_SIZE_V1 offsetofend(struct jmmap_config, buffer_bytes)
 #define JMMAP_STATS_SIZE_V1 offsetofend(struct jmmap_stats, lost)
+/* The largest ioctl argument size accepted: arguments grow, but not past this. */
+#define JMMAP_ARG_SIZE_MAX PAGE_SIZE
+
+/*
+ * The hooks are armed while a session is open, so that a module loaded with
+ * none costs nothing. Called under the session registry's mutex.
+ */
+int jmmap_arm(void)
+{
+	int err;
+
+	err = jmmap_hooks_proc_register();
+	if (err)
+		goto out;
+	err = jmmap_hooks_mm_register();
+	if (err)
+		goto out_hooks_proc;
+	return 0;
+
+out_hooks_proc:
+	jmmap_hooks_proc_unregister();
+out:
+	return err;
+}
+
+/*
+ * The mirror of jmmap_arm(). The exit tracepoint goes first: it gives back
+ * the stashes of exiting tasks, which the mm hooks' teardown frees.
+ */
+void jmmap_disarm(void)
+{
+	jmmap_hooks_proc_unregister();
+	jmmap_hooks_mm_unregister();
+}
+
+/*
+ * The pools hooks take objects from (pending records, batches, stashes):
+ * bounded, set aside at load, and kept until the module goes, since batches
+ * queued before a disarm still give theirs back afterwards.
+ */
+static void pools_destroy(void)
+{
+	jmmap_hooks_mm_exit();
+	jmmap_defer_exit();
+	jmmap_record_exit();
+}
+
+static int pools_create(void)
+{
+	int err;
+
+	err = jmmap_record_init();
+	if (!err)
+		err = jmmap_defer_init();
+	if (!err)
+		err = jmmap_hooks_mm_init();
+	if (err)
+		pools_destroy();
+	return err;
+}
 
 static int jmmap_open(struct inode *inode, struct file *file)
 {
 	struct jmmap_session *s;
+	int err;
 
 	if (!perfmon_capable())
 		return -EPERM;
 	s = jmmap_session_new();
 	if (!s)
 		return -ENOMEM;
-	jmmap_session_publish(s);
+	err = jmmap_session_publish(s);
+	if (err) {
+		jmmap_session_free(s);
+		return err;
+	}
 	file->private_data = s;
 	return 0;
 }
@@ -62,7 +128,8 @@ static __poll_t jmmap_poll(struct file *file, poll_table *pt)
 
 /*
  * Read an ioctl argument that starts with its own __u32 size: at least
- * @min_size, at most what the module knows plus zeroes.
+ * @min_size, at most what the module knows plus zeroes, never more than
+ * JMMAP_ARG_SIZE_MAX.
  */
 static int arg_in(void *dst, size_t ksize, size_t min_size, const void __user *uarg, u32 *usize)
 {
@@ -72,6 +139,8 @@ static int arg_in(void *dst, size_t ksize, size_t min_size, const void __user *u
 		return -EFAULT;
 	if (*usize < min_size)
 		return -EINVAL;
+	if (*usize > JMMAP_ARG_SIZE_MAX)
+		return -E2BIG;
 	err = copy_struct_from_user(dst, ksize, uarg, *usize);
 	if (err)
 		return err;
@@ -96,7 +165,9 @@ static int arg_size(const void __user *uarg, size_t min_size, u32 *usize)
 {
 	if (get_user(*usize, (const u32 __user *)uarg))
 		return -EFAULT;
-	return *usize < min_size ? -EINVAL : 0;
+	if (*usize < min_size)
+		return -EINVAL;
+	return *usize > JMMAP_ARG_SIZE_MAX ? -E2BIG : 0;
 }
 
 static long ioctl_version(void __user *uarg)
@@ -163,19 +234,27 @@ static long ioctl_stats(struct jmmap_session *s, void __user *uarg)
 	return arg_out(uarg, &st, sizeof(st), usize);
 }
 
+/*
+ * Dispatched on the command's number alone: the size that _IOW() encodes is
+ * the caller's sizeof() at build time, while the argument's own size field
+ * is what says how much of it there is, so a caller built against a newer
+ * or older jmmap.h still reaches the command.
+ */
 static long jmmap_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct jmmap_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
-	case JMMAP_IOC_VERSION:
+	if (_IOC_TYPE(cmd) != JMMAP_IOC_MAGIC)
+		return -ENOTTY;
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(JMMAP_IOC_VERSION):
 		return ioctl_version(uarg);
-	case JMMAP_IOC_CONFIG:
+	case _IOC_NR(JMMAP_IOC_CONFIG):
 		return ioctl_config(s, uarg);
-	case JMMAP_IOC_ADD_TARGET:
+	case _IOC_NR(JMMAP_IOC_ADD_TARGET):
 		return ioctl_add_target(s, uarg);
-	case JMMAP_IOC_GET_STATS:
+	case _IOC_NR(JMMAP_IOC_GET_STATS):
 		return ioctl_stats(s, uarg);
 	default:
 		return -ENOTTY;
@@ -200,6 +279,11 @@ static struct miscdevice jmmap_misc = {
 	.mode = 0600,
 };
 
+/*
+ * Loading leaves no hook registered: the first open arms them. Every symbol
+ * the hooks need is checked here all the same, by arming once, so that a
+ * kernel the module cannot work on refuses it at load time.
+ */
 static int __init jmmap_init(void)
 {
 	int err;
@@ -207,38 +291,31 @@ static int __init jmmap_init(void)
 	err = jmmap_cookie_init();
 	if (err)
 		goto out;
-	err = jmmap_defer_init();
+	err = pools_create();
 	if (err)
 		goto out_cookie;
-	err = jmmap_hooks_proc_register();
+	err = jmmap_arm();
 	if (err)
-		goto out_defer;
-	err = jmmap_hooks_mm_register();
-	if (err)
-		goto out_hooks_proc;
+		goto out_pools;
+	jmmap_disarm();
 	err = misc_register(&jmmap_misc);
 	if (err)
-		goto out_hooks_mm;
+		goto out_pools;
 	return 0;
 
-out_hooks_mm:
-	jmmap_hooks_mm_unregister();
-out_hooks_proc:
-	jmmap_hooks_proc_unregister();
-out_defer:
-	jmmap_defer_exit();
+out_pools:
+	pools_destroy();
 out_cookie:
 	jmmap_cookie_exit();
 out:
 	return err;
 }
 
+/* No session can be open (the device pins the module): the hooks are disarmed. */
 static void __exit jmmap_exit(void)
 {
 	misc_deregister(&jmmap_misc);
-	jmmap_hooks_mm_unregister();
-	jmmap_hooks_proc_unregister();
-	jmmap_defer_exit();
+	pools_destroy();
 	jmmap_cookie_exit();
 }
 

@@ -4,8 +4,12 @@
  * whole records, and the registry through which hooks reach them.
  *
  * The registry is a list changed under jmmap_sessions_mutex and walked under
- * RCU; hooks run with preemption disabled, which is an RCU read side, and
- * unpublishing waits for a grace period before a session can be freed.
+ * RCU; unpublishing waits for a grace period before a session can be freed.
+ * The hooks are armed while the list is not empty.
+ *
+ * Everything a hook calls here is safe with preemption disabled on a
+ * PREEMPT_RT kernel: the ring takes a raw spinlock, readers are woken from
+ * an irq_work, and target lookups are bit tests.
  */
 #include <linux/capability.h>
 #include <linux/log2.h>
@@ -21,31 +25,48 @@
 
 static LIST_HEAD(jmmap_sessions);
 static DEFINE_MUTEX(jmmap_sessions_mutex);
+static unsigned int jmmap_sessions_open; /* under jmmap_sessions_mutex */
 
 u64 jmmap_now(void)
 {
 	return ktime_get_ns();
 }
 
+static void wakeup_readers(struct irq_work *work)
+{
+	struct jmmap_session *s = container_of(work, struct jmmap_session, wakeup);
+
+	wake_up_interruptible(&s->wait);
+}
+
+/* Memory of a session is charged to the task that opens it. */
+static void *session_vzalloc(size_t bytes)
+{
+	return __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
+}
+
 struct jmmap_session *jmmap_session_new(void)
 {
 	struct jmmap_session *s;
 
-	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
-	s->buf = vzalloc(JMMAP_BUF_DEFAULT);
-	if (!s->buf) {
+	s->buf = session_vzalloc(JMMAP_BUF_DEFAULT);
+	s->targets = session_vzalloc(JMMAP_TARGETS_BYTES);
+	if (!s->buf || !s->targets) {
+		vfree(s->targets);
+		vfree(s->buf);
 		kfree(s);
 		return NULL;
 	}
 	s->size = JMMAP_BUF_DEFAULT;
 	INIT_LIST_HEAD(&s->node);
-	spin_lock_init(&s->lock);
+	raw_spin_lock_init(&s->lock);
 	mutex_init(&s->read_mutex);
 	mutex_init(&s->ioctl_mutex);
 	init_waitqueue_head(&s->wait);
-	xa_init(&s->targets);
+	init_irq_work(&s->wakeup, wakeup_readers);
 	return s;
 }
 
@@ -54,16 +75,31 @@ void jmmap_session_free(struct jmmap_session *s)
 {
 	if (!s)
 		return;
-	xa_destroy(&s->targets);
+	irq_work_sync(&s->wakeup);
+	vfree(s->targets);
 	vfree(s->buf);
 	kfree(s);
 }
 
-void jmmap_session_publish(struct jmmap_session *s)
+int jmmap_session_publish(struct jmmap_session *s)
 {
+	int err = 0;
+
 	mutex_lock(&jmmap_sessions_mutex);
+	if (jmmap_sessions_open >= JMMAP_SESSIONS_MAX) {
+		err = -EMFILE;
+		goto out;
+	}
+	if (!jmmap_sessions_open) {
+		err = jmmap_arm();
+		if (err)
+			goto out;
+	}
+	jmmap_sessions_open++;
 	list_add_tail_rcu(&s->node, &jmmap_sessions);
+out:
 	mutex_unlock(&jmmap_sessions_mutex);
+	return err;
 }
 
 /* After this returns no hook can still be writing to @s. */
@@ -71,6 +107,8 @@ void jmmap_session_unpublish(struct jmmap_session *s)
 {
 	mutex_lock(&jmmap_sessions_mutex);
 	list_del_rcu(&s->node);
+	if (!--jmmap_sessions_open)
+		jmmap_disarm(); /* waits for every hook to have returned */
 	mutex_unlock(&jmmap_sessions_mutex);
 	synchronize_rcu();
 }
@@ -97,19 +135,19 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 			err = -EBUSY; /* records may be queued already */
 			goto out;
 		}
-		buf = vzalloc(bytes);
+		buf = session_vzalloc(bytes);
 		if (!buf) {
 			err = -ENOMEM;
 			goto out;
 		}
 		mutex_lock(&s->read_mutex);
-		spin_lock_irqsave(&s->lock, flags);
+		raw_spin_lock_irqsave(&s->lock, flags);
 		old = s->buf;
 		s->buf = buf;
 		s->size = (u32)bytes;
 		s->head = 0;
 		s->tail = 0;
-		spin_unlock_irqrestore(&s->lock, flags);
+		raw_spin_unlock_irqrestore(&s->lock, flags);
 		mutex_unlock(&s->read_mutex);
 		vfree(old);
 	}
@@ -160,10 +198,11 @@ static void count_lost_locked(struct jmmap_session *s, u32 type)
 	s->lost_owed = true;
 }
 
+/* Any context: the wake-up itself runs from the irq_work. */
 static void wake_readers(struct jmmap_session *s)
 {
 	if (wq_has_sleeper(&s->wait))
-		wake_up_interruptible(&s->wait);
+		irq_work_queue(&s->wakeup);
 }
 
 /*
@@ -177,7 +216,7 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 	unsigned long flags;
 	bool queued = false;
 
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	queue_lost_locked(s, rec->size);
 	if (!s->lost_owed && ring_free(s) >= rec->size) {
 		ring_copy_in(s, rec, rec->size);
@@ -186,7 +225,7 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 	} else {
 		count_lost_locked(s, type);
 	}
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	if (queued)
 		wake_readers(s);
 }
@@ -239,11 +278,11 @@ static void jmmap_session_count_lost(struct jmmap_session *s, u16 type)
 
 	if (type >= JMMAP_REC_MAX)
 		type = 0;
-	spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock_irqsave(&s->lock, flags);
 	count_lost_locked(s, type);
 	queue_lost_locked(s, 0);
 	queued = !s->lost_owed;
-	spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock_irqrestore(&s->lock, flags);
 	if (queued)
 		wake_readers(s);
 }
@@ -265,23 +304,16 @@ void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want)
  * no other: a session may still hold its tgid from an earlier process with
  * the same pid, which exits do not erase (the exit tracepoint cannot tell
  * reliably which thread is the last). A reused pid always comes through
- * here before the new process runs.
+ * here before the new process runs. A bit per pid: nothing to allocate,
+ * nothing that can fail.
  */
 void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid)
 {
 	struct jmmap_session *s;
 
 	rcu_read_lock();
-	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
-		if (!jmmap_session_follows(s, parent_tgid)) {
-			if (jmmap_session_follows(s, child_tgid))
-				xa_erase(&s->targets, child_tgid);
-			continue;
-		}
-		/* On failure the child is not followed: its records count as lost. */
-		if (xa_err(xa_store(&s->targets, child_tgid, xa_mk_value(1), GFP_ATOMIC)))
-			jmmap_session_count_lost(s, JMMAP_REC_FORK);
-	}
+	list_for_each_entry_rcu(s, &jmmap_sessions, node)
+		jmmap_target_set(s, child_tgid, jmmap_session_follows(s, parent_tgid));
 	rcu_read_unlock();
 }
 
@@ -317,10 +349,10 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 	if (mutex_lock_interruptible(&s->read_mutex))
 		return -ERESTARTSYS;
 	for (;;) {
-		spin_lock_irq(&s->lock);
+		raw_spin_lock_irq(&s->lock);
 		head = s->head;
 		tail = s->tail;
-		spin_unlock_irq(&s->lock);
+		raw_spin_unlock_irq(&s->lock);
 		if (head != tail)
 			break;
 		if (nonblock) {
@@ -350,10 +382,10 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 	ret = copy_out(s, ubuf, tail, n);
 	if (ret)
 		goto out;
-	spin_lock_irq(&s->lock);
+	raw_spin_lock_irq(&s->lock);
 	s->tail = tail + n;
 	queue_lost_locked(s, 0);
-	spin_unlock_irq(&s->lock);
+	raw_spin_unlock_irq(&s->lock);
 	ret = n;
 out:
 	mutex_unlock(&s->read_mutex);
@@ -368,8 +400,8 @@ __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_tab
 
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st)
 {
-	spin_lock_irq(&s->lock);
+	raw_spin_lock_irq(&s->lock);
 	memcpy(st->emitted, s->emitted, sizeof(st->emitted));
 	memcpy(st->lost, s->lost, sizeof(st->lost));
-	spin_unlock_irq(&s->lock);
+	raw_spin_unlock_irq(&s->lock);
 }

@@ -7,12 +7,14 @@
  * reads the files for their cookies.
  */
 #include <linux/file.h>
+#include <linux/fs_struct.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/task.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 #include "defer.h"
@@ -20,11 +22,17 @@
 
 #define SNAPSHOT_MAX 65536 /* executable mappings of one process */
 
-static struct mm_struct *mm_of_tgid(u32 tgid)
+/*
+ * The memory of @tgid, and its root directory as the caller names it into
+ * @page (JMMAP_NAME_MAX bytes; "" when unknown).
+ */
+static struct mm_struct *mm_of_tgid(u32 tgid, char *page, const char **root)
 {
 	struct task_struct *task;
 	struct mm_struct *mm;
+	struct path path = {};
 
+	*root = "";
 	rcu_read_lock();
 	task = pid_task(find_pid_ns((int)tgid, &init_pid_ns), PIDTYPE_TGID);
 	if (task)
@@ -32,6 +40,17 @@ static struct mm_struct *mm_of_tgid(u32 tgid)
 	rcu_read_unlock();
 	if (!task)
 		return NULL;
+	task_lock(task);
+	if (task->fs)
+		get_fs_root(task->fs, &path);
+	task_unlock(task);
+	if (path.dentry) {
+		const char *name = page ? d_path(&path, page, JMMAP_NAME_MAX) : ERR_PTR(-ENOMEM);
+
+		if (!IS_ERR(name))
+			*root = name;
+		path_put(&path);
+	}
 	mm = get_task_mm(task);
 	put_task_struct(task);
 	return mm;
@@ -40,6 +59,10 @@ static struct mm_struct *mm_of_tgid(u32 tgid)
 int jmmap_snapshot(struct jmmap_session *s, u32 tgid)
 {
 	struct jmmap_pending *p, *tmp;
+	struct file *prev_file = NULL;
+	const char *root;
+	char *root_page;
+	struct jmmap_cookie prev_cookie;
 	struct vm_area_struct *vma;
 	struct mm_struct *mm;
 	LIST_HEAD(items);
@@ -47,11 +70,15 @@ int jmmap_snapshot(struct jmmap_session *s, u32 tgid)
 	unsigned int n = 0;
 	int err = 0;
 
-	mm = mm_of_tgid(tgid);
-	if (!mm)
+	root_page = kmalloc(JMMAP_NAME_MAX, GFP_KERNEL);
+	mm = mm_of_tgid(tgid, root_page, &root);
+	if (!mm) {
+		kfree(root_page);
 		return 0; /* exited, or a kernel thread: nothing mapped */
+	}
 	if (mmap_read_lock_killable(mm)) {
 		mmput(mm);
+		kfree(root_page);
 		return -EINTR;
 	}
 	{
@@ -64,7 +91,7 @@ int jmmap_snapshot(struct jmmap_session *s, u32 tgid)
 				err = -E2BIG;
 				break;
 			}
-			p = jmmap_pending_new(GFP_KERNEL);
+			p = jmmap_pending_alloc();
 			if (!p) {
 				err = -ENOMEM;
 				break;
@@ -94,12 +121,33 @@ int jmmap_snapshot(struct jmmap_session *s, u32 tgid)
 	mmap_read_unlock(mm);
 	mmput(mm);
 
+	/*
+	 * A file mapped several times (text, relro, ...) is read once: its
+	 * mappings come one after the other. A fatal signal ends the work.
+	 */
 	list_for_each_entry_safe(p, tmp, &items, node) {
 		list_del(&p->node);
-		if (err)
+		if (!err && fatal_signal_pending(current))
+			err = -EINTR;
+		if (err) {
 			jmmap_pending_free(p);
-		else
-			jmmap_pending_finish(p, s, true);
+			continue;
+		}
+		if (p->file) {
+			if (!prev_file || file_inode(prev_file) != file_inode(p->file)) {
+				if (prev_file)
+					fput(prev_file);
+				prev_file = get_file(p->file);
+				jmmap_cookie_of_file(p->file, &prev_cookie);
+			}
+			p->cookie = prev_cookie;
+			p->have_cookie = true;
+		}
+		p->root = root;
+		jmmap_pending_finish(p, s, true);
 	}
+	if (prev_file)
+		fput(prev_file);
+	kfree(root_page);
 	return err;
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jmmap targets: the processes a session follows. A set of thread-group ids
- * (init namespace) per session, in an xarray: looked up locklessly from
- * hooks, grown from the fork hook (GFP_ATOMIC). An exited process stays in
- * the set until its pid is reused: the fork hook then erases it from the
- * sessions that do not follow the new process's parent.
+ * jmmap targets: the processes a session follows. A bitmap of thread-group
+ * ids (init namespace) per session, one bit for every pid the kernel can
+ * give (PID_MAX_LIMIT), set aside when the session opens: hooks test and
+ * set bits without a lock or an allocation, so following a new child can
+ * neither sleep nor fail. An exited process stays in the set until its pid
+ * is reused: the fork hook then clears it in the sessions that do not
+ * follow the new process's parent.
  */
 #include <linux/capability.h>
 #include <linux/pid.h>
@@ -16,7 +18,17 @@
 
 bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
 {
-	return tgid && xa_load(&s->targets, tgid) != NULL;
+	return tgid && tgid < PID_MAX_LIMIT && test_bit(tgid, s->targets);
+}
+
+void jmmap_target_set(struct jmmap_session *s, u32 tgid, bool follow)
+{
+	if (!tgid || tgid >= PID_MAX_LIMIT)
+		return;
+	if (follow)
+		set_bit(tgid, s->targets);
+	else if (test_bit(tgid, s->targets))
+		clear_bit(tgid, s->targets);
 }
 
 /*
@@ -29,9 +41,7 @@ int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 
 {
 	struct task_struct *task;
 	struct pid *pid;
-	void *old;
 	u32 tgid;
-	int err;
 
 	if (t->flags & ~(u64)(JMMAP_TARGET_SYSTEM_WIDE | JMMAP_TARGET_NO_SNAPSHOT))
 		return -EINVAL;
@@ -46,7 +56,7 @@ int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 
 		mutex_unlock(&s->ioctl_mutex);
 		return 0;
 	}
-	if (!t->pid || t->pid > PID_MAX_LIMIT)
+	if (!t->pid || t->pid >= PID_MAX_LIMIT)
 		return -EINVAL;
 
 	/*
@@ -64,17 +74,13 @@ int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 
 
 	mutex_lock(&s->ioctl_mutex);
 	s->armed = true;
-	old = xa_store(&s->targets, tgid, xa_mk_value(1), GFP_KERNEL);
-	err = xa_err(old);
+	*added = !test_and_set_bit(tgid, s->targets);
 	mutex_unlock(&s->ioctl_mutex);
-	if (!err) {
-		*tgid_out = tgid;
-		*added = !old;
-	}
-	return err;
+	*tgid_out = tgid;
+	return 0;
 }
 
 void jmmap_target_remove(struct jmmap_session *s, u32 tgid)
 {
-	xa_erase(&s->targets, tgid);
+	jmmap_target_set(s, tgid, false);
 }

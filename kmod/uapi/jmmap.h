@@ -83,6 +83,20 @@ enum jmmap_cookie_kind {
 #define JMMAP_CONTENT_COOKIE_EDGE 4096
 
 /*
+ * Why a file-backed MMAP3 or EXEC has no cookie (JMMAP_COOKIE_NONE): the
+ * low bits of hdr.flags. 0 also for anonymous memory and for files that
+ * are not regular.
+ */
+#define JMMAP_COOKIE_WHY_MASK 0x7
+enum jmmap_cookie_why {
+	JMMAP_COOKIE_WHY_ERROR = 1,      /* reading the file failed */
+	JMMAP_COOKIE_WHY_NOT_CACHED = 2, /* remote or user-space filesystem (NFS, FUSE):
+					  * read only from the page cache, and not there */
+	JMMAP_COOKIE_WHY_WITHHELD = 3,   /* the session's opener may not read the file */
+	JMMAP_COOKIE_WHY_UNREADABLE = 4, /* mapped without read access */
+};
+
+/*
  * MMAP3: exactly the range one call mapped or made executable, never the
  * merged vma; the merged vma's bounds travel beside it for diagnosis.
  * Followed by the NUL-terminated file name ("//anon" for anonymous memory),
