@@ -18,9 +18,9 @@
  * and only if that change time was at least a second older than the
  * computation, so that a file rewritten within one timestamp tick is never
  * served a stale cookie. A read error is not absence: nothing is cached
- * after one. Nor is anything cached, or taken from the cache, while the
- * file has shared writable mappings: writes through them change the
- * contents without moving the change time (tmpfs, memfd).
+ * after one. Nothing is cached, or taken from the cache, where the change
+ * time cannot tell: on memory filesystems (tmpfs, memfd), and while the
+ * file has shared writable mappings.
  */
 #include <crypto/hash.h>
 #include <linux/elf.h>
@@ -79,6 +79,17 @@ static bool fs_is_local(const struct super_block *sb)
 	if (sb->s_type->fs_flags & FS_REQUIRES_DEV)
 		return true;
 	return sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC;
+}
+
+/*
+ * Whether a change of contents moves the change time. Not on memory
+ * filesystems (tmpfs, /dev/shm, memfd): a write through a shared mapping
+ * touches no time at all. Block filesystems update it when a clean page is
+ * first written through a mapping.
+ */
+static bool ctime_tells(const struct super_block *sb)
+{
+	return sb->s_magic != FUSE_SUPER_MAGIC && (sb->s_type->fs_flags & FS_REQUIRES_DEV);
 }
 
 /* Copy [pos, pos + len) from up-to-date page-cache folios; -EAGAIN if not all there. */
@@ -455,7 +466,7 @@ void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out)
 		out->why = JMMAP_COOKIE_WHY_UNREADABLE;
 		return;
 	}
-	cacheable = !mapping_writably_mapped(file->f_mapping);
+	cacheable = ctime_tells(inode->i_sb) && !mapping_writably_mapped(file->f_mapping);
 	inode_state(inode, &before);
 	if (cacheable && cache_lookup(&before, out))
 		return;
