@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile and unusual input the module must bound or get right: ioctl
+ * commands whose encoded size differs from the argument's own, argument
+ * sizes past a page, more sessions than the module allows, a file written
+ * through a shared mapping on tmpfs (no change time moves), a chrooted
+ * target named by SNAPSHOT and by live records, and an mprotect() across
+ * more executable vmas than the module keeps records for at once.
+ */
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "cookie.h"
+#include "jsession.h"
+
+static const struct jmmap_rec_mmap3 *find_mmap3(const struct js_records *r, pid_t pid,
+						 uint64_t ino, unsigned int cause)
+{
+	const struct jmmap_rec_mmap3 *found = NULL;
+
+	js_for_each(r, h)
+	{
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+		if (h->type == JMMAP_REC_MMAP3 && m->pid == (uint32_t)pid && m->ino == ino &&
+		    (!cause || m->cause == cause))
+			found = m;
+	}
+	return found;
+}
+
+/* The VERSION command with another size encoded in its number. */
+static void test_ioctl_nr(int fd)
+{
+	struct jmmap_version v = { .size = sizeof(v) };
+	unsigned int cmd = _IOC(_IOC_READ | _IOC_WRITE, JMMAP_IOC_MAGIC, 0x01, 200);
+	int ret = ioctl(fd, cmd, &v);
+
+	ktap_ok(ret == 0 && v.abi_version == JMMAP_ABI_VERSION,
+		"ioctl_dispatched_on_nr: VERSION with 200 encoded as its size answers (%s)",
+		ret ? strerror(errno) : "ok");
+}
+
+/* An argument that says it is a megabyte long, all zeroes past the struct. */
+static void test_ioctl_size_cap(int fd)
+{
+	size_t len = 1 << 20;
+	struct jmmap_config *cfg = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int ret, e;
+
+	if (cfg == MAP_FAILED) {
+		ktap_skip("no memory for the argument", "ioctl_size_capped");
+		return;
+	}
+	cfg->size = (uint32_t)len;
+	ret = ioctl(fd, JMMAP_IOC_CONFIG, cfg);
+	e = errno;
+	munmap(cfg, len);
+	ktap_ok(ret == -1 && e == E2BIG,
+		"ioctl_size_capped: CONFIG with size 1 MiB fails with E2BIG (%s)",
+		ret ? strerror(e) : "accepted");
+}
+
+static void test_sessions_bounded(void)
+{
+	int fds[200], n = 0, e = 0, i;
+
+	for (i = 0; i < 200; i++) {
+		fds[n] = open(JS_DEV, O_RDONLY | O_CLOEXEC);
+		if (fds[n] < 0) {
+			e = errno;
+			break;
+		}
+		n++;
+	}
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	ktap_ok(n == 64 && e == EMFILE,
+		"sessions_bounded: %d sessions opened, then %s (want 64, then EMFILE)", n,
+		e ? strerror(e) : "no refusal");
+}
+
+static int write_pattern(const char *path, uint8_t first)
+{
+	uint8_t buf[10000];
+	size_t i;
+	int f, err;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 13 + 5);
+	buf[0] = first;
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+	err = f < 0 || write(f, buf, sizeof(buf)) != (ssize_t)sizeof(buf);
+	if (f >= 0)
+		close(f);
+	return err ? -1 : 0;
+}
+
+/* Map @path executable and return the cookie of its MMAP3, in hex. */
+static int exec_map_cookie(int fd, const char *path, char *hex)
+{
+	const struct jmmap_rec_mmap3 *m;
+	struct js_records r = { 0 };
+	struct stat st;
+	void *p;
+	int f = open(path, O_RDONLY);
+
+	if (f < 0 || fstat(f, &st))
+		return -1;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0);
+	close(f);
+	if (p == MAP_FAILED)
+		return -1;
+	munmap(p, (size_t)st.st_size);
+	js_drain(fd, &r);
+	m = find_mmap3(&r, getpid(), st.st_ino, JMMAP_CAUSE_MMAP);
+	if (m)
+		js_hex(m->cookie, m->cookie_kind ? m->cookie_len : 0, hex);
+	js_free(&r);
+	return m ? 0 : -1;
+}
+
+/*
+ * tmpfs: a write through a shared mapping moves no change time, so a
+ * cookie cached from before must not be served after.
+ */
+static void test_shared_write_cookie(int fd)
+{
+	char path[] = "/tmp/jmmap-shw.bin", before[64] = "", after[64] = "", want[64] = "";
+	struct jrec_cookie uc;
+	uint8_t *w;
+	int f, err;
+
+	err = write_pattern(path, 'A');
+	sleep(2); /* the change time is now old enough for a cache to trust */
+	err |= exec_map_cookie(fd, path, before);
+	f = open(path, O_RDWR);
+	w = f < 0 ? MAP_FAILED : mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+	if (f >= 0)
+		close(f);
+	if (w == MAP_FAILED) {
+		err = -1;
+	} else {
+		w[0] = 'B';
+		munmap(w, 4096);
+	}
+	err |= exec_map_cookie(fd, path, after);
+	err |= jrec_cookie_from_path(path, &uc);
+	jrec_cookie_hex(&uc, want);
+	unlink(path);
+	ktap_ok(!err && strcmp(before, after) && !strcmp(after, want),
+		"shared_write_new_cookie: tmpfs file written through a shared mapping: %s, then %s "
+		"(userspace rule now %s)",
+		before, after, want);
+}
+
+/*
+ * A chrooted target: its SNAPSHOT record names the file from the target's
+ * root, as its live records do.
+ */
+static void test_chroot_names(void)
+{
+	char dir[] = "/tmp/jmmap-rootXXXXXX", path[256], snap_name[256] = "?", live_name[256] = "?";
+	const struct jmmap_rec_mmap3 *m;
+	struct js_records r = { 0 };
+	int req[2], ans[2], fd = -1, ok = 0;
+	struct stat st;
+	pid_t pid;
+	char c = 0;
+
+	if (!mkdtemp(dir) || pipe(req) || pipe(ans)) {
+		ktap_skip("no temporary directory", "chroot_target_names");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/code.bin", dir);
+	if (write_pattern(path, 'C') || stat(path, &st)) {
+		ktap_skip("cannot write the file", "chroot_target_names");
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int f;
+
+		if (chroot(dir) || chdir("/"))
+			_exit(1);
+		for (;;) {
+			if (read(req[0], &c, 1) != 1 || c == 'q')
+				_exit(0);
+			f = open("/code.bin", O_RDONLY);
+			if (f < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0) ==
+					     MAP_FAILED)
+				_exit(1);
+			close(f);
+			if (write(ans[1], "k", 1) != 1)
+				_exit(1);
+		}
+	}
+	c = 'm';
+	if (pid > 0 && write(req[1], &c, 1) == 1 && read(ans[0], &c, 1) == 1) {
+		fd = js_open(0, 0);
+		if (fd >= 0 && js_add(fd, pid, 0) == 0) {
+			js_drain(fd, &r);
+			m = find_mmap3(&r, pid, st.st_ino, JMMAP_CAUSE_SNAPSHOT);
+			if (m)
+				snprintf(snap_name, sizeof(snap_name), "%s", js_mmap3_name(m));
+			js_free(&r);
+			c = 'm';
+			if (write(req[1], &c, 1) == 1 && read(ans[0], &c, 1) == 1) {
+				js_drain(fd, &r);
+				m = find_mmap3(&r, pid, st.st_ino, JMMAP_CAUSE_MMAP);
+				if (m)
+					snprintf(live_name, sizeof(live_name), "%s", js_mmap3_name(m));
+				js_free(&r);
+				ok = 1;
+			}
+		}
+	}
+	c = 'q';
+	if (write(req[1], &c, 1) != 1)
+		ok = 0;
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	rmdir(dir);
+	ktap_ok(ok && !strcmp(snap_name, "/code.bin") && !strcmp(live_name, "/code.bin"),
+		"chroot_target_names: SNAPSHOT names %s, the live record %s (want /code.bin)",
+		snap_name, live_name);
+}
+
+/*
+ * One mprotect() over more executable vmas than the module keeps pending
+ * records for: every vma is either reported or counted lost.
+ */
+static void test_mprotect_many_vmas(void)
+{
+	const unsigned int pages = 6000;
+	struct jmmap_stats st = { .size = sizeof(st) };
+	struct js_records r = { 0 };
+	unsigned int i, emitted = 0;
+	uint8_t *base;
+	int fd;
+
+	fd = js_open(16 << 20, 0);
+	if (fd < 0 || js_add(fd, getpid(), JMMAP_TARGET_NO_SNAPSHOT)) {
+		ktap_skip("cannot open a session", "mprotect_many_vmas_accounted");
+		return;
+	}
+	base = mmap(NULL, pages * JS_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		    -1, 0);
+	if (base == MAP_FAILED) {
+		close(fd);
+		ktap_skip("no memory", "mprotect_many_vmas_accounted");
+		return;
+	}
+	for (i = 1; i < pages; i += 2) /* split into one vma a page */
+		mprotect(base + i * JS_PAGE, JS_PAGE, PROT_READ);
+	js_drain(fd, &r);
+	js_free(&r);
+	mprotect(base, pages * JS_PAGE, PROT_READ | PROT_EXEC);
+	js_drain(fd, &r);
+	js_for_each(&r, h)
+	{
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+		if (h->type == JMMAP_REC_MMAP3 && m->cause == JMMAP_CAUSE_MPROTECT &&
+		    m->start >= (uintptr_t)base && m->start < (uintptr_t)base + pages * JS_PAGE)
+			emitted++;
+	}
+	if (ioctl(fd, JMMAP_IOC_GET_STATS, &st))
+		st.lost[JMMAP_REC_MMAP3] = ~0ULL;
+	ktap_ok(emitted + st.lost[JMMAP_REC_MMAP3] == pages,
+		"mprotect_many_vmas_accounted: %u vmas made executable: %u MMAP3 + %llu lost", pages,
+		emitted, (unsigned long long)st.lost[JMMAP_REC_MMAP3]);
+	js_free(&r);
+	munmap(base, pages * JS_PAGE);
+	close(fd);
+}
+
+int main(void)
+{
+	int fd;
+
+	ktap_begin();
+	fd = js_open_self(4 << 20, 0);
+	test_ioctl_nr(fd);
+	test_ioctl_size_cap(fd);
+	test_shared_write_cookie(fd);
+	close(fd);
+	test_sessions_bounded();
+	test_chroot_names();
+	test_mprotect_many_vmas();
+	return ktap_finish();
+}
