@@ -59,6 +59,8 @@ has JMMAP_HAVE_INODE_GET_CTIME 'inode_get_ctime\(const struct inode' linux/fs.h
 # backing file (overlayfs), not the layer below.
 has JMMAP_HAVE_FILE_USER_PATH 'const struct path \*file_user_path\(const struct file' linux/fs.h
 has JMMAP_HAVE_FILE_USER_INODE 'const struct inode \*file_user_inode\(const struct file' linux/fs.h
+# Permission checks take the mount's idmap (6.3) instead of its user namespace.
+has JMMAP_HAVE_MNT_IDMAP 'int generic_permission\(struct mnt_idmap' linux/fs.h
 # sched_process_exit gained group_dead (6.16): the probe's prototype follows.
 if sed -n '/sched_process_exit,/,/TP_ARGS/p' "$(hdr trace/events/sched.h)" | grep -q 'bool group_dead'; then
 	echo "#define JMMAP_HAVE_SCHED_EXIT_GROUP_DEAD 1"

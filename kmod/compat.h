@@ -92,6 +92,22 @@
 #define JMMAP_SCHED_EXIT_GROUP_DEAD(p) (atomic_read(&(p)->signal->live) == 0)
 #endif
 
+/*
+ * Whether the current credentials may read @file, from the mode and
+ * cached ACLs alone: never a call into the filesystem, which on NFS or
+ * FUSE could wait on a server. An ACL not cached counts as no.
+ */
+static inline bool jmmap_may_read_cached(struct file *file)
+{
+#ifdef JMMAP_HAVE_MNT_IDMAP
+	return !generic_permission(file_mnt_idmap(file), file_inode(file),
+				   MAY_READ | MAY_NOT_BLOCK);
+#else
+	return !generic_permission(file_mnt_user_ns(file), file_inode(file),
+				   MAY_READ | MAY_NOT_BLOCK);
+#endif
+}
+
 /* The inode's change time, as seconds and nanoseconds. */
 static inline void jmmap_inode_ctime(const struct inode *inode, s64 *sec, u32 *nsec)
 {

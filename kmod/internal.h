@@ -60,6 +60,7 @@ struct jmmap_session {
 	bool system_wide;
 	u64 config_flags;         /* JMMAP_CONFIG_* */
 	unsigned long *targets;   /* bitmap of tgids (init namespace) followed */
+	const struct cred *cred;  /* the opener's: whose reads a cookie may stand for */
 };
 
 /* session.c: sessions, their rings and the registry of open sessions */
@@ -88,6 +89,16 @@ enum jmmap_want {
 };
 bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want);
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
+
+/*
+ * A record with the cookie of @file at byte @cookie_off (struct
+ * jmmap_cookie_fields there), to @only or every entitled session: a
+ * session whose opener may not read @file gets it without the cookie
+ * (JMMAP_COOKIE_WHY_WITHHELD). Task context; @rec is restored on return.
+ */
+struct file;
+void jmmap_emit_cookie(struct jmmap_rec_header *rec, size_t cookie_off, struct file *file,
+		       u32 tgid, enum jmmap_want want, struct jmmap_session *only);
 
 /* A record of @type about @tgid could not even be built: count it lost. */
 void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want);

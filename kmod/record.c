@@ -177,7 +177,11 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 	p->r.hdr.size = (u32)size;
 	memcpy(rec, &p->r, fixed);
 	memcpy(rec + fixed, name, name_len);
-	deliver(p, only, (struct jmmap_rec_header *)rec);
+	if (p->file && cookie.kind != JMMAP_COOKIE_NONE)
+		jmmap_emit_cookie((struct jmmap_rec_header *)rec, c_kind - (u8 *)&p->r, p->file,
+				  p->tgid, p->want, only);
+	else
+		deliver(p, only, (struct jmmap_rec_header *)rec);
 	if (rec != (char *)small)
 		kfree(rec);
 out:

@@ -12,6 +12,7 @@
  * an irq_work, and target lookups are bit tests.
  */
 #include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/log2.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
@@ -21,6 +22,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "compat.h"
 #include "internal.h"
 
 static LIST_HEAD(jmmap_sessions);
@@ -67,6 +69,7 @@ struct jmmap_session *jmmap_session_new(void)
 	mutex_init(&s->ioctl_mutex);
 	init_waitqueue_head(&s->wait);
 	init_irq_work(&s->wakeup, wakeup_readers);
+	s->cred = get_current_cred();
 	return s;
 }
 
@@ -76,6 +79,7 @@ void jmmap_session_free(struct jmmap_session *s)
 	if (!s)
 		return;
 	irq_work_sync(&s->wakeup);
+	put_cred(s->cred);
 	vfree(s->targets);
 	vfree(s->buf);
 	kfree(s);
@@ -263,6 +267,58 @@ void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want wa
 	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
 		if (session_wants(s, tgid, want))
 			jmmap_session_write(s, rec);
+	}
+	rcu_read_unlock();
+}
+
+/* The cookie fields of MMAP3 and EXEC, in this order: kind, len, bytes. */
+struct cookie_fields {
+	u8 kind;
+	u8 len;
+	u8 bytes[JMMAP_COOKIE_MAX];
+};
+
+static bool opener_may_read(struct jmmap_session *s, struct file *file)
+{
+	const struct cred *old = override_creds(s->cred);
+	bool ok = jmmap_may_read_cached(file);
+
+	revert_creds(old);
+	return ok;
+}
+
+static void write_checked(struct jmmap_session *s, struct jmmap_rec_header *rec,
+			  struct cookie_fields *c, struct file *file)
+{
+	struct cookie_fields saved;
+	u16 flags = rec->flags;
+
+	if (opener_may_read(s, file)) {
+		jmmap_session_write(s, rec);
+		return;
+	}
+	saved = *c;
+	memset(c, 0, sizeof(*c));
+	rec->flags = (flags & ~JMMAP_COOKIE_WHY_MASK) | JMMAP_COOKIE_WHY_WITHHELD;
+	jmmap_session_write(s, rec);
+	*c = saved;
+	rec->flags = flags;
+}
+
+void jmmap_emit_cookie(struct jmmap_rec_header *rec, size_t cookie_off, struct file *file,
+		       u32 tgid, enum jmmap_want want, struct jmmap_session *only)
+{
+	struct cookie_fields *c = (struct cookie_fields *)((u8 *)rec + cookie_off);
+	struct jmmap_session *s;
+
+	if (only) {
+		write_checked(only, rec, c, file);
+		return;
+	}
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (session_wants(s, tgid, want))
+			write_checked(s, rec, c, file);
 	}
 	rcu_read_unlock();
 }

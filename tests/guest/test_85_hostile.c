@@ -4,11 +4,15 @@
  * commands whose encoded size differs from the argument's own, argument
  * sizes past a page, more sessions than the module allows, a file written
  * through a shared mapping on tmpfs (no change time moves), a chrooted
- * target named by SNAPSHOT and by live records, and an mprotect() across
- * more executable vmas than the module keeps records for at once.
+ * target named by SNAPSHOT and by live records, an execute-only file seen
+ * by a session whose opener may not read it, and an mprotect() across more
+ * executable vmas than the module keeps records for at once.
  */
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "cookie.h"
@@ -231,6 +235,109 @@ static void test_chroot_names(void)
 		snap_name, live_name);
 }
 
+/* Drop to uid/gid 65534 keeping CAP_PERFMON alone; 0 on success. */
+static int become_perfmon_nobody(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { 0 };
+
+	if (prctl(PR_SET_KEEPCAPS, 1) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		return -1;
+	data[CAP_PERFMON / 32].effective = 1u << (CAP_PERFMON % 32);
+	data[CAP_PERFMON / 32].permitted = 1u << (CAP_PERFMON % 32);
+	return (int)syscall(SYS_capset, &hdr, data);
+}
+
+/*
+ * An execute-only file (0711, root's) mapped by a root process: a session
+ * opened by root gets its cookie, one opened by an unprivileged user with
+ * CAP_PERFMON gets it withheld, with the reason.
+ */
+static void test_withheld_cookie(void)
+{
+	char path[] = "/tmp/jmmap-xo.bin";
+	int go[2], done[2], res[2], root_fd, ok = 0;
+	unsigned int kind_root = 0xff, kind_user = 0xff, why_user = 0xff;
+	struct js_records r = { 0 };
+	const struct jmmap_rec_mmap3 *m;
+	struct stat st, dev;
+	pid_t target, user;
+	char c;
+
+	if (write_pattern(path, 'X') || chmod(path, 0711) || stat(path, &st) ||
+	    stat(JS_DEV, &dev) || pipe(go) || pipe(done) || pipe(res)) {
+		ktap_skip("cannot set up the file", "withheld_cookie");
+		return;
+	}
+	target = fork();
+	if (target == 0) {
+		int f;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		f = open(path, O_RDONLY);
+		if (f < 0 || mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0) ==
+				     MAP_FAILED)
+			_exit(1);
+		if (write(done[1], "k", 1) != 1)
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	root_fd = js_open(0, 0);
+	chmod(JS_DEV, 0666);
+	user = fork();
+	if (user == 0) {
+		unsigned int out[3] = { 0xff, 0xff, 0 };
+		int fd = -1;
+
+		if (become_perfmon_nobody() == 0)
+			fd = js_open(0, 0);
+		if (fd >= 0 && js_add(fd, target, JMMAP_TARGET_NO_SNAPSHOT) == 0 &&
+		    write(res[1], "r", 1) == 1 && read(done[0], &c, 1) == 1) {
+			js_drain(fd, &r);
+			m = find_mmap3(&r, target, st.st_ino, JMMAP_CAUSE_MMAP);
+			if (m) {
+				out[0] = m->cookie_kind;
+				out[1] = m->hdr.flags & JMMAP_COOKIE_WHY_MASK;
+				out[2] = 1;
+			}
+		}
+		if (write(res[1], out, sizeof(out)) != (ssize_t)sizeof(out))
+			_exit(1);
+		_exit(0);
+	}
+	if (root_fd >= 0 && js_add(root_fd, target, JMMAP_TARGET_NO_SNAPSHOT) == 0 &&
+	    read(res[0], &c, 1) == 1 && c == 'r' && write(go[1], "g", 1) == 1) {
+		unsigned int out[3];
+
+		if (read(res[0], out, sizeof(out)) == (ssize_t)sizeof(out) && out[2]) {
+			kind_user = out[0];
+			why_user = out[1];
+			js_drain(root_fd, &r);
+			m = find_mmap3(&r, target, st.st_ino, JMMAP_CAUSE_MMAP);
+			kind_root = m ? m->cookie_kind : 0xff;
+			js_free(&r);
+			ok = 1;
+		}
+	}
+	chmod(JS_DEV, dev.st_mode & 07777);
+	kill(target, SIGKILL);
+	waitpid(target, NULL, 0);
+	if (user > 0)
+		waitpid(user, NULL, 0);
+	if (root_fd >= 0)
+		close(root_fd);
+	unlink(path);
+	ktap_ok(ok && kind_root == JMMAP_COOKIE_CONTENT && kind_user == JMMAP_COOKIE_NONE &&
+			why_user == JMMAP_COOKIE_WHY_WITHHELD,
+		"withheld_cookie: execute-only file: root's session kind %u, CAP_PERFMON user's "
+		"kind %u why %u (want %u; %u, %u)",
+		kind_root, kind_user, why_user, JMMAP_COOKIE_CONTENT, JMMAP_COOKIE_NONE,
+		JMMAP_COOKIE_WHY_WITHHELD);
+}
+
 /*
  * One mprotect() over more executable vmas than the module keeps pending
  * records for: every vma is either reported or counted lost.
@@ -292,6 +399,7 @@ int main(void)
 	close(fd);
 	test_sessions_bounded();
 	test_chroot_names();
+	test_withheld_cookie();
 	test_mprotect_many_vmas();
 	return ktap_finish();
 }
