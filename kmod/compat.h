@@ -8,7 +8,10 @@
 #define JMMAP_COMPAT_H
 
 #include <linux/fs.h>
+#include <linux/ptrace.h>
 #include "compat-gen.h"
+
+struct vm_area_struct;
 
 /*
  * The function every munmap path (munmap, mremap, do_munmap) goes through,
@@ -32,18 +35,46 @@
 /*
  * unmap_vmas(), which zaps the pages of the vmas a munmap detached: it runs
  * only past the munmap path's point of no return, so it tells that the unmap
- * took effect. Its vma, start and end are arguments 2, 3 and 4 in both shapes:
+ * took effect. jmmap_unmap_vmas_args() reads its first vma and the range
+ * being unmapped, from arguments 2, 3 and 4 in the older shapes:
  *   unmap_vmas(tlb, maple_tree *mt, vma, start, end)                    6.1
  *   unmap_vmas(tlb, ma_state *mas, vma, start, end, tree_end, locked)   6.6+
+ * and from the descriptor argument 1 points to in 7.2, whose layout
+ * compat-probe.sh took from the headers' BTF (mm/vma.h is not shipped):
+ *   unmap_vmas(tlb, unmap_desc *unmap)   unmap->first, vma_start, vma_end
  */
 #if defined(JMMAP_HAVE_UNMAP_VMAS_MAS) || defined(JMMAP_HAVE_UNMAP_VMAS_MT)
+#define JMMAP_UNMAP_VMAS_SYMBOL "unmap_vmas"
+#elif defined(JMMAP_HAVE_UNMAP_VMAS_DESC)
+#if !defined(JMMAP_UNMAP_DESC_OFF_FIRST) || !defined(JMMAP_UNMAP_DESC_OFF_VMA_START) || \
+	!defined(JMMAP_UNMAP_DESC_OFF_VMA_END)
+#error "jmmap: struct unmap_desc's layout is unknown (no BTF in the headers, or no pahole?)"
+#endif
 #define JMMAP_UNMAP_VMAS_SYMBOL "unmap_vmas"
 #else
 #error "jmmap: unknown unmap_vmas() signature; teach compat-probe.sh"
 #endif
-#define JMMAP_UNMAP_VMAS_ARG_VMA 2
-#define JMMAP_UNMAP_VMAS_ARG_START 3
-#define JMMAP_UNMAP_VMAS_ARG_END 4
+
+static inline void jmmap_unmap_vmas_args(struct pt_regs *regs, struct vm_area_struct **vma,
+					 unsigned long *start, unsigned long *end)
+{
+#ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
+	const char *desc = (const char *)regs_get_kernel_argument(regs, 1);
+
+	if (!desc) {
+		*vma = NULL;
+		*start = *end = 0;
+		return;
+	}
+	*vma = *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
+	*start = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_VMA_START);
+	*end = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_VMA_END);
+#else
+	*vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+	*start = regs_get_kernel_argument(regs, 3);
+	*end = regs_get_kernel_argument(regs, 4);
+#endif
+}
 
 /*
  * mprotect_fixup(), called once per vma a mprotect() changes:

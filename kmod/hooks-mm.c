@@ -466,17 +466,17 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
+	unsigned long start, end;
 	struct stash *st;
 	u64 time;
 	u32 i;
 
 	if (!current_is_user())
 		return 0;
-	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_UNMAP_VMAS_ARG_VMA);
+	jmmap_unmap_vmas_args(regs, &vma, &start, &end);
 	if (!vma || vma->vm_mm != current->mm)
 		return 0;
-	st = stash_take_unmap(regs_get_kernel_argument(regs, JMMAP_UNMAP_VMAS_ARG_START),
-			      regs_get_kernel_argument(regs, JMMAP_UNMAP_VMAS_ARG_END));
+	st = stash_take_unmap(start, end);
 	if (!st)
 		return 0;
 	time = jmmap_now();

@@ -2,8 +2,12 @@
 #
 # jmmap is built from a copy of kmod/ per kernel: for the 6.1 kernel through
 # DKMS (`make dkms-install`, the installed .ko is what the guest loads), for
-# 6.12 with `make kmod` into build/kmod-<release>/. JMMAP_QEMU_DKMS=0 (or not
-# being root) builds 6.1 the plain way too.
+# 6.12 and 6.12-rt with `make kmod` into build/kmod-<release>/. JMMAP_QEMU_DKMS=0
+# (or not being root) builds 6.1 the plain way too. A kernel built with
+# another major version of gcc than the machine's (newest) gets its module
+# built in a chroot that has that gcc (chroot.sh).
+
+. "$(dirname "${BASH_SOURCE[0]}")/chroot.sh"
 
 qemu_top() {
 	(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -36,12 +40,20 @@ qemu_dkms_lock() {
 # are taken under the DKMS lock, so that another checkout installing at the
 # same time cannot come in between.
 qemu_build_jmmap() {
-	local series=$1 rel=$2 out=$3 log=$4 top ko
+	local series=$1 rel=$2 out=$3 log=$4 top ko kcc hcc
 	top=$(qemu_top)
 	rm -f "$out" "$out".dkms-*
 	if [ ! -f "$top/kmod/Makefile" ]; then
 		echo "kmod/Makefile does not exist" >"$log"
 		return 1
+	fi
+	kcc=$(qemu_headers_cc_major "$series" "$rel" 2>>"$log")
+	hcc=$(qemu_host_cc_major)
+	if [ -n "$kcc" ] && [ "$kcc" != "$hcc" ]; then
+		: >"$log"
+		qemu_chroot_build "$series" "$rel" "$kcc" "$out" "$log" || return 1
+		echo "built with gcc-$kcc in $(qemu_chroot_dir)"
+		return 0
 	fi
 	if qemu_use_dkms "$series"; then
 		(

@@ -52,7 +52,7 @@ qemu_stage_busybox() {
 # /etc/testbed/modules.
 qemu_stage_scratch_modules() {
 	local stage=$1 kdir=$2 rel=$3 list m base
-	list=$(qemu_module_closure "$kdir" "$rel" virtio_pci virtio_blk crc32c_generic ext4) || return 1
+	list=$(qemu_module_closure "$kdir" "$rel" virtio_pci virtio_blk '?crc32c_generic' ext4) || return 1
 	mkdir -p "$stage/lib/modules/extra" "$stage/etc/testbed"
 	: >"$stage/etc/testbed/modules"
 	for m in $list; do

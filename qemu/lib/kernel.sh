@@ -1,14 +1,21 @@
 # Sourced by the qemu/ scripts: which Debian kernels the test bed boots, and
 # fetching them into a cache outside the git tree.
 #
-# Two kernels, named by their series: "6.1" is bookworm's default
-# (linux-image-amd64), "6.12" is linux-image-6.12-amd64. The release (ABI
-# number included) is resolved from the meta package at run time.
+# Four kernels, named by their series: "6.1" is bookworm's default
+# (linux-image-amd64), "6.12" is linux-image-6.12-amd64, "6.12-rt" its
+# PREEMPT_RT flavour (linux-image-6.12-rt-amd64), and "newest" the kernel of
+# Debian unstable's linux-image-amd64, reached through a private apt
+# configuration (unstable.sh). The release (ABI number included) is resolved
+# from the meta package at run time.
 #
 # Cache layout ($JMMAP_QEMU_CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/jmmap-qemu):
 #   debs/                     the downloaded .deb files
-#   kernels/<release>/        dpkg -x of linux-image-<release>, depmod run on it
+#   kernels/<release>/        dpkg -x of the kernel's packages, depmod run on it
 #   kernels/<release>/.done   written last: the unpack is complete
+#   unstable/                 the private apt configuration (unstable.sh)
+#   chroot-unstable/          the build chroot of the newest kernel (chroot.sh)
+
+. "$(dirname "${BASH_SOURCE[0]}")/unstable.sh"
 
 qemu_cache_dir() {
 	echo "${JMMAP_QEMU_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jmmap-qemu}"
@@ -18,21 +25,49 @@ qemu_log() {
 	echo "qemu: $*" >&2
 }
 
+# The series the test bed knows, for messages.
+QEMU_SERIES="6.1, 6.12, 6.12-rt or newest"
+
 # The image meta package and the headers meta package of a series.
 qemu_meta_image() {
 	case "$1" in
-	6.1) echo linux-image-amd64 ;;
+	6.1 | newest) echo linux-image-amd64 ;;
 	6.12) echo linux-image-6.12-amd64 ;;
+	6.12-rt) echo linux-image-6.12-rt-amd64 ;;
 	*) return 1 ;;
 	esac
 }
 
 qemu_meta_headers() {
 	case "$1" in
-	6.1) echo linux-headers-amd64 ;;
+	6.1 | newest) echo linux-headers-amd64 ;;
 	6.12) echo linux-headers-6.12-amd64 ;;
+	6.12-rt) echo linux-headers-6.12-rt-amd64 ;;
 	*) return 1 ;;
 	esac
+}
+
+# Whether a series comes from Debian unstable (the private apt) rather than
+# from the machine's own apt sources.
+qemu_series_unstable() {
+	[ "$1" = newest ]
+}
+
+# apt-get or apt-cache for a series: the machine's, or the private one.
+qemu_series_apt() {
+	local series=$1
+	shift
+	if qemu_series_unstable "$series"; then
+		qemu_unstable_apt "$@"
+	else
+		"$@"
+	fi
+}
+
+# The variable that may hold a release resolved already:
+# JMMAP_QEMU_RELEASE_6_1, _6_12, _6_12_RT, _NEWEST.
+qemu_release_var() {
+	echo "JMMAP_QEMU_RELEASE_$(echo "$1" | tr 'a-z.-' 'A-Z__')"
 }
 
 # The first linux-image-* (or linux-headers-*) name in a Depends line, as a
@@ -46,10 +81,10 @@ qemu_release_from_depends() {
 qemu_candidate_release() {
 	local meta ver
 	meta=$(qemu_meta_image "$1") || return 1
-	ver=$(apt-cache policy "$meta" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	ver=$(qemu_series_apt "$1" apt-cache policy "$meta" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
 	[ -n "$ver" ] && [ "$ver" != "(none)" ] || return 1
-	apt-cache show "$meta=$ver" 2>/dev/null | sed -n 's/^Depends: //p' | head -n 1 |
-		qemu_release_from_depends linux-image
+	qemu_series_apt "$1" apt-cache show "$meta=$ver" 2>/dev/null | sed -n 's/^Depends: //p' |
+		head -n 1 | qemu_release_from_depends linux-image
 }
 
 # The release the installed headers meta package depends on.
@@ -65,23 +100,35 @@ qemu_image_available() {
 	[ -n "$ver" ] && [ "$ver" != "(none)" ]
 }
 
-# Print the kernel release of a series ("6.1" or "6.12"). It is the release
-# of the image meta package's candidate; if the headers for it are not
-# installed (the archive moved on after `make deps`), the release of the
-# installed headers is used when its image is still in the archive.
+# Print the kernel release of a series (see QEMU_SERIES). For the bookworm
+# series it is the release of the image meta package's candidate; if the
+# headers for it are not installed (the archive moved on after `make deps`),
+# the release of the installed headers is used when its image is still in
+# the archive. For "newest" it is the release unstable's linux-image-amd64
+# depends on; its headers live in the build chroot, not on the machine.
 #
-# A caller that resolved it already may pass it on in JMMAP_QEMU_RELEASE_6_1
-# or JMMAP_QEMU_RELEASE_6_12 (apt-cache takes seconds on a busy machine).
+# A caller that resolved it already may pass it on in JMMAP_QEMU_RELEASE_6_1,
+# _6_12, _6_12_RT or _NEWEST (apt-cache takes seconds on a busy machine).
 # The answer is also remembered in the cache, keyed by the modification
-# times of apt's package lists and dpkg's status file, so it is asked again
-# only after `apt-get update` or an install.
+# times of apt's package lists and dpkg's status file (for "newest", of the
+# private lists), so it is asked again only after an update or an install.
 qemu_resolve_release() {
 	local series=$1 key memo rel
-	key="$(stat -c %Y /var/lib/apt/lists /var/lib/dpkg/status 2>/dev/null | tr '\n' ' ')"
+	qemu_meta_image "$series" >/dev/null || {
+		qemu_log "unknown kernel '$series' (use $QEMU_SERIES)"
+		return 1
+	}
+	if qemu_series_unstable "$series"; then
+		rel=$(qemu_known_release "$series") && { echo "$rel"; return 0; }
+		qemu_unstable_update || return 1
+		key="$(stat -c %Y "$(qemu_unstable_dir)/lists.stamp" 2>/dev/null)"
+	else
+		key="$(stat -c %Y /var/lib/apt/lists /var/lib/dpkg/status 2>/dev/null | tr '\n' ' ')"
+	fi
 	memo=$(qemu_cache_dir)/release-$series
 	if [ -f "$memo" ] && [ "$(sed -n 1p "$memo")" = "$key" ]; then
 		rel=$(sed -n 2p "$memo")
-		if [ -n "$rel" ] && [ -d "/lib/modules/$rel/build" ]; then
+		if [ -n "$rel" ] && qemu_headers_ok "$series" "$rel"; then
 			echo "$rel"
 			return 0
 		fi
@@ -92,24 +139,35 @@ qemu_resolve_release() {
 	echo "$rel"
 }
 
+# Whether jmmap can be built for the release: the machine has its headers,
+# or (newest) the build chroot will.
+qemu_headers_ok() {
+	qemu_series_unstable "$1" || [ -d "/lib/modules/$2/build" ]
+}
+
+# The release passed on in JMMAP_QEMU_RELEASE_<SERIES>, if usable.
+qemu_known_release() {
+	local known var
+	var=$(qemu_release_var "$1")
+	known=${!var:-}
+	[ -n "$known" ] && qemu_headers_ok "$1" "$known" && echo "$known"
+}
+
 qemu_resolve_release_apt() {
-	local series=$1 rel hrel known
-	case "$series" in
-	6.1) known=${JMMAP_QEMU_RELEASE_6_1:-} ;;
-	6.12) known=${JMMAP_QEMU_RELEASE_6_12:-} ;;
-	*)
-		qemu_log "unknown kernel '$series' (use 6.1 or 6.12)"
-		return 1
-		;;
-	esac
-	if [ -n "$known" ] && [ -d "/lib/modules/$known/build" ]; then
-		echo "$known"
+	local series=$1 rel hrel
+	if rel=$(qemu_known_release "$series"); then
+		echo "$rel"
 		return 0
 	fi
 	rel=$(qemu_candidate_release "$series") || rel=
-	if [ -n "$rel" ] && [ -d "/lib/modules/$rel/build" ]; then
+	if [ -n "$rel" ] && qemu_headers_ok "$series" "$rel"; then
 		echo "$rel"
 		return 0
+	fi
+	if qemu_series_unstable "$series"; then
+		qemu_log "cannot resolve the $series kernel: no candidate for $(qemu_meta_image "$series")" \
+			"in Debian unstable (see $(qemu_unstable_dir)/update.log)"
+		return 1
 	fi
 	hrel=$(qemu_installed_headers_release "$series") || hrel=
 	if [ -n "$hrel" ] && [ -d "/lib/modules/$hrel/build" ] && qemu_image_available "$hrel"; then
@@ -126,10 +184,43 @@ qemu_resolve_release_apt() {
 	return 1
 }
 
-# Download and unpack linux-image-<release> into the cache (once), then print
-# the unpacked directory. Serialised with other fetches by a lock.
+# qemu_fetch_deb SERIES PACKAGE: the package's .deb in the cache's debs/,
+# downloaded with the series' apt when it is not there yet. Prints its path.
+qemu_fetch_deb() {
+	local series=$1 pkg=$2 debs deb
+	debs=$(qemu_cache_dir)/debs
+	deb=$(ls -t "$debs/${pkg}_"*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		qemu_log "downloading $pkg"
+		(cd "$debs" && qemu_series_apt "$series" apt-get download -q "$pkg" 2>&1 |
+			grep -v 'unsandboxed as root' >&2)
+		deb=$(ls -t "$debs/${pkg}_"*.deb 2>/dev/null | head -n 1)
+	fi
+	[ -n "$deb" ] && echo "$deb"
+}
+
+# The linux-binary-, linux-modules- and linux-base- packages of the release
+# that an image package depends on (7.x splits the kernel into these).
+qemu_image_parts() {
+	local deb=$1 rel=$2
+	dpkg-deb -f "$deb" Depends | tr ',|' '\n\n' | awk -v rel="$rel" '
+		{ name = $1 }
+		name == "linux-binary-" rel || name == "linux-modules-" rel || name == "linux-base-" rel { print name }'
+}
+
+# Download and unpack the kernel of a release into the cache (once), then
+# print the unpacked directory; SERIES says which apt to ask (default: the
+# machine's). Serialised with other fetches by a lock.
+#
+# Up to 6.12, linux-image-<release> (or its -unsigned twin) holds
+# boot/vmlinuz-<release> and lib/modules/<release>/. From 7.x it is an empty
+# package that depends on linux-binary-<release>
+# (usr/lib/modules/<release>/vmlinuz), linux-modules-<release> and
+# linux-base-<release> (modules.builtin); these are unpacked together and
+# boot/vmlinuz-<release> and lib/modules/ made links into usr/lib/, so that
+# every kernel's tree reads the same.
 qemu_fetch_kernel() {
-	local rel=$1 cache dir pkg deb tmp rc
+	local rel=$1 series=${2:-} cache dir pkg deb part tmp rc ok
 	cache=$(qemu_cache_dir)
 	dir=$cache/kernels/$rel
 	if [ -f "$dir/.done" ]; then
@@ -146,14 +237,7 @@ qemu_fetch_kernel() {
 	fi
 	rc=1
 	for pkg in "linux-image-$rel" "linux-image-$rel-unsigned"; do
-		deb=$(ls "$cache/debs/${pkg}_"*.deb 2>/dev/null | head -n 1)
-		if [ -z "$deb" ]; then
-			qemu_log "downloading $pkg"
-			(cd "$cache/debs" && apt-get download -q "$pkg" 2>&1 |
-				grep -v 'unsandboxed as root' >&2)
-			deb=$(ls "$cache/debs/${pkg}_"*.deb 2>/dev/null | head -n 1)
-		fi
-		[ -n "$deb" ] || continue
+		deb=$(qemu_fetch_deb "$series" "$pkg") || continue
 		tmp=$cache/kernels/.unpack-$rel
 		rm -rf "$tmp" "$dir"
 		qemu_log "unpacking $(basename "$deb")"
@@ -161,8 +245,22 @@ qemu_fetch_kernel() {
 			rm -rf "$tmp"
 			continue
 		fi
+		ok=1
 		if [ ! -f "$tmp/boot/vmlinuz-$rel" ]; then
-			qemu_log "$(basename "$deb") has no boot/vmlinuz-$rel"
+			for part in $(qemu_image_parts "$deb" "$rel"); do
+				deb=$(qemu_fetch_deb "$series" "$part") || { ok=0; break; }
+				qemu_log "unpacking $(basename "$deb")"
+				dpkg -x "$deb" "$tmp" || { ok=0; break; }
+			done
+		fi
+		if [ -d "$tmp/usr/lib/modules/$rel" ] && [ ! -e "$tmp/lib/modules" ]; then
+			mkdir -p "$tmp/lib" && ln -s ../usr/lib/modules "$tmp/lib/modules"
+		fi
+		if [ ! -e "$tmp/boot/vmlinuz-$rel" ] && [ -f "$tmp/usr/lib/modules/$rel/vmlinuz" ]; then
+			mkdir -p "$tmp/boot" && ln -s "../usr/lib/modules/$rel/vmlinuz" "$tmp/boot/vmlinuz-$rel"
+		fi
+		if [ "$ok" = 0 ] || [ ! -f "$tmp/boot/vmlinuz-$rel" ]; then
+			qemu_log "$pkg: no kernel image for $rel (boot/vmlinuz-$rel or a linux-binary package)"
 			rm -rf "$tmp"
 			continue
 		fi
@@ -196,7 +294,9 @@ qemu_plain_module() {
 
 # Print, one a line and dependencies first, the module files (relative to
 # lib/modules/<release>/) needed to load the named modules. Builtin modules
-# are left out.
+# are left out; a name written "?name" is left out too when the kernel has
+# no such module (crc32c_generic is gone in 7.x, where ext4 calls the crc32c
+# library directly).
 qemu_module_closure() {
 	local kdir=$1 rel=$2
 	shift 2
@@ -226,8 +326,12 @@ qemu_module_closure() {
 			n = split(want, w, " ")
 			for (i = 1; i <= n; i++) {
 				name = w[i]; gsub(/-/, "_", name)
+				opt = sub(/^\?/, "", name)
 				if (name in builtin) continue
-				if (!(name in path)) { print "missing module " name > "/dev/stderr"; bad = 1; continue }
+				if (!(name in path)) {
+					if (opt) continue
+					print "missing module " name > "/dev/stderr"; bad = 1; continue
+				}
 				visit(path[name])
 			}
 			exit bad
