@@ -112,15 +112,15 @@ static inline void jmmap_unmap_vmas_args(struct pt_regs *regs, struct vm_area_st
 
 /*
  * The sched_process_exit tracepoint's prototype: (p) until 6.15, then
- * (p, group_dead). Used as probe_exit(void *data, JMMAP_SCHED_EXIT_PROTO(p));
- * JMMAP_SCHED_EXIT_GROUP_DEAD(p) tells whether the whole process is gone.
+ * (p, group_dead). Used as probe_exit(void *data, JMMAP_SCHED_EXIT_PROTO(p, gd));
+ * JMMAP_SCHED_EXIT_GROUP_DEAD(p, gd) tells whether the whole process is gone.
  */
 #ifdef JMMAP_HAVE_SCHED_EXIT_GROUP_DEAD
-#define JMMAP_SCHED_EXIT_PROTO(p) struct task_struct *p, bool group_dead
-#define JMMAP_SCHED_EXIT_GROUP_DEAD(p) (group_dead)
+#define JMMAP_SCHED_EXIT_PROTO(p, gd) struct task_struct *p, bool gd
+#define JMMAP_SCHED_EXIT_GROUP_DEAD(p, gd) (gd)
 #else
-#define JMMAP_SCHED_EXIT_PROTO(p) struct task_struct *p
-#define JMMAP_SCHED_EXIT_GROUP_DEAD(p) (atomic_read(&(p)->signal->live) == 0)
+#define JMMAP_SCHED_EXIT_PROTO(p, gd) struct task_struct *p
+#define JMMAP_SCHED_EXIT_GROUP_DEAD(p, gd) (atomic_read(&(p)->signal->live) == 0)
 #endif
 
 /*

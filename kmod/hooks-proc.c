@@ -72,11 +72,11 @@ static void probe_fork(void *data, struct task_struct *parent, struct task_struc
  * late in do_exit(), so threads exiting together may all see 0, and more
  * than one EXIT of the process can go without JMMAP_EXIT_THREAD.
  */
-static void probe_exit(void *data, JMMAP_SCHED_EXIT_PROTO(p))
+static void probe_exit(void *data, JMMAP_SCHED_EXIT_PROTO(p, tp_group_dead))
 {
 	struct jmmap_rec_exit rec;
 	u32 tgid = (u32)p->tgid;
-	bool group_dead = JMMAP_SCHED_EXIT_GROUP_DEAD(p);
+	bool group_dead = JMMAP_SCHED_EXIT_GROUP_DEAD(p, tp_group_dead);
 
 	if (jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS)) {
 		memset(&rec, 0, sizeof(rec));
