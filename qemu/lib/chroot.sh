@@ -98,10 +98,8 @@ qemu_chroot_build() {
 		mkdir -p "$root/build" || exit 1
 		work=$(mktemp -d "$root/build/jmmap-XXXXXX") || exit 1
 		trap 'rm -rf "$work"' EXIT
-		mkdir -p "$work/uapi" &&
-			cp "$top"/kmod/*.c "$top"/kmod/Makefile "$top"/kmod/compat-probe.sh "$work/" &&
-			find "$top/kmod" -maxdepth 1 -name '*.h' ! -name compat-gen.h -exec cp {} "$work/" \; &&
-			cp "$top"/kmod/uapi/*.h "$work/uapi/" && cp "$top/VERSION" "$work/VERSION" || exit 1
+		"$top/scripts/copy-kmod" "$work" && rm -f "$work/compat-gen.h" &&
+			cp "$top/VERSION" "$work/VERSION" || exit 1
 		echo "build in the chroot $root (gcc-$cc):" >>"$log"
 		# objtool reads /proc: mount one in a private mount namespace,
 		# gone with it.
