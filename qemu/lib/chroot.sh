@@ -40,7 +40,11 @@ qemu_headers_cc_major() {
 		fi
 	done
 	qemu_series_unstable "$series" || return 1
-	deb=$(qemu_fetch_deb "$series" "linux-headers-$rel") || return 1
+	mkdir -p "$(qemu_cache_dir)/debs" || return 1
+	deb=$({
+		flock 8
+		qemu_fetch_deb "$series" "linux-headers-$rel"
+	} 8>"$(qemu_cache_dir)/.lock") || return 1
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/linux-headers-$rel/.config" 2>/dev/null |
 		qemu_cc_major_of_config
 }
