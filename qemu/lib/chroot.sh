@@ -109,6 +109,7 @@ qemu_chroot_build() {
 		echo "build in the chroot $root (gcc-$cc):" >>"$log"
 		# objtool reads /proc: mount one in a private mount namespace,
 		# gone with it.
+		# shellcheck disable=SC2016 # expanded by the inner sh
 		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 			unshare --mount --propagation private sh -c \
 			'mount -t proc proc "$1/proc" && exec chroot "$1" make -C "$2" KDIR="$3"' \
