@@ -71,10 +71,9 @@ has() {
 
 # offset NAME STRUCT MEMBER: define NAME to the member's offset from BTF.
 offset() {
-	local off
-	off=$(btf_offset "$2" "$3")
-	if [ -n "$off" ]; then
-		echo "#define $1 $off"
+	member_off=$(btf_offset "$2" "$3")
+	if [ -n "$member_off" ]; then
+		echo "#define $1 $member_off"
 	else
 		echo "/* #undef $1 (struct $2 has no $3 in BTF) */"
 	fi

@@ -40,7 +40,11 @@ qemu_headers_cc_major() {
 		fi
 	done
 	qemu_series_unstable "$series" || return 1
-	deb=$(qemu_fetch_deb "$series" "linux-headers-$rel") || return 1
+	mkdir -p "$(qemu_cache_dir)/debs" || return 1
+	deb=$({
+		flock 8
+		qemu_fetch_deb "$series" "linux-headers-$rel"
+	} 8>"$(qemu_cache_dir)/.lock") || return 1
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/linux-headers-$rel/.config" 2>/dev/null |
 		qemu_cc_major_of_config
 }
@@ -87,7 +91,9 @@ qemu_chroot_make() {
 }
 
 # qemu_chroot_build SERIES RELEASE CC_MAJOR KO LOG: build jmmap.ko for the
-# release inside the chroot from a copy of kmod/, and copy it to KO.
+# release inside the chroot, in a copy of kmod/ kept there (/build/jmmap,
+# copied with its times, so that make rebuilds only what changed), and copy
+# it to KO.
 qemu_chroot_build() {
 	local series=$1 rel=$2 cc=$3 ko=$4 log=$5 top root work
 	top=$(qemu_top)
@@ -95,18 +101,17 @@ qemu_chroot_build() {
 	(
 		flock 9
 		root=$(qemu_chroot_make "$series" "$rel" "$cc" "$log") || exit 1
-		mkdir -p "$root/build" || exit 1
-		work=$(mktemp -d "$root/build/jmmap-XXXXXX") || exit 1
-		trap 'rm -rf "$work"' EXIT
-		"$top/scripts/copy-kmod" "$work" && rm -f "$work/compat-gen.h" &&
-			cp "$top/VERSION" "$work/VERSION" || exit 1
+		work=$root/build/jmmap
+		rm -f "$work/jmmap.ko"
+		"$top/scripts/copy-kmod" "$work" && cp -p "$top/VERSION" "$work/VERSION" || exit 1
 		echo "build in the chroot $root (gcc-$cc):" >>"$log"
 		# objtool reads /proc: mount one in a private mount namespace,
 		# gone with it.
+		# shellcheck disable=SC2016 # expanded by the inner sh
 		env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C.UTF-8 \
 			unshare --mount --propagation private sh -c \
 			'mount -t proc proc "$1/proc" && exec chroot "$1" make -C "$2" KDIR="$3"' \
-			sh "$root" "/build/$(basename "$work")" "/usr/src/linux-headers-$rel" >>"$log" 2>&1 || exit 1
+			sh "$root" /build/jmmap "/usr/src/linux-headers-$rel" >>"$log" 2>&1 || exit 1
 		cp "$work/jmmap.ko" "$ko"
 	) 9>"$(qemu_cache_dir)/.chroot.lock"
 }

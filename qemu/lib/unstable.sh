@@ -9,7 +9,8 @@
 #   unstable/sources.list     generated here, signed by debian-archive-keyring
 #   unstable/{state,lists,cache}/
 # The lists are refreshed when they are older than
-# JMMAP_QEMU_UNSTABLE_MAX_AGE seconds (default 6 hours).
+# JMMAP_QEMU_UNSTABLE_MAX_AGE seconds (default 6 hours); when that fails, the
+# lists fetched before are used.
 
 qemu_unstable_dir() {
 	echo "$(qemu_cache_dir)/unstable"
@@ -110,11 +111,13 @@ qemu_unstable_update() {
 		age=$(($(date +%s) - stamp))
 		[ "$age" -lt "$max" ] && exit 0
 		qemu_log "updating the package lists of Debian unstable"
-		qemu_unstable_apt apt-get -q update >"$d/update.log" 2>&1 || {
+		if ! qemu_unstable_apt apt-get -q update >"$d/update.log" 2>&1; then
 			qemu_log "apt-get update for unstable failed:"
 			tail -n 5 "$d/update.log" >&2
+			# Lists fetched before still name a kernel (maybe cached).
+			[ -f "$d/lists.stamp" ] && qemu_log "using the lists fetched before" && exit 0
 			exit 1
-		}
+		fi
 		touch "$d/lists.stamp"
 	) 9>"$d/.lock"
 }
