@@ -291,7 +291,7 @@ static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_r
 	 */
 	if ((r->status == JREC_FILE_NOT_SAVED || r->status == JREC_FILE_FAILED) &&
 	    stored_syms__emit(fd, j->path, &got, &r->syms))
-		rec_buf__release(&r->syms);
+		buf__release(&r->syms);
 out:
 	close(fd);
 }
@@ -325,7 +325,7 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&c->lock);
 		if (array_grow(&c->res, &c->res_cap, c->nr_res + 1)) {
 			free(r.path);
-			rec_buf__release(&r.syms);
+			buf__release(&r.syms);
 			continue;
 		}
 		c->res[c->nr_res++] = r;
@@ -449,26 +449,6 @@ void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
 			counts[c->res[i].status]++;
 }
 
-int rec_bidcache_emit_file(const struct rec_bidcache_result *r, struct rec_buf *b)
-{
-	struct jrec_file_entry e;
-	int err;
-
-	memset(&e, 0, sizeof(e));
-	e.pid = r->pid;
-	e.status = r->status;
-	e.cookie_kind = r->cookie.kind;
-	e.cookie_len = r->cookie.len;
-	memcpy(e.cookie, r->cookie.bytes, sizeof(e.cookie));
-	e.path_len = (uint32_t)strlen(r->path) + 1;
-	err = rec_buf__append(b, &e, sizeof(e));
-	if (!err)
-		err = rec_buf__append(b, r->path, e.path_len);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	return err;
-}
-
 void rec_bidcache__free(struct rec_bidcache *c)
 {
 	struct job *j;
@@ -489,7 +469,7 @@ void rec_bidcache__free(struct rec_bidcache *c)
 	free(c->keys);
 	for (i = 0; i < c->nr_res; i++) {
 		free(c->res[i].path);
-		rec_buf__release(&c->res[i].syms);
+		buf__release(&c->res[i].syms);
 	}
 	free(c->res);
 	free(c->dir);

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "cookie.h"
-#include "rec-buf.h"
+#include "buf.h"
 
 struct rec_bidcache;
 
@@ -39,7 +39,7 @@ struct rec_bidcache_result {
 	struct jrec_cookie cookie; /* expected cookie, or the file's when none was given */
 	char *path;
 	int err; /* -errno behind a VANISHED/FAILED status */
-	struct rec_buf syms; /* its JREC_FEAT_SYMTAB entry when the file is ELF, else empty */
+	struct buf syms; /* its JREC_FEAT_SYMTAB entry when the file is ELF, else empty */
 };
 
 /* dir NULL: identify files but save nothing (status NOT_SAVED). 0 or -errno. */
@@ -73,8 +73,5 @@ int rec_bidcache_default_dir(char *buf, size_t len);
  * function symbols, read from the exact mapped file), so that such a
  * recording can still be symbolized when the file is gone or replaced.
  */
-
-/* The JREC_FEAT_FILES entry of a result. */
-int rec_bidcache_emit_file(const struct rec_bidcache_result *r, struct rec_buf *b);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perf-file.h"
+#include "jrec-sections.h"
 #include "rec-jitdump.h"
 #include "byteorder.h"
 
@@ -87,7 +87,7 @@ int rec_jitdump__update(struct rec_jitdump *j)
 			j->error = -EFBIG;
 			break;
 		}
-		err = rec_buf__reserve(&j->data, 64 * 1024);
+		err = buf__reserve(&j->data, 64 * 1024);
 		if (err) {
 			j->error = err;
 			break;
@@ -118,26 +118,11 @@ void rec_jitdump__close(struct rec_jitdump *j)
 	}
 }
 
-int rec_jitdump__emit(const struct rec_jitdump *j, struct rec_buf *b)
+int rec_jitdump__emit(const struct rec_jitdump *j, struct buf *b)
 {
-	struct jrec_jitdump_entry e;
-	int err;
+	struct jrec_jitdump_rec e = {j->pid, j->time, j->path, j->data.data, j->committed};
 
-	memset(&e, 0, sizeof(e));
-	e.pid = j->pid;
-	e.name_len = (uint32_t)strlen(j->path) + 1;
-	e.data_len = j->committed;
-	e.time = j->time;
-	err = rec_buf__append(b, &e, sizeof(e));
-	if (!err)
-		err = rec_buf__append(b, j->path, e.name_len);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	if (!err)
-		err = rec_buf__append(b, j->data.data, j->committed);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	return err;
+	return jrec_jitdumps__emit(b, &e);
 }
 
 void rec_jitdump__free(struct rec_jitdump *j)
@@ -145,7 +130,7 @@ void rec_jitdump__free(struct rec_jitdump *j)
 	if (!j)
 		return;
 	rec_jitdump__close(j);
-	rec_buf__release(&j->data);
+	buf__release(&j->data);
 	free(j->path);
 	free(j);
 }

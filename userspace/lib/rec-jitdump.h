@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rec-buf.h"
+#include "buf.h"
 
 #define JITDUMP_MAGIC	      0x4A695444u
 #define JITDUMP_MAGIC_SWAPPED 0x4454694Au
@@ -35,7 +35,7 @@ struct rec_jitdump {
 	uint32_t pid;
 	uint64_t time; /* when the dump was seen mapped */
 	char *path;
-	struct rec_buf data; /* bytes read so far */
+	struct buf data;     /* bytes read so far */
 	size_t committed;    /* bytes of data that form whole records */
 	int error;	     /* first error: copying stopped */
 };
@@ -48,7 +48,7 @@ int rec_jitdump__update(struct rec_jitdump *j);
 /* Close the descriptor (after a last update). */
 void rec_jitdump__close(struct rec_jitdump *j);
 /* Append the JREC_FEAT_JITDUMP entry of this copy to b. */
-int rec_jitdump__emit(const struct rec_jitdump *j, struct rec_buf *b);
+int rec_jitdump__emit(const struct rec_jitdump *j, struct buf *b);
 void rec_jitdump__free(struct rec_jitdump *j);
 
 #endif

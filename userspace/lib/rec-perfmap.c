@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perf-file.h"
+#include "jrec-sections.h"
 #include "procfs.h"
 #include "rec-perfmap.h"
 
@@ -39,11 +39,11 @@ int rec_perfmap_split__feed(struct rec_perfmap_split *s, const char *bytes, size
 			s->dropped++;
 			s->partial.len = 0;
 		} else if (!nl) {
-			err = rec_buf__append(&s->partial, p, chunk);
+			err = buf__append(&s->partial, p, chunk);
 			if (err)
 				return err;
 		} else if (s->partial.len) {
-			err = rec_buf__append(&s->partial, p, chunk);
+			err = buf__append(&s->partial, p, chunk);
 			if (err)
 				return err;
 			err = emit(s, (const char *)s->partial.data, s->partial.len, fn, ctx);
@@ -65,27 +65,7 @@ int rec_perfmap_split__feed(struct rec_perfmap_split *s, const char *bytes, size
 void rec_perfmap_split__release(struct rec_perfmap_split *s)
 {
 	if (s)
-		rec_buf__release(&s->partial);
-}
-
-int rec_perfmap_emit_line(struct rec_buf *b, uint64_t time, uint32_t pid, const char *line,
-			  size_t len)
-{
-	struct jrec_perfmap_entry e;
-	int err;
-
-	if (len > UINT32_MAX)
-		return -EINVAL;
-	memset(&e, 0, sizeof(e));
-	e.time = time;
-	e.pid = pid;
-	e.len = (uint32_t)len;
-	err = rec_buf__append(b, &e, sizeof(e));
-	if (!err)
-		err = rec_buf__append(b, line, len);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	return err;
+		buf__release(&s->partial);
 }
 
 int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
@@ -119,7 +99,7 @@ int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
 
 struct line_ctx {
 	struct rec_perfmap *pm;
-	struct rec_buf *out;
+	struct buf *out;
 	uint64_t now;
 };
 
@@ -127,11 +107,13 @@ static int on_line(const char *line, size_t len, void *arg)
 {
 	struct line_ctx *c = arg;
 
+	struct jrec_perfmap_rec l = {c->now, c->pm->pid, line, len};
+
 	c->pm->lines++;
-	return rec_perfmap_emit_line(c->out, c->now, c->pm->pid, line, len);
+	return jrec_perfmaps__emit(c->out, &l);
 }
 
-int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct rec_buf *out)
+int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out)
 {
 	struct line_ctx c = {pm, out, now};
 	char buf[16384];

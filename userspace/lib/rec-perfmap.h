@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rec-buf.h"
+#include "buf.h"
 
 #define PERFMAP_LINE_MAX 4096 /* longer lines are dropped and counted */
 
 /* Splits a byte stream into lines; keeps an unfinished last line. */
 struct rec_perfmap_split {
-	struct rec_buf partial;
+	struct buf partial;
 	int skipping;	  /* inside an over-long line */
 	uint64_t dropped; /* over-long lines dropped */
 };
@@ -30,10 +30,6 @@ typedef int (*rec_perfmap_line_fn)(const char *line, size_t len, void *ctx);
 int rec_perfmap_split__feed(struct rec_perfmap_split *s, const char *bytes, size_t n,
 			    rec_perfmap_line_fn fn, void *ctx);
 void rec_perfmap_split__release(struct rec_perfmap_split *s);
-
-/* Append one JREC_FEAT_PERFMAP entry. */
-int rec_perfmap_emit_line(struct rec_buf *b, uint64_t time, uint32_t pid, const char *line,
-			  size_t len);
 
 /* One watched perf map. */
 struct rec_perfmap {
@@ -53,7 +49,7 @@ int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out);
  * Read what was added since the last call and append a timed entry for each
  * new line to out. 0 or -errno.
  */
-int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct rec_buf *out);
+int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out);
 void rec_perfmap__free(struct rec_perfmap *pm);
 
 #endif

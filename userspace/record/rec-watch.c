@@ -304,5 +304,5 @@ void rec_watch_free(struct record *r)
 	free(r->jitdumps);
 	r->jitdumps = NULL;
 	r->nr_jitdumps = 0;
-	rec_buf__release(&r->perfmap_lines);
+	buf__release(&r->perfmap_lines);
 }

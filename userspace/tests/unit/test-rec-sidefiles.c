@@ -61,7 +61,7 @@ int main(void)
 {
 	uint8_t d[256];
 	size_t len, committed, i;
-	struct rec_perfmap_split s = { REC_BUF_INIT, 0, 0 };
+	struct rec_perfmap_split s = {BUF_INIT, 0, 0};
 	struct lines a = { "", 0 }, c = { "", 0 };
 	static const char map[] = "7f00 10 fn_a\r\n\n7f10 20 fn b\n7f30 8 tail";
 	char *longline;
@@ -93,7 +93,7 @@ int main(void)
 		char path[] = "/tmp/test-jitdump.XXXXXX";
 		int fd = mkstemp(path), rfd;
 		struct rec_jitdump *j = NULL;
-		struct rec_buf out = REC_BUF_INIT;
+		struct buf out = BUF_INIT;
 
 		len = make_dump(d, 0);
 		if (write(fd, d, 60) != 60)
@@ -109,7 +109,7 @@ int main(void)
 			      !memcmp(out.data + 24, "/tmp/jit-42.dump", 17) &&
 			      !memcmp(out.data + 48, d, len),
 		      "the JITDUMP entry: header, padded name, the copy");
-		rec_buf__release(&out);
+		buf__release(&out);
 		rec_jitdump__free(j);
 		rec_jitdump__free(NULL);
 		close(fd);
