@@ -27,7 +27,7 @@ static int collect(const char *line, size_t len, void *ctx)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rec_perfmap_split a = {BUF_INIT, 0, 0}, c = {BUF_INIT, 0, 0};
+	struct perfmap_split a = {BUF_INIT, 0, 0}, c = {BUF_INIT, 0, 0};
 	struct buf la = BUF_INIT, lc = BUF_INIT;
 	size_t chunk, off;
 
@@ -36,16 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	chunk = (size_t)data[0] % 37 + 1;
 	data++;
 	size--;
-	rec_perfmap_split__feed(&a, (const char *)data, size, collect, &la);
+	perfmap_split__feed(&a, (const char *)data, size, collect, &la);
 	for (off = 0; off < size; off += chunk)
-		rec_perfmap_split__feed(&c, (const char *)data + off,
-					chunk < size - off ? chunk : size - off, collect, &lc);
+		perfmap_split__feed(&c, (const char *)data + off,
+				    chunk < size - off ? chunk : size - off, collect, &lc);
 	if (la.len != lc.len || (la.len && memcmp(la.data, lc.data, la.len)) ||
 	    a.dropped != c.dropped)
 		__builtin_trap();
 	buf__release(&la);
 	buf__release(&lc);
-	rec_perfmap_split__release(&a);
-	rec_perfmap_split__release(&c);
+	perfmap_split__release(&a);
+	perfmap_split__release(&c);
 	return 0;
 }

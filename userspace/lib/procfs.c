@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "procfs.h"
 
 struct cursor {
@@ -274,21 +275,15 @@ int procfs_parse_comm(const char *text, size_t len, char comm[16])
 	return 0;
 }
 
-static uint32_t get_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 int procfs_parse_build_id_note(const uint8_t *notes, size_t len, uint8_t id[20], uint8_t *id_len)
 {
 	size_t off = 0;
 
 	while (len - off >= 12) {
-		uint32_t namesz = get_u32(notes + off), descsz = get_u32(notes + off + 4);
-		uint32_t type = get_u32(notes + off + 8);
+		/* the running kernel's notes: host byte order */
+		uint32_t namesz = bo_u32(notes + off, false),
+			 descsz = bo_u32(notes + off + 4, false);
+		uint32_t type = bo_u32(notes + off + 8, false);
 		size_t name_pad = ((size_t)namesz + 3) & ~(size_t)3;
 		size_t desc_pad = ((size_t)descsz + 3) & ~(size_t)3;
 		const uint8_t *name = notes + off + 12;

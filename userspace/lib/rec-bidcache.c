@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "buildid-cache.h"
 #include "perf-file.h"
 #include "rec-bidcache.h"
 #include "stored-syms.h"
@@ -89,21 +90,6 @@ static int keyset_add(struct rec_bidcache *c, const char *key)
 	return 1;
 }
 
-int rec_bidcache_default_dir(char *buf, size_t len)
-{
-	const char *env = getenv("JREC_BUILDID_DIR");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (env && *env)
-		n = snprintf(buf, len, "%s", env);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.cache/jrec", home);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
 static int mkdir_p(char *path)
 {
 	char *p;
@@ -159,21 +145,16 @@ static int copy_fd(int in, int out)
 static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *ck,
 		     const char *orig_path, int *errp)
 {
-	char hex[JREC_COOKIE_HEX_LEN], *dir = NULL, *file = NULL, *tmp = NULL, *pfile = NULL;
+	char *dir, *file, *tmp = NULL, *pfile = NULL;
 	struct jrec_cookie got;
 	int status = JREC_FILE_FAILED, err, out = -1;
 	FILE *pf;
 
-	jrec_cookie_hex(ck, hex);
 	err = -ENOMEM;
-	if (asprintf(&dir, "%s/%s", c->dir, hex) < 0) {
-		dir = NULL;
+	dir = buildid_cache__path(c->dir, ck, NULL);
+	file = buildid_cache__path(c->dir, ck, BUILDID_CACHE_FILE);
+	if (!dir || !file)
 		goto out;
-	}
-	if (asprintf(&file, "%s/file", dir) < 0) {
-		file = NULL;
-		goto out;
-	}
 	if (!access(file, F_OK)) {
 		status = JREC_FILE_CACHED;
 		err = 0;
@@ -207,14 +188,11 @@ static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *c
 		err = -errno;
 		goto out_unlink;
 	}
-	if (asprintf(&pfile, "%s/path", dir) >= 0) {
-		pf = fopen(pfile, "we");
-		if (pf) {
-			fprintf(pf, "%s\n", orig_path);
-			fclose(pf);
-		}
-	} else {
-		pfile = NULL;
+	pfile = buildid_cache__path(c->dir, ck, BUILDID_CACHE_PATH);
+	pf = pfile ? fopen(pfile, "we") : NULL;
+	if (pf) {
+		fprintf(pf, "%s\n", orig_path);
+		fclose(pf);
 	}
 	status = JREC_FILE_SAVED;
 	err = 0;

@@ -64,9 +64,6 @@ void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8]);
 
 void rec_bidcache__free(struct rec_bidcache *c);
 
-/* Default cache directory: $JREC_BUILDID_DIR, else $HOME/.cache/jrec. */
-int rec_bidcache_default_dir(char *buf, size_t len);
-
 /*
  * The JREC_FEAT_SYMTAB entry of each verified ELF file that was not copied
  * into the cache (NOT_SAVED, FAILED) is built by the thread too (its

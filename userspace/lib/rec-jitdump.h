@@ -13,22 +13,9 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "jitdump.h"
 
-#define JITDUMP_MAGIC	      0x4A695444u
-#define JITDUMP_MAGIC_SWAPPED 0x4454694Au
-#define JITDUMP_HEADER_MIN    40
-#define JITDUMP_HEADER_MAX    4096
-#define JITDUMP_RECORD_MIN    16
-#define JITDUMP_RECORD_MAX    (64u << 20)    /* a single record above this is corrupt */
-#define JITDUMP_COPY_MAX      (512ull << 20) /* stop copying one dump beyond this */
-
-/*
- * Advance *committed over the header and whole records in buf[0..len).
- * 0 when everything complete is committed (more bytes may follow),
- * -EINVAL when the bytes are not a jitdump or a record size is impossible
- * (*committed stays at the last good record).
- */
-int rec_jitdump_scan(const uint8_t *buf, size_t len, size_t *committed);
+#define JITDUMP_COPY_MAX (512ull << 20) /* stop copying one dump beyond this */
 
 struct rec_jitdump {
 	int fd;

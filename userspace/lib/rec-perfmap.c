@@ -9,69 +9,15 @@
 #include <unistd.h>
 
 #include "jrec-sections.h"
+#include "map-names.h"
 #include "procfs.h"
 #include "rec-perfmap.h"
-
-static int emit(struct rec_perfmap_split *s, const char *line, size_t len, rec_perfmap_line_fn fn,
-		void *ctx)
-{
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (!len)
-		return 0;
-	return fn(line, len, ctx);
-}
-
-int rec_perfmap_split__feed(struct rec_perfmap_split *s, const char *bytes, size_t n,
-			    rec_perfmap_line_fn fn, void *ctx)
-{
-	const char *p = bytes, *end = bytes + n;
-	int err;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t chunk = (size_t)((nl ? nl : end) - p);
-
-		if (s->skipping) {
-			/* the rest of an over-long line */
-		} else if (s->partial.len + chunk > PERFMAP_LINE_MAX) {
-			s->skipping = 1;
-			s->dropped++;
-			s->partial.len = 0;
-		} else if (!nl) {
-			err = buf__append(&s->partial, p, chunk);
-			if (err)
-				return err;
-		} else if (s->partial.len) {
-			err = buf__append(&s->partial, p, chunk);
-			if (err)
-				return err;
-			err = emit(s, (const char *)s->partial.data, s->partial.len, fn, ctx);
-			s->partial.len = 0;
-			if (err)
-				return err;
-		} else {
-			err = emit(s, p, chunk, fn, ctx);
-			if (err)
-				return err;
-		}
-		if (nl)
-			s->skipping = 0;
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
-void rec_perfmap_split__release(struct rec_perfmap_split *s)
-{
-	if (s)
-		buf__release(&s->partial);
-}
 
 int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
 {
 	struct rec_perfmap *pm;
 	uint32_t nspid = pid;
+	char root[32];
 	int err;
 
 	err = procfs_read_nspid((pid_t)pid, &nspid);
@@ -92,7 +38,12 @@ int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
 	pm->pid = pid;
 	pm->nspid = nspid;
 	pm->fd = -1;
-	snprintf(pm->path, sizeof(pm->path), "/proc/%u/root/tmp/perf-%u.map", pid, nspid);
+	snprintf(root, sizeof(root), "/proc/%u/root", pid);
+	err = map_name__perfmap_path(pm->path, sizeof(pm->path), root, nspid);
+	if (err) {
+		free(pm);
+		return err;
+	}
 	*out = pm;
 	return 0;
 }
@@ -143,7 +94,7 @@ int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out)
 		if (n == 0)
 			break;
 		pm->offset += (uint64_t)n;
-		err = rec_perfmap_split__feed(&pm->split, buf, (size_t)n, on_line, &c);
+		err = perfmap_split__feed(&pm->split, buf, (size_t)n, on_line, &c);
 		if (err)
 			return err;
 	}
@@ -156,6 +107,6 @@ void rec_perfmap__free(struct rec_perfmap *pm)
 		return;
 	if (pm->fd >= 0)
 		close(pm->fd);
-	rec_perfmap_split__release(&pm->split);
+	perfmap_split__release(&pm->split);
 	free(pm);
 }

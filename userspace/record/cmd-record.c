@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildid-cache.h"
 #include "commands.h"
 #include "perf-file.h"
 #include "procfs.h"
@@ -574,7 +575,7 @@ static int setup_buildid_cache(struct record *r)
 	if (!r->opts.no_buildid_cache) {
 		if (r->opts.buildid_dir)
 			snprintf(r->buildid_dir, sizeof(r->buildid_dir), "%s", r->opts.buildid_dir);
-		else if (rec_bidcache_default_dir(r->buildid_dir, sizeof(r->buildid_dir)))
+		else if (buildid_cache__default_dir(r->buildid_dir, sizeof(r->buildid_dir)))
 			r->buildid_dir[0] = '\0';
 		if (r->buildid_dir[0])
 			dir = r->buildid_dir;

@@ -19,6 +19,7 @@
 #include "elf-image.h"
 #include "jmmap-reader.h"
 #include "jrec-sections.h"
+#include "map-names.h"
 #include "session.h"
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen)
@@ -259,28 +260,16 @@ static const struct jrec_cookie *cookie_for(struct session *s, uint32_t pid, con
 	return c ? c : fc;
 }
 
-static bool is_anon_name(const char *f)
-{
-	return !*f || !strncmp(f, "//anon", 6) || !strcmp(f, "[heap]") || !strcmp(f, "[stack]") ||
-	       !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
-	       !strncmp(f, "[anon", 5) || !strcmp(f, "[vsyscall]") || !strcmp(f, "[vvar]") ||
-	       !strncmp(f, "/memfd:", 7);
-}
-
 /* A jit-PID.dump mapped by a JIT: read it at report time if the recording has no copy. */
 static void note_jitdump_path(struct session *s, uint32_t pid, const char *f)
 {
-	const char *base = strrchr(f, '/');
 	struct jit_proc *jp = jit_symbols__proc(&s->jit, pid);
 	struct stat st;
 	bool trunc;
 	void *m;
 	int fd;
 
-	base = base ? base + 1 : f;
-	if (strncmp(base, "jit-", 4) || !strstr(base, ".dump"))
-		return;
-	if (jp && jp->has_jitdump)
+	if (!map_name__is_jitdump(f) || (jp && jp->has_jitdump))
 		return;
 	fd = open(f, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -329,7 +318,7 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 	m.end = mm->start + mm->len < mm->start ? UINT64_MAX : mm->start + mm->len;
 	m.pgoff = mm->pgoff;
 	m.prot = mm->prot;
-	if (!is_anon_name(mm->filename)) {
+	if (!map_name__is_anon(mm->filename)) {
 		if (mm->build_id_size) {
 			c.kind = JMMAP_COOKIE_ELF_BUILD_ID;
 			c.len = mm->build_id_size;
@@ -526,7 +515,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		m.end = e->start + e->len < e->start ? UINT64_MAX : e->start + e->len;
 		m.pgoff = e->pgoff;
 		m.prot = e->prot;
-		if (e->filename[0] && !is_anon_name(e->filename)) {
+		if (e->filename[0] && !map_name__is_anon(e->filename)) {
 			const struct jrec_cookie *fc;
 
 			c.kind = e->cookie_kind;
@@ -585,22 +574,21 @@ static int read_jmmap(struct session *s)
 /* Whole /tmp/perf-PID.map files for processes the recording has no timed lines for. */
 static void read_perfmap_files(struct session *s)
 {
-	size_t i;
+	const struct as_proc *p;
+	size_t it = 0;
 
-	for (i = 0; i < s->as.procs.cap; i++) {
-		const struct as_proc *p = s->as.procs.vals[i];
+	while ((p = pidmap__next(&s->as.procs, &it))) {
 		struct jit_proc *jp;
 		char path[64];
 		struct stat st;
 		void *m;
 		int fd;
 
-		if (!p)
-			continue;
 		jp = jit_symbols__proc(&s->jit, p->pid);
 		if (jp && jp->has_timed_perfmap)
 			continue;
-		snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+		if (map_name__perfmap_path(path, sizeof(path), "", p->pid))
+			continue;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -671,18 +659,15 @@ int session__load(struct session *s)
 
 void session__close(struct session *s)
 {
-	size_t i;
+	struct thread *t;
+	size_t it = 0;
 
 	if (!s)
 		return;
 	session__kernel_wait(s);
-	for (i = 0; i < s->threads.cap; i++) {
-		struct thread *t = s->threads.vals[i];
-
-		if (t) {
-			free(t->comms);
-			free(t);
-		}
+	while ((t = pidmap__next(&s->threads, &it))) {
+		free(t->comms);
+		free(t);
 	}
 	pidmap__release(&s->threads);
 	addrspace__release(&s->as);
