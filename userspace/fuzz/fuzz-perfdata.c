@@ -1,20 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the perf.data reader: header, attributes and ids,
- * every record of the data section, the BUILD_ID feature and jrec's private
- * sections (jmmap records, kallsyms copy, stored symbol tables); then the report's first pass over
- * the same bytes (address spaces, jitdump and perf-map sections, comms).
+ * every record of the data section, the BUILD_ID feature, and each of jrec's
+ * private sections found through the reader, handed to its decoder (INFO,
+ * FILES, JITDUMP, PERFMAP, KALLSYMS, SYMTAB, JMMAP). The report session is
+ * not run: it reads files of this machine. Each decoder also has a target
+ * of its own (fuzz-section-*), fed the section's payload directly.
  */
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
-#include "../report/session.h"
-#include "jmmap-reader.h"
-#include "kernel-syms.h"
 #include "elf-image.h"
+#include "jmmap-reader.h"
+#include "jrec-sections.h"
+#include "kernel-syms.h"
 #include "perf-reader.h"
 #include "stored-syms.h"
 
@@ -49,6 +48,30 @@ static int on_jm(const struct jm_event *e, void *ctx)
 	uint64_t *sum = ctx;
 
 	*sum += e->type + (uint8_t)e->filename[0];
+	return 0;
+}
+
+static int on_file(const struct jrec_file_rec *f, void *ctx)
+{
+	uint64_t *sum = ctx;
+
+	*sum += f->pid + (uint8_t)f->path[0];
+	return 0;
+}
+
+static int on_jitdump(const struct jrec_jitdump_rec *j, void *ctx)
+{
+	uint64_t *sum = ctx;
+
+	*sum += j->len ? j->data[0] : 0;
+	return 0;
+}
+
+static int on_perfmap(const struct jrec_perfmap_rec *l, void *ctx)
+{
+	uint64_t *sum = ctx;
+
+	*sum += l->len ? (uint8_t)l->line[l->len - 1] : 0;
 	return 0;
 }
 
@@ -88,24 +111,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			stored_syms__release(&ss);
 		}
 	}
-	perf_reader__close(r);
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_INFO, &p, &len)) {
+		struct jrec_info info;
 
-	/* the report's pass 1, through a memfd since a session opens a path */
-	{
-		int fd = memfd_create("fuzz-perfdata", MFD_CLOEXEC);
-		char path[64];
-		struct session ss;
-
-		if (fd < 0)
-			return 0;
-		if (write(fd, data, size) == (ssize_t)size) {
-			snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-			if (!session__open(&ss, path, err, sizeof(err))) {
-				session__load(&ss);
-				session__close(&ss);
-			}
-		}
-		close(fd);
+		jrec_info__parse(p, len, &info);
+		sum += info.kernel_text;
 	}
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_FILES, &p, &len))
+		jrec_files__walk(p, len, perf_reader__swapped(r), on_file, &sum);
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_JITDUMP, &p, &len))
+		jrec_jitdumps__walk(p, len, perf_reader__swapped(r), on_jitdump, &sum);
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_PERFMAP, &p, &len))
+		jrec_perfmaps__walk(p, len, perf_reader__swapped(r), on_perfmap, &sum);
+	perf_reader__close(r);
 	return 0;
 }

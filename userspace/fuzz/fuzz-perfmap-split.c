@@ -7,26 +7,28 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rec-buf.h"
+#include "buf.h"
+#include "jrec-sections.h"
 #include "rec-perfmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int collect(const char *line, size_t len, void *ctx)
 {
-	struct rec_buf *b = ctx;
+	struct buf *b = ctx;
+	struct jrec_perfmap_rec l = {1, 2, line, len};
 
 	if (!len || len > PERFMAP_LINE_MAX || memchr(line, '\n', len))
 		__builtin_trap();
-	if (rec_perfmap_emit_line(b, 1, 2, line, len))
+	if (jrec_perfmaps__emit(b, &l))
 		return -1;
 	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rec_perfmap_split a = { REC_BUF_INIT, 0, 0 }, c = { REC_BUF_INIT, 0, 0 };
-	struct rec_buf la = REC_BUF_INIT, lc = REC_BUF_INIT;
+	struct perfmap_split a = {BUF_INIT, 0, 0}, c = {BUF_INIT, 0, 0};
+	struct buf la = BUF_INIT, lc = BUF_INIT;
 	size_t chunk, off;
 
 	if (!size)
@@ -34,16 +36,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	chunk = (size_t)data[0] % 37 + 1;
 	data++;
 	size--;
-	rec_perfmap_split__feed(&a, (const char *)data, size, collect, &la);
+	perfmap_split__feed(&a, (const char *)data, size, collect, &la);
 	for (off = 0; off < size; off += chunk)
-		rec_perfmap_split__feed(&c, (const char *)data + off,
-					chunk < size - off ? chunk : size - off, collect, &lc);
+		perfmap_split__feed(&c, (const char *)data + off,
+				    chunk < size - off ? chunk : size - off, collect, &lc);
 	if (la.len != lc.len || (la.len && memcmp(la.data, lc.data, la.len)) ||
 	    a.dropped != c.dropped)
 		__builtin_trap();
-	rec_buf__release(&la);
-	rec_buf__release(&lc);
-	rec_perfmap_split__release(&a);
-	rec_perfmap_split__release(&c);
+	buf__release(&la);
+	buf__release(&lc);
+	perfmap_split__release(&a);
+	perfmap_split__release(&c);
 	return 0;
 }

@@ -403,13 +403,12 @@ static int finish_proc(struct as_proc *p)
 
 int addrspace__finish(struct addrspace *as)
 {
-	size_t i;
+	struct as_proc *p;
+	size_t it = 0;
 	int err;
 
-	for (i = 0; i < as->procs.cap; i++) {
-		if (!as->procs.vals[i])
-			continue;
-		err = finish_proc(as->procs.vals[i]);
+	while ((p = pidmap__next(&as->procs, &it))) {
+		err = finish_proc(p);
 		if (err)
 			return err;
 	}
@@ -531,15 +530,12 @@ const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, u
 
 void addrspace__release(struct addrspace *as)
 {
-	size_t i;
+	struct as_proc *p;
+	size_t it = 0;
 
 	if (!as)
 		return;
-	for (i = 0; i < as->procs.cap; i++) {
-		struct as_proc *p = as->procs.vals[i];
-
-		if (!p)
-			continue;
+	while ((p = pidmap__next(&as->procs, &it))) {
 		free(p->ev);
 		free(p->maps);
 		free(p->max_end);

@@ -9,6 +9,7 @@
 #include "debuginfod-dl.h"
 #include "dso.h"
 #include "elf-image.h"
+#include "buildid-cache.h"
 #include "perf-file.h"
 #include "stored-syms.h"
 
@@ -35,19 +36,15 @@ static uint64_t dso_hash(const char *path, const struct jrec_cookie *c)
 
 int dso_set__init(struct dso_set *s)
 {
-	const char *env = getenv("JREC_BUILDID_DIR"), *home = getenv("HOME");
-	const char *urls = getenv("DEBUGINFOD_URLS");
+	const char *urls = getenv("DEBUGINFOD_URLS"), *env;
 
 	memset(s, 0, sizeof(*s));
 	s->nbuckets = 1024;
 	s->buckets = calloc(s->nbuckets, sizeof(*s->buckets));
 	if (!s->buckets)
 		return -ENOMEM;
-	/* the recorder's cache: $JREC_BUILDID_DIR, else ~/.cache/jrec */
-	if (env && *env)
-		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s", env);
-	else if (home && *home)
-		snprintf(s->cache_dir, sizeof(s->cache_dir), "%s/.cache/jrec", home);
+	if (buildid_cache__default_dir(s->cache_dir, sizeof(s->cache_dir)))
+		s->cache_dir[0] = 0; /* none */
 	s->use_debuginfod = urls && *urls;
 	env = getenv("JREC_DEBUG_DIR");
 	snprintf(s->debug_dir, sizeof(s->debug_dir), "%s", env && *env ? env : "/usr/lib/debug");
@@ -200,17 +197,19 @@ static bool try_stored(struct dso_set *s, struct dso *d)
  * copy, the original path if it is still this build, or the symbols stored
  * in the recording. Without any, the debug file's own headers are used.
  */
-static void use_binary_layout(struct dso_set *s, struct dso *d, const char *hex)
+static void use_binary_layout(struct dso_set *s, struct dso *d)
 {
 	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
-	char path[8300];
 	struct elf_image *st;
 	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
 	unsigned int n;
 
 	if (s->cache_dir[0]) {
-		snprintf(path, sizeof(path), "%s/%s/file", s->cache_dir, hex);
-		if (!elf_image__take_layout(d->img, path))
+		char *file = buildid_cache__path(s->cache_dir, &d->cookie, BUILDID_CACHE_FILE);
+		int err = file ? elf_image__take_layout(d->img, file) : -ENOMEM;
+
+		free(file);
+		if (!err)
 			return;
 	}
 	if (!elf_image__take_layout(d->img, d->path))
@@ -236,7 +235,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 		/* separate debuginfo first: symbols and DWARF */
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, hex, hex + 2);
 		if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK) {
-			use_binary_layout(s, d, hex);
+			use_binary_layout(s, d);
 			return;
 		}
 		if (d->img) {
@@ -246,7 +245,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 			d->used_path = NULL;
 		}
 		if (try_debuginfod(s, d) && d->status == DSO_OK) {
-			use_binary_layout(s, d, hex);
+			use_binary_layout(s, d);
 			return;
 		}
 		if (d->img) {
@@ -257,7 +256,10 @@ void dso__load(struct dso_set *s, struct dso *d)
 		}
 	}
 	if (d->cookie.len && s->cache_dir[0]) {
-		snprintf(path, sizeof(path), "%s/%s/file", s->cache_dir, hex);
+		char *file = buildid_cache__path(s->cache_dir, &d->cookie, BUILDID_CACHE_FILE);
+
+		snprintf(path, sizeof(path), "%s", file ? file : "");
+		free(file);
 		if (try_elf(d, path, "jrec-cache", true))
 			return;
 		if (!access(path, R_OK)) {

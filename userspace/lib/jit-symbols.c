@@ -348,13 +348,12 @@ static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
 
 int jit_symbols__finish(struct jit_symbols *js)
 {
-	size_t i;
+	struct jit_proc *p;
+	size_t it = 0;
 	int err;
 
-	for (i = 0; i < js->procs.cap; i++) {
-		if (!js->procs.vals[i])
-			continue;
-		err = finish_proc(js, js->procs.vals[i]);
+	while ((p = pidmap__next(&js->procs, &it))) {
+		err = finish_proc(js, p);
 		if (err)
 			return err;
 	}
@@ -422,15 +421,12 @@ const char *jit_symbols__srcline(const struct jit_symbols *js, const struct jit_
 
 void jit_symbols__release(struct jit_symbols *js)
 {
-	size_t i, k;
+	struct jit_proc *p;
+	size_t it = 0, k;
 
 	if (!js)
 		return;
-	for (i = 0; i < js->procs.cap; i++) {
-		struct jit_proc *p = js->procs.vals[i];
-
-		if (!p)
-			continue;
+	while ((p = pidmap__next(&js->procs, &it))) {
 		for (k = 0; k < p->nr; k++) {
 			free(p->syms[k].name);
 			free(p->syms[k].lines);

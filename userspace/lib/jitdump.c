@@ -6,8 +6,6 @@
 #include "jitdump.h"
 #include "byteorder.h"
 
-#define JITDUMP_HDR_SIZE 40
-#define JITDUMP_REC_HDR 16
 #define JITDUMP_MAX_LINES (1u << 20)
 
 struct jd {
@@ -24,6 +22,64 @@ static uint32_t u32(const struct jd *j, const uint8_t *p)
 static uint64_t u64(const struct jd *j, const uint8_t *p)
 {
 	return bo_u64(p, j->swapped);
+}
+
+/* The header's byte order and size; -EINVAL when @buf is not a jitdump. */
+static int header(const uint8_t *buf, size_t len, bool *swapped, uint32_t *size)
+{
+	uint32_t magic;
+
+	if (len < 12)
+		return -EINVAL;
+	memcpy(&magic, buf, sizeof(magic));
+	if (magic == JITDUMP_MAGIC)
+		*swapped = false;
+	else if (magic == __builtin_bswap32(JITDUMP_MAGIC))
+		*swapped = true;
+	else
+		return -EINVAL;
+	*size = bo_u32(buf + 8, *swapped);
+	return *size < JITDUMP_HEADER_MIN || *size > JITDUMP_HEADER_MAX ? -EINVAL : 0;
+}
+
+/*
+ * The size of the record at @off: positive when it is whole in @buf, 0 when
+ * it is cut off at the end, -EINVAL when its size is impossible.
+ */
+static long record_size(const uint8_t *buf, size_t len, size_t off, bool swapped)
+{
+	uint32_t size;
+
+	if (len - off < JITDUMP_RECORD_MIN)
+		return 0;
+	size = bo_u32(buf + off + 4, swapped);
+	if (size < JITDUMP_RECORD_MIN || size > JITDUMP_RECORD_MAX)
+		return -EINVAL;
+	return size > len - off ? 0 : (long)size;
+}
+
+int jitdump__scan(const uint8_t *buf, size_t len, size_t *committed)
+{
+	size_t off = *committed;
+	uint32_t hsize;
+	bool swapped;
+	long size;
+
+	if (len < 12)
+		return off ? -EINVAL : 0;
+	if (header(buf, len, &swapped, &hsize))
+		return -EINVAL;
+	if (off == 0) {
+		if (len < hsize)
+			return 0;
+		off = hsize;
+	} else if (off < hsize || off > len) {
+		return -EINVAL;
+	}
+	while ((size = record_size(buf, len, off, swapped)) > 0)
+		off += (size_t)size;
+	*committed = off;
+	return size < 0 ? -EINVAL : 0;
 }
 
 static const char *str(const uint8_t *p, const uint8_t *end, const uint8_t **after)
@@ -81,40 +137,29 @@ int jitdump__parse(const void *buf, size_t len, jitdump_fn fn, void *ctx,
 	struct jd j = { buf, len, false };
 	struct jitdump_line *scratch = NULL;
 	size_t cap = 0, off;
-	uint32_t magic, hsize;
+	uint32_t hsize;
 	int err = 0;
 
 	memset(info, 0, sizeof(*info));
-	if (len < JITDUMP_HDR_SIZE)
-		return -EINVAL;
-	memcpy(&magic, j.p, 4);
-	if (magic == __builtin_bswap32(JITDUMP_MAGIC))
-		j.swapped = true;
-	else if (magic != JITDUMP_MAGIC)
+	if (len < JITDUMP_HEADER_MIN || header(j.p, len, &j.swapped, &hsize))
 		return -EINVAL;
 	info->swapped = j.swapped;
 	info->version = u32(&j, j.p + 4);
-	hsize = u32(&j, j.p + 8);
 	info->pid = u32(&j, j.p + 20);
 	info->time = u64(&j, j.p + 24);
 	info->flags = u64(&j, j.p + 32);
-	if (hsize < JITDUMP_HDR_SIZE || hsize > len)
+	if (hsize > len)
 		return -EINVAL;
 	if (!fn)
 		return 0; /* header only */
 	off = hsize;
 	while (off < len) {
-		const uint8_t *r = j.p + off, *b = r + JITDUMP_REC_HDR, *end;
+		const uint8_t *r = j.p + off, *b = r + JITDUMP_RECORD_MIN, *end;
+		long size = record_size(j.p, len, off, j.swapped);
 		struct jitdump_event ev;
-		uint32_t size;
 		const uint8_t *after;
 
-		if (len - off < JITDUMP_REC_HDR) {
-			info->truncated = true;
-			break;
-		}
-		size = u32(&j, r + 4);
-		if (size < JITDUMP_REC_HDR || size > len - off) {
+		if (size <= 0) {
 			info->truncated = true;
 			break;
 		}

@@ -3,7 +3,9 @@
  * jitdump: parse a jitdump file (the format perf's JIT interface defines:
  * 40-byte header, records LOAD, MOVE, DEBUG_INFO, CLOSE, UNWINDING_INFO), in
  * either byte order, from a buffer. Every length is checked against the bytes
- * left; a record cut off at the end stops the walk and is reported.
+ * left; a record cut off at the end stops the walk and is reported. The one
+ * home of the format's constants and limits: the report's parser and the
+ * recorder's incremental copy (jitdump__scan) walk records the same way.
  */
 #ifndef JREC_JITDUMP_H
 #define JREC_JITDUMP_H
@@ -12,7 +14,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JITDUMP_MAGIC 0x4A695444u
+#define JITDUMP_MAGIC	   0x4A695444u /* read as its byte swap: the other byte order */
+#define JITDUMP_HEADER_MIN 40
+#define JITDUMP_HEADER_MAX 4096
+#define JITDUMP_RECORD_MIN 16	       /* id, total_size, timestamp */
+#define JITDUMP_RECORD_MAX (64u << 20) /* a single record above this is corrupt */
 
 enum jitdump_rec {
 	JITDUMP_LOAD = 0,
@@ -59,5 +65,14 @@ typedef int (*jitdump_fn)(const struct jitdump_event *ev, void *ctx);
  */
 int jitdump__parse(const void *buf, size_t len, jitdump_fn fn, void *ctx,
 		   struct jitdump_info *info);
+
+/*
+ * For a copy that grows while its JIT appends: advance *@committed over the
+ * header and the whole records in @buf[0..@len). 0 when everything complete
+ * is committed (more bytes may follow), -EINVAL when the bytes are not a
+ * jitdump or a record size is impossible (*@committed stays at the last good
+ * record).
+ */
+int jitdump__scan(const uint8_t *buf, size_t len, size_t *committed);
 
 #endif

@@ -4,6 +4,7 @@
 #define JREC_PERF_READER_INTERNAL_H
 
 #include "bigalloc.h"
+#include "byteorder.h"
 #include "perf-reader.h"
 
 /* the data section is streamed through a buffer of this size */
@@ -36,26 +37,17 @@ struct perf_reader {
 
 static inline uint32_t pr_u32(const struct perf_reader *r, const void *p)
 {
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return r->swapped ? __builtin_bswap32(v) : v;
+	return bo_u32(p, r->swapped);
 }
 
 static inline uint64_t pr_u64(const struct perf_reader *r, const void *p)
 {
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return r->swapped ? __builtin_bswap64(v) : v;
+	return bo_u64(p, r->swapped);
 }
 
 static inline uint16_t pr_u16(const struct perf_reader *r, const void *p)
 {
-	uint16_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return r->swapped ? __builtin_bswap16(v) : v;
+	return bo_u16(p, r->swapped);
 }
 
 bool pr_in_file(const struct perf_reader *r, uint64_t off, uint64_t len);

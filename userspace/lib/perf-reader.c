@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jrec-sections.h"
 #include "perf-reader-internal.h"
 #include "byteorder.h"
 
@@ -556,15 +557,10 @@ int perf_reader__for_each_build_id(const struct perf_reader *r, pr_build_id_fn f
 int perf_reader__jrec_feature(const struct perf_reader *r, unsigned int feat, const void **data,
 			      size_t *len)
 {
-	const uint8_t *p;
+	const void *p;
 	size_t flen;
 
-	if (perf_reader__feature(r, feat, (const void **)&p, &flen))
+	if (perf_reader__feature(r, feat, &p, &flen))
 		return -ENOENT;
-	if (flen < sizeof(struct jrec_feat_prefix) || perf_reader__u32(r, p) != JREC_FEAT_MAGIC ||
-	    perf_reader__u16(r, p + 6) != feat)
-		return -EBADMSG;
-	*data = p + sizeof(struct jrec_feat_prefix);
-	*len = flen - sizeof(struct jrec_feat_prefix);
-	return 0;
+	return jrec_section__payload(p, flen, r->swapped, feat, data, len);
 }

@@ -22,7 +22,7 @@ struct perf_writer {
 	struct perf_file_header hdr;
 	struct writer_attr *attrs;
 	size_t nr_attrs;
-	struct rec_buf feat[PERF_FILE_FEAT_BITS];
+	struct buf feat[PERF_FILE_FEAT_BITS];
 	uint8_t *buf;
 	size_t buf_len;
 	uint64_t data_written; /* bytes of the data section already in the file */
@@ -210,7 +210,7 @@ int perf_writer__flush(struct perf_writer *w)
 			  offsetof(struct perf_file_header, data));
 }
 
-int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct rec_buf *b)
+int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct buf *b)
 {
 	if (id == 0 || id >= PERF_FILE_FEAT_BITS)
 		return -EINVAL;
@@ -219,7 +219,7 @@ int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct rec_
 	w->feat[id] = *b;
 	if (!w->feat[id].data) {
 		/* an empty section still gets announced */
-		if (rec_buf__reserve(&w->feat[id], 1))
+		if (buf__reserve(&w->feat[id], 1))
 			return -ENOMEM;
 	}
 	b->data = NULL;
@@ -305,7 +305,7 @@ void perf_writer__free(struct perf_writer *w)
 		free(w->attrs[i].ids);
 	free(w->attrs);
 	for (i = 0; i < PERF_FILE_FEAT_BITS; i++)
-		rec_buf__release(&w->feat[i]);
+		buf__release(&w->feat[i]);
 	free(w->buf);
 	free(w);
 }

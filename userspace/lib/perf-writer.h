@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
-#include "rec-buf.h"
+#include "buf.h"
 
 struct perf_writer;
 
@@ -41,7 +41,7 @@ int perf_writer__flush(struct perf_writer *w);
  * Queue a feature section; the writer takes the buffer's contents (b is left
  * empty). Written by perf_writer__finish() in id order. Each id once.
  */
-int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct rec_buf *b);
+int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct buf *b);
 
 /* Flush, write the feature sections, then the final header. 0 or -errno. */
 int perf_writer__finish(struct perf_writer *w);

@@ -81,3 +81,59 @@ int perfmap__parse(const char *buf, size_t len, perfmap_fn fn, void *ctx, size_t
 	}
 	return 0;
 }
+
+static int emit(struct perfmap_split *s, const char *line, size_t len, perfmap_line_fn fn,
+		void *ctx)
+{
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (!len)
+		return 0;
+	return fn(line, len, ctx);
+}
+
+int perfmap_split__feed(struct perfmap_split *s, const char *bytes, size_t n, perfmap_line_fn fn,
+			void *ctx)
+{
+	const char *p = bytes, *end = bytes + n;
+	int err;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t chunk = (size_t)((nl ? nl : end) - p);
+
+		if (s->skipping) {
+			/* the rest of an over-long line */
+		} else if (s->partial.len + chunk > PERFMAP_LINE_MAX) {
+			s->skipping = 1;
+			s->dropped++;
+			s->partial.len = 0;
+		} else if (!nl) {
+			err = buf__append(&s->partial, p, chunk);
+			if (err)
+				return err;
+		} else if (s->partial.len) {
+			err = buf__append(&s->partial, p, chunk);
+			if (err)
+				return err;
+			err = emit(s, (const char *)s->partial.data, s->partial.len, fn, ctx);
+			s->partial.len = 0;
+			if (err)
+				return err;
+		} else {
+			err = emit(s, p, chunk, fn, ctx);
+			if (err)
+				return err;
+		}
+		if (nl)
+			s->skipping = 0;
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+void perfmap_split__release(struct perfmap_split *s)
+{
+	if (s)
+		buf__release(&s->partial);
+}

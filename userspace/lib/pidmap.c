@@ -72,6 +72,17 @@ int pidmap__put(struct pidmap *m, uint32_t key, void *val)
 	return 0;
 }
 
+void *pidmap__next(const struct pidmap *m, size_t *it)
+{
+	while (*it < m->cap) {
+		void *val = m->vals[(*it)++];
+
+		if (val)
+			return val;
+	}
+	return NULL;
+}
+
 void pidmap__release(struct pidmap *m)
 {
 	if (!m)

@@ -15,6 +15,18 @@ struct pidmap {
 void *pidmap__get(const struct pidmap *m, uint32_t key);
 int pidmap__put(struct pidmap *m, uint32_t key, void *val);
 void pidmap__release(struct pidmap *m);
-/* Iterate: for (i = 0; i < m->cap; i++) if (m->vals[i]) ... */
+
+/*
+ * Every entry, in no particular order:
+ *
+ *	size_t it = 0;
+ *	void *val;
+ *
+ *	while ((val = pidmap__next(m, &it)))
+ *		...
+ *
+ * The map must not change while it is walked (the values may).
+ */
+void *pidmap__next(const struct pidmap *m, size_t *it);
 
 #endif

@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "byteorder.h"
 #include "procfs.h"
 
 struct cursor {
@@ -156,7 +157,7 @@ int procfs_parse_maps(const char *text, size_t len,
 	return 0;
 }
 
-int procfs_read_file(const char *path, struct rec_buf *b)
+int procfs_read_file(const char *path, struct buf *b)
 {
 	int fd, err = 0;
 
@@ -166,7 +167,7 @@ int procfs_read_file(const char *path, struct rec_buf *b)
 	for (;;) {
 		ssize_t n;
 
-		err = rec_buf__reserve(b, 4096);
+		err = buf__reserve(b, 4096);
 		if (err)
 			break;
 		n = read(fd, b->data + b->len, b->cap - b->len);
@@ -186,7 +187,7 @@ int procfs_read_file(const char *path, struct rec_buf *b)
 
 int procfs_read_maps(pid_t pid, int (*fn)(const struct procfs_map *m, void *ctx), void *ctx)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	char path[64];
 	int err;
 
@@ -194,7 +195,7 @@ int procfs_read_maps(pid_t pid, int (*fn)(const struct procfs_map *m, void *ctx)
 	err = procfs_read_file(path, &b);
 	if (!err)
 		err = procfs_parse_maps((const char *)b.data, b.len, fn, ctx);
-	rec_buf__release(&b);
+	buf__release(&b);
 	return err;
 }
 
@@ -244,7 +245,7 @@ int procfs_parse_nspid(const char *text, size_t len, uint32_t *nspid)
 
 int procfs_read_nspid(pid_t pid, uint32_t *nspid)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	char path[64];
 	int err;
 
@@ -252,7 +253,7 @@ int procfs_read_nspid(pid_t pid, uint32_t *nspid)
 	err = procfs_read_file(path, &b);
 	if (!err)
 		err = procfs_parse_nspid((const char *)b.data, b.len, nspid);
-	rec_buf__release(&b);
+	buf__release(&b);
 	return err;
 }
 
@@ -274,21 +275,15 @@ int procfs_parse_comm(const char *text, size_t len, char comm[16])
 	return 0;
 }
 
-static uint32_t get_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 int procfs_parse_build_id_note(const uint8_t *notes, size_t len, uint8_t id[20], uint8_t *id_len)
 {
 	size_t off = 0;
 
 	while (len - off >= 12) {
-		uint32_t namesz = get_u32(notes + off), descsz = get_u32(notes + off + 4);
-		uint32_t type = get_u32(notes + off + 8);
+		/* the running kernel's notes: host byte order */
+		uint32_t namesz = bo_u32(notes + off, false),
+			 descsz = bo_u32(notes + off + 4, false);
+		uint32_t type = bo_u32(notes + off + 8, false);
 		size_t name_pad = ((size_t)namesz + 3) & ~(size_t)3;
 		size_t desc_pad = ((size_t)descsz + 3) & ~(size_t)3;
 		const uint8_t *name = notes + off + 12;
@@ -309,13 +304,13 @@ int procfs_parse_build_id_note(const uint8_t *notes, size_t len, uint8_t id[20],
 
 int procfs_read_kernel_build_id(uint8_t id[20], uint8_t *id_len)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	int err;
 
 	err = procfs_read_file("/sys/kernel/notes", &b);
 	if (!err)
 		err = procfs_parse_build_id_note(b.data, b.len, id, id_len);
-	rec_buf__release(&b);
+	buf__release(&b);
 	return err;
 }
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "rec-buf.h"
+#include "buf.h"
 
 #define PROCFS_PATH_MAX 4096
 
@@ -65,6 +65,6 @@ int procfs_read_kernel_build_id(uint8_t id[20], uint8_t *id_len);
 int procfs_parse_kallsyms_sym(const char *text, size_t len, const char *name, uint64_t *addr);
 
 /* Read a whole (proc) file into b. 0 or -errno. */
-int procfs_read_file(const char *path, struct rec_buf *b);
+int procfs_read_file(const char *path, struct buf *b);
 
 #endif

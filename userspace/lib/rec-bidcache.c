@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "buildid-cache.h"
 #include "perf-file.h"
 #include "rec-bidcache.h"
 #include "stored-syms.h"
@@ -89,21 +90,6 @@ static int keyset_add(struct rec_bidcache *c, const char *key)
 	return 1;
 }
 
-int rec_bidcache_default_dir(char *buf, size_t len)
-{
-	const char *env = getenv("JREC_BUILDID_DIR");
-	const char *home = getenv("HOME");
-	int n;
-
-	if (env && *env)
-		n = snprintf(buf, len, "%s", env);
-	else if (home && *home)
-		n = snprintf(buf, len, "%s/.cache/jrec", home);
-	else
-		return -ENOENT;
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
-}
-
 static int mkdir_p(char *path)
 {
 	char *p;
@@ -159,21 +145,16 @@ static int copy_fd(int in, int out)
 static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *ck,
 		     const char *orig_path, int *errp)
 {
-	char hex[JREC_COOKIE_HEX_LEN], *dir = NULL, *file = NULL, *tmp = NULL, *pfile = NULL;
+	char *dir, *file, *tmp = NULL, *pfile = NULL;
 	struct jrec_cookie got;
 	int status = JREC_FILE_FAILED, err, out = -1;
 	FILE *pf;
 
-	jrec_cookie_hex(ck, hex);
 	err = -ENOMEM;
-	if (asprintf(&dir, "%s/%s", c->dir, hex) < 0) {
-		dir = NULL;
+	dir = buildid_cache__path(c->dir, ck, NULL);
+	file = buildid_cache__path(c->dir, ck, BUILDID_CACHE_FILE);
+	if (!dir || !file)
 		goto out;
-	}
-	if (asprintf(&file, "%s/file", dir) < 0) {
-		file = NULL;
-		goto out;
-	}
 	if (!access(file, F_OK)) {
 		status = JREC_FILE_CACHED;
 		err = 0;
@@ -207,14 +188,11 @@ static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *c
 		err = -errno;
 		goto out_unlink;
 	}
-	if (asprintf(&pfile, "%s/path", dir) >= 0) {
-		pf = fopen(pfile, "we");
-		if (pf) {
-			fprintf(pf, "%s\n", orig_path);
-			fclose(pf);
-		}
-	} else {
-		pfile = NULL;
+	pfile = buildid_cache__path(c->dir, ck, BUILDID_CACHE_PATH);
+	pf = pfile ? fopen(pfile, "we") : NULL;
+	if (pf) {
+		fprintf(pf, "%s\n", orig_path);
+		fclose(pf);
 	}
 	status = JREC_FILE_SAVED;
 	err = 0;
@@ -291,7 +269,7 @@ static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_r
 	 */
 	if ((r->status == JREC_FILE_NOT_SAVED || r->status == JREC_FILE_FAILED) &&
 	    stored_syms__emit(fd, j->path, &got, &r->syms))
-		rec_buf__release(&r->syms);
+		buf__release(&r->syms);
 out:
 	close(fd);
 }
@@ -325,7 +303,7 @@ static void *worker(void *arg)
 		pthread_mutex_lock(&c->lock);
 		if (array_grow(&c->res, &c->res_cap, c->nr_res + 1)) {
 			free(r.path);
-			rec_buf__release(&r.syms);
+			buf__release(&r.syms);
 			continue;
 		}
 		c->res[c->nr_res++] = r;
@@ -449,26 +427,6 @@ void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
 			counts[c->res[i].status]++;
 }
 
-int rec_bidcache_emit_file(const struct rec_bidcache_result *r, struct rec_buf *b)
-{
-	struct jrec_file_entry e;
-	int err;
-
-	memset(&e, 0, sizeof(e));
-	e.pid = r->pid;
-	e.status = r->status;
-	e.cookie_kind = r->cookie.kind;
-	e.cookie_len = r->cookie.len;
-	memcpy(e.cookie, r->cookie.bytes, sizeof(e.cookie));
-	e.path_len = (uint32_t)strlen(r->path) + 1;
-	err = rec_buf__append(b, &e, sizeof(e));
-	if (!err)
-		err = rec_buf__append(b, r->path, e.path_len);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	return err;
-}
-
 void rec_bidcache__free(struct rec_bidcache *c)
 {
 	struct job *j;
@@ -489,7 +447,7 @@ void rec_bidcache__free(struct rec_bidcache *c)
 	free(c->keys);
 	for (i = 0; i < c->nr_res; i++) {
 		free(c->res[i].path);
-		rec_buf__release(&c->res[i].syms);
+		buf__release(&c->res[i].syms);
 	}
 	free(c->res);
 	free(c->dir);

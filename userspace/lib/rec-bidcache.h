@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "cookie.h"
-#include "rec-buf.h"
+#include "buf.h"
 
 struct rec_bidcache;
 
@@ -39,7 +39,7 @@ struct rec_bidcache_result {
 	struct jrec_cookie cookie; /* expected cookie, or the file's when none was given */
 	char *path;
 	int err; /* -errno behind a VANISHED/FAILED status */
-	struct rec_buf syms; /* its JREC_FEAT_SYMTAB entry when the file is ELF, else empty */
+	struct buf syms; /* its JREC_FEAT_SYMTAB entry when the file is ELF, else empty */
 };
 
 /* dir NULL: identify files but save nothing (status NOT_SAVED). 0 or -errno. */
@@ -64,17 +64,11 @@ void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8]);
 
 void rec_bidcache__free(struct rec_bidcache *c);
 
-/* Default cache directory: $JREC_BUILDID_DIR, else $HOME/.cache/jrec. */
-int rec_bidcache_default_dir(char *buf, size_t len);
-
 /*
  * The JREC_FEAT_SYMTAB entry of each verified ELF file that was not copied
  * into the cache (NOT_SAVED, FAILED) is built by the thread too (its
  * function symbols, read from the exact mapped file), so that such a
  * recording can still be symbolized when the file is gone or replaced.
  */
-
-/* The JREC_FEAT_FILES entry of a result. */
-int rec_bidcache_emit_file(const struct rec_bidcache_result *r, struct rec_buf *b);
 
 #endif

@@ -5,54 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "perf-file.h"
+#include "jrec-sections.h"
 #include "rec-jitdump.h"
-#include "byteorder.h"
-
-static uint32_t load_u32(const uint8_t *p, int swap)
-{
-	return bo_u32(p, swap);
-}
-
-int rec_jitdump_scan(const uint8_t *buf, size_t len, size_t *committed)
-{
-	size_t off = *committed;
-	uint32_t magic, hdr_size;
-	int swap;
-
-	if (len < 12)
-		return off ? -EINVAL : 0;
-	memcpy(&magic, buf, sizeof(magic));
-	if (magic == JITDUMP_MAGIC)
-		swap = 0;
-	else if (magic == JITDUMP_MAGIC_SWAPPED)
-		swap = 1;
-	else
-		return -EINVAL;
-	hdr_size = load_u32(buf + 8, swap);
-	if (hdr_size < JITDUMP_HEADER_MIN || hdr_size > JITDUMP_HEADER_MAX)
-		return -EINVAL;
-	if (off == 0) {
-		if (len < hdr_size)
-			return 0;
-		off = hdr_size;
-	} else if (off < hdr_size || off > len) {
-		return -EINVAL;
-	}
-	while (len - off >= JITDUMP_RECORD_MIN) {
-		uint32_t size = load_u32(buf + off + 4, swap);
-
-		if (size < JITDUMP_RECORD_MIN || size > JITDUMP_RECORD_MAX) {
-			*committed = off;
-			return -EINVAL;
-		}
-		if (size > len - off)
-			break;
-		off += size;
-	}
-	*committed = off;
-	return 0;
-}
 
 int rec_jitdump__new(int fd, uint32_t pid, uint64_t time, const char *path,
 		     struct rec_jitdump **out)
@@ -87,7 +41,7 @@ int rec_jitdump__update(struct rec_jitdump *j)
 			j->error = -EFBIG;
 			break;
 		}
-		err = rec_buf__reserve(&j->data, 64 * 1024);
+		err = buf__reserve(&j->data, 64 * 1024);
 		if (err) {
 			j->error = err;
 			break;
@@ -104,7 +58,7 @@ int rec_jitdump__update(struct rec_jitdump *j)
 			break;
 		j->data.len += (size_t)n;
 	}
-	err = rec_jitdump_scan(j->data.data, j->data.len, &j->committed);
+	err = jitdump__scan(j->data.data, j->data.len, &j->committed);
 	if (err && !j->error)
 		j->error = err;
 	return j->error;
@@ -118,26 +72,11 @@ void rec_jitdump__close(struct rec_jitdump *j)
 	}
 }
 
-int rec_jitdump__emit(const struct rec_jitdump *j, struct rec_buf *b)
+int rec_jitdump__emit(const struct rec_jitdump *j, struct buf *b)
 {
-	struct jrec_jitdump_entry e;
-	int err;
+	struct jrec_jitdump_rec e = {j->pid, j->time, j->path, j->data.data, j->committed};
 
-	memset(&e, 0, sizeof(e));
-	e.pid = j->pid;
-	e.name_len = (uint32_t)strlen(j->path) + 1;
-	e.data_len = j->committed;
-	e.time = j->time;
-	err = rec_buf__append(b, &e, sizeof(e));
-	if (!err)
-		err = rec_buf__append(b, j->path, e.name_len);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	if (!err)
-		err = rec_buf__append(b, j->data.data, j->committed);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	return err;
+	return jrec_jitdumps__emit(b, &e);
 }
 
 void rec_jitdump__free(struct rec_jitdump *j)
@@ -145,7 +84,7 @@ void rec_jitdump__free(struct rec_jitdump *j)
 	if (!j)
 		return;
 	rec_jitdump__close(j);
-	rec_buf__release(&j->data);
+	buf__release(&j->data);
 	free(j->path);
 	free(j);
 }

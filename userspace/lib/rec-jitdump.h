@@ -12,30 +12,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rec-buf.h"
+#include "buf.h"
+#include "jitdump.h"
 
-#define JITDUMP_MAGIC	      0x4A695444u
-#define JITDUMP_MAGIC_SWAPPED 0x4454694Au
-#define JITDUMP_HEADER_MIN    40
-#define JITDUMP_HEADER_MAX    4096
-#define JITDUMP_RECORD_MIN    16
-#define JITDUMP_RECORD_MAX    (64u << 20)    /* a single record above this is corrupt */
-#define JITDUMP_COPY_MAX      (512ull << 20) /* stop copying one dump beyond this */
-
-/*
- * Advance *committed over the header and whole records in buf[0..len).
- * 0 when everything complete is committed (more bytes may follow),
- * -EINVAL when the bytes are not a jitdump or a record size is impossible
- * (*committed stays at the last good record).
- */
-int rec_jitdump_scan(const uint8_t *buf, size_t len, size_t *committed);
+#define JITDUMP_COPY_MAX (512ull << 20) /* stop copying one dump beyond this */
 
 struct rec_jitdump {
 	int fd;
 	uint32_t pid;
 	uint64_t time; /* when the dump was seen mapped */
 	char *path;
-	struct rec_buf data; /* bytes read so far */
+	struct buf data;     /* bytes read so far */
 	size_t committed;    /* bytes of data that form whole records */
 	int error;	     /* first error: copying stopped */
 };
@@ -48,7 +35,7 @@ int rec_jitdump__update(struct rec_jitdump *j);
 /* Close the descriptor (after a last update). */
 void rec_jitdump__close(struct rec_jitdump *j);
 /* Append the JREC_FEAT_JITDUMP entry of this copy to b. */
-int rec_jitdump__emit(const struct rec_jitdump *j, struct rec_buf *b);
+int rec_jitdump__emit(const struct rec_jitdump *j, struct buf *b);
 void rec_jitdump__free(struct rec_jitdump *j);
 
 #endif

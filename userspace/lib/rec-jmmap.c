@@ -109,7 +109,7 @@ int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, in
 
 int rec_jmmap__read(struct rec_jmmap *s)
 {
-	struct rec_buf *b = &s->partial;
+	struct buf *b = &s->partial;
 	long whole;
 	int err;
 
@@ -117,7 +117,7 @@ int rec_jmmap__read(struct rec_jmmap *s)
 	for (int i = 0; i < 64; i++) {
 		ssize_t n;
 
-		err = rec_buf__reserve(b, 64 * 1024);
+		err = buf__reserve(b, 64 * 1024);
 		if (err)
 			return err;
 		n = read(s->fd, b->data + b->len, b->cap - b->len);
@@ -135,7 +135,7 @@ int rec_jmmap__read(struct rec_jmmap *s)
 	whole = rec_jmmap_scan(b->data, b->len, s->nr_by_type, &s->lost);
 	if (whole < 0)
 		return (int)whole;
-	err = rec_buf__append(&s->records, b->data, (size_t)whole);
+	err = buf__append(&s->records, b->data, (size_t)whole);
 	if (err)
 		return err;
 	memmove(b->data, b->data + whole, b->len - (size_t)whole);
@@ -169,7 +169,7 @@ void rec_jmmap__free(struct rec_jmmap *s)
 		return;
 	if (s->fd >= 0)
 		close(s->fd);
-	rec_buf__release(&s->records);
-	rec_buf__release(&s->partial);
+	buf__release(&s->records);
+	buf__release(&s->partial);
 	free(s);
 }

@@ -12,13 +12,13 @@
 #include <stdint.h>
 
 #include "jmmap.h"
-#include "rec-buf.h"
+#include "buf.h"
 
 struct rec_jmmap {
 	int fd;
 	struct jmmap_version version;
-	struct rec_buf records; /* whole records, as read */
-	struct rec_buf partial; /* an incomplete record tail, if a read split one */
+	struct buf records; /* whole records, as read */
+	struct buf partial; /* an incomplete record tail, if a read split one */
 	uint64_t nr_records;
 	uint64_t nr_by_type[JMMAP_REC_MAX];
 	uint64_t lost; /* summed from LOST records */

@@ -8,90 +8,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "perf-file.h"
+#include "jrec-sections.h"
+#include "map-names.h"
 #include "procfs.h"
 #include "rec-perfmap.h"
-
-static int emit(struct rec_perfmap_split *s, const char *line, size_t len, rec_perfmap_line_fn fn,
-		void *ctx)
-{
-	if (len && line[len - 1] == '\r')
-		len--;
-	if (!len)
-		return 0;
-	return fn(line, len, ctx);
-}
-
-int rec_perfmap_split__feed(struct rec_perfmap_split *s, const char *bytes, size_t n,
-			    rec_perfmap_line_fn fn, void *ctx)
-{
-	const char *p = bytes, *end = bytes + n;
-	int err;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t chunk = (size_t)((nl ? nl : end) - p);
-
-		if (s->skipping) {
-			/* the rest of an over-long line */
-		} else if (s->partial.len + chunk > PERFMAP_LINE_MAX) {
-			s->skipping = 1;
-			s->dropped++;
-			s->partial.len = 0;
-		} else if (!nl) {
-			err = rec_buf__append(&s->partial, p, chunk);
-			if (err)
-				return err;
-		} else if (s->partial.len) {
-			err = rec_buf__append(&s->partial, p, chunk);
-			if (err)
-				return err;
-			err = emit(s, (const char *)s->partial.data, s->partial.len, fn, ctx);
-			s->partial.len = 0;
-			if (err)
-				return err;
-		} else {
-			err = emit(s, p, chunk, fn, ctx);
-			if (err)
-				return err;
-		}
-		if (nl)
-			s->skipping = 0;
-		p = nl ? nl + 1 : end;
-	}
-	return 0;
-}
-
-void rec_perfmap_split__release(struct rec_perfmap_split *s)
-{
-	if (s)
-		rec_buf__release(&s->partial);
-}
-
-int rec_perfmap_emit_line(struct rec_buf *b, uint64_t time, uint32_t pid, const char *line,
-			  size_t len)
-{
-	struct jrec_perfmap_entry e;
-	int err;
-
-	if (len > UINT32_MAX)
-		return -EINVAL;
-	memset(&e, 0, sizeof(e));
-	e.time = time;
-	e.pid = pid;
-	e.len = (uint32_t)len;
-	err = rec_buf__append(b, &e, sizeof(e));
-	if (!err)
-		err = rec_buf__append(b, line, len);
-	if (!err)
-		err = rec_buf__pad(b, 8);
-	return err;
-}
 
 int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
 {
 	struct rec_perfmap *pm;
 	uint32_t nspid = pid;
+	char root[32];
 	int err;
 
 	err = procfs_read_nspid((pid_t)pid, &nspid);
@@ -112,14 +38,19 @@ int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
 	pm->pid = pid;
 	pm->nspid = nspid;
 	pm->fd = -1;
-	snprintf(pm->path, sizeof(pm->path), "/proc/%u/root/tmp/perf-%u.map", pid, nspid);
+	snprintf(root, sizeof(root), "/proc/%u/root", pid);
+	err = map_name__perfmap_path(pm->path, sizeof(pm->path), root, nspid);
+	if (err) {
+		free(pm);
+		return err;
+	}
 	*out = pm;
 	return 0;
 }
 
 struct line_ctx {
 	struct rec_perfmap *pm;
-	struct rec_buf *out;
+	struct buf *out;
 	uint64_t now;
 };
 
@@ -127,11 +58,13 @@ static int on_line(const char *line, size_t len, void *arg)
 {
 	struct line_ctx *c = arg;
 
+	struct jrec_perfmap_rec l = {c->now, c->pm->pid, line, len};
+
 	c->pm->lines++;
-	return rec_perfmap_emit_line(c->out, c->now, c->pm->pid, line, len);
+	return jrec_perfmaps__emit(c->out, &l);
 }
 
-int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct rec_buf *out)
+int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out)
 {
 	struct line_ctx c = {pm, out, now};
 	char buf[16384];
@@ -161,7 +94,7 @@ int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct rec_buf *ou
 		if (n == 0)
 			break;
 		pm->offset += (uint64_t)n;
-		err = rec_perfmap_split__feed(&pm->split, buf, (size_t)n, on_line, &c);
+		err = perfmap_split__feed(&pm->split, buf, (size_t)n, on_line, &c);
 		if (err)
 			return err;
 	}
@@ -174,6 +107,6 @@ void rec_perfmap__free(struct rec_perfmap *pm)
 		return;
 	if (pm->fd >= 0)
 		close(pm->fd);
-	rec_perfmap_split__release(&pm->split);
+	perfmap_split__release(&pm->split);
 	free(pm);
 }

@@ -10,30 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "rec-buf.h"
-
-#define PERFMAP_LINE_MAX 4096 /* longer lines are dropped and counted */
-
-/* Splits a byte stream into lines; keeps an unfinished last line. */
-struct rec_perfmap_split {
-	struct rec_buf partial;
-	int skipping;	  /* inside an over-long line */
-	uint64_t dropped; /* over-long lines dropped */
-};
-
-typedef int (*rec_perfmap_line_fn)(const char *line, size_t len, void *ctx);
-
-/*
- * Feed n bytes; fn gets every complete, non-empty line (without the newline
- * or a trailing CR). Returns 0 or the first error of fn or -ENOMEM.
- */
-int rec_perfmap_split__feed(struct rec_perfmap_split *s, const char *bytes, size_t n,
-			    rec_perfmap_line_fn fn, void *ctx);
-void rec_perfmap_split__release(struct rec_perfmap_split *s);
-
-/* Append one JREC_FEAT_PERFMAP entry. */
-int rec_perfmap_emit_line(struct rec_buf *b, uint64_t time, uint32_t pid, const char *line,
-			  size_t len);
+#include "buf.h"
+#include "perfmap.h"
 
 /* One watched perf map. */
 struct rec_perfmap {
@@ -42,7 +20,7 @@ struct rec_perfmap {
 	char path[96];	 /* /proc/PID/root/tmp/perf-NSPID.map */
 	int fd;		 /* -1 until the file exists */
 	uint64_t offset; /* bytes consumed */
-	struct rec_perfmap_split split;
+	struct perfmap_split split;
 	uint64_t lines;
 	int gone; /* the process exited: read for the last time */
 };
@@ -53,7 +31,7 @@ int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out);
  * Read what was added since the last call and append a timed entry for each
  * new line to out. 0 or -errno.
  */
-int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct rec_buf *out);
+int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out);
 void rec_perfmap__free(struct rec_perfmap *pm);
 
 #endif

@@ -12,8 +12,7 @@
 #include "symtab.h"
 #include "byteorder.h"
 
-int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie,
-		      struct rec_buf *b)
+int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie, struct buf *b)
 {
 	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
 	struct jrec_symtab_entry e;
@@ -45,15 +44,15 @@ int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie
 	e.path_len = (uint32_t)path_len;
 	e.nr_syms = (uint32_t)t->nr;
 	e.strtab_len = strtab_len;
-	err = rec_buf__append(b, &e, sizeof(e));
+	err = buf__append(b, &e, sizeof(e));
 	if (!err)
-		err = rec_buf__append(b, path, path_len);
+		err = buf__append(b, path, path_len);
 	if (!err)
-		err = rec_buf__pad(b, 8);
+		err = buf__pad(b, 8);
 	for (i = 0; !err && i < nl; i++) {
 		struct jrec_symtab_load l = {loads[i][0], loads[i][1], loads[i][2]};
 
-		err = rec_buf__append(b, &l, sizeof(l));
+		err = buf__append(b, &l, sizeof(l));
 	}
 	for (i = 0; !err && i < t->nr; i++) {
 		const struct sym *s = &t->syms[i];
@@ -66,12 +65,12 @@ int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie
 		y.bind = s->bind;
 		y.flags = s->is_plt ? JREC_SYMTAB_SYM_PLT : 0;
 		off += strlen(s->name) + 1;
-		err = rec_buf__append(b, &y, sizeof(y));
+		err = buf__append(b, &y, sizeof(y));
 	}
 	for (i = 0; !err && i < t->nr; i++)
-		err = rec_buf__append(b, t->syms[i].name, strlen(t->syms[i].name) + 1);
+		err = buf__append(b, t->syms[i].name, strlen(t->syms[i].name) + 1);
 	if (!err)
-		err = rec_buf__pad(b, 8);
+		err = buf__pad(b, 8);
 	elf_image__close(img);
 	return err;
 }

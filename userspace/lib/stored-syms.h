@@ -13,13 +13,12 @@
 #include <stdint.h>
 
 #include "cookie.h"
-#include "rec-buf.h"
+#include "buf.h"
 
 struct elf_image;
 
 /* Append the entry for the ELF file open at @fd (pread only). 0, -ENOEXEC, or -errno. */
-int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie,
-		      struct rec_buf *b);
+int stored_syms__emit(int fd, const char *path, const struct jrec_cookie *cookie, struct buf *b);
 
 struct stored_file {
 	struct jrec_cookie cookie;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "buildid-cache.h"
 #include "commands.h"
 #include "perf-file.h"
 #include "procfs.h"
@@ -260,7 +261,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 
 static int paranoid_level(void)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	int v = 2;
 
 	if (!procfs_read_file("/proc/sys/kernel/perf_event_paranoid", &b) && b.len) {
@@ -269,7 +270,7 @@ static int paranoid_level(void)
 		memcpy(tmp, b.data, b.len < 15 ? b.len : 15);
 		v = atoi(tmp);
 	}
-	rec_buf__release(&b);
+	buf__release(&b);
 	return v;
 }
 
@@ -375,13 +376,13 @@ static int setup_jmmap(struct record *r)
 
 static void kernel_text(struct record *r)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 
 	r->kernel_text_err = procfs_read_file("/proc/kallsyms", &b);
 	if (!r->kernel_text_err)
 		r->kernel_text_err = procfs_parse_kallsyms_sym((const char *)b.data, b.len,
 							       "_text", &r->kernel_text);
-	rec_buf__release(&b);
+	buf__release(&b);
 	if (r->kernel_text_err && r->opts.verbose)
 		fprintf(stderr, "jrec record: no kernel _text address (%s)\n",
 			strerror(-r->kernel_text_err));
@@ -574,7 +575,7 @@ static int setup_buildid_cache(struct record *r)
 	if (!r->opts.no_buildid_cache) {
 		if (r->opts.buildid_dir)
 			snprintf(r->buildid_dir, sizeof(r->buildid_dir), "%s", r->opts.buildid_dir);
-		else if (rec_bidcache_default_dir(r->buildid_dir, sizeof(r->buildid_dir)))
+		else if (buildid_cache__default_dir(r->buildid_dir, sizeof(r->buildid_dir)))
 			r->buildid_dir[0] = '\0';
 		if (r->buildid_dir[0])
 			dir = r->buildid_dir;

@@ -14,33 +14,27 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jrec-sections.h"
 #include "perf-file.h"
 #include "procfs.h"
 #include "record.h"
 
-static int add(struct record *r, unsigned int id, struct rec_buf *b, int err)
+static int add(struct record *r, unsigned int id, struct buf *b, int err)
 {
 	if (!err)
 		err = perf_writer__add_feature(r->w, id, b);
-	rec_buf__release(b);
+	buf__release(b);
 	return err;
 }
 
 static int add_string(struct record *r, unsigned int id, const char *s)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 
-	return add(r, id, &b, rec_buf__append_perf_string(&b, s));
+	return add(r, id, &b, buf__append_perf_string(&b, s));
 }
 
-static int private_prefix(struct rec_buf *b, unsigned int id)
-{
-	struct jrec_feat_prefix p = {JREC_FEAT_MAGIC, JREC_FEAT_VERSION, (uint16_t)id};
-
-	return rec_buf__append(b, &p, sizeof(p));
-}
-
-static int build_id_entry(struct rec_buf *b, uint16_t misc, int32_t pid, const uint8_t *id,
+static int build_id_entry(struct buf *b, uint16_t misc, int32_t pid, const uint8_t *id,
 			  uint8_t id_len, const char *path)
 {
 	struct perf_file_build_id e;
@@ -54,11 +48,11 @@ static int build_id_entry(struct rec_buf *b, uint16_t misc, int32_t pid, const u
 	e.pid = pid;
 	memcpy(e.build_id, id, id_len);
 	e.build_id[20] = id_len;
-	err = rec_buf__append(b, &e, sizeof(e));
+	err = buf__append(b, &e, sizeof(e));
 	if (!err)
-		err = rec_buf__append(b, path, n);
+		err = buf__append(b, path, n);
 	if (!err)
-		err = rec_buf__reserve(b, padded - n);
+		err = buf__reserve(b, padded - n);
 	if (!err) {
 		memset(b->data + b->len, 0, padded - n);
 		b->len += padded - n;
@@ -69,7 +63,7 @@ static int build_id_entry(struct rec_buf *b, uint16_t misc, int32_t pid, const u
 static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 {
 	const struct rec_bidcache_result *res = NULL;
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	size_t n = 0, i, k;
 	int err = 0;
 
@@ -98,31 +92,31 @@ static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 
 static int cmdline(struct record *r)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	uint32_t nr = (uint32_t)r->opts.full_argc + 1;
 	int i, err;
 
-	err = rec_buf__append(&b, &nr, sizeof(nr));
+	err = buf__append(&b, &nr, sizeof(nr));
 	if (!err)
-		err = rec_buf__append_perf_string(&b, "jrec");
+		err = buf__append_perf_string(&b, "jrec");
 	for (i = 0; i < r->opts.full_argc && !err; i++)
-		err = rec_buf__append_perf_string(&b, r->opts.full_argv[i]);
+		err = buf__append_perf_string(&b, r->opts.full_argv[i]);
 	return add(r, PERF_FEAT_CMDLINE, &b, err);
 }
 
 static int nrcpus(struct record *r)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	uint32_t v[2];
 
 	v[0] = (uint32_t)sysconf(_SC_NPROCESSORS_CONF); /* available */
 	v[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN); /* online */
-	return add(r, PERF_FEAT_NRCPUS, &b, rec_buf__append(&b, v, sizeof(v)));
+	return add(r, PERF_FEAT_NRCPUS, &b, buf__append(&b, v, sizeof(v)));
 }
 
 static int clock_features(struct record *r)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	struct timespec res, mono, real;
 	struct {
 		uint32_t version, clockid;
@@ -133,7 +127,7 @@ static int clock_features(struct record *r)
 
 	if (!clock_getres(CLOCK_MONOTONIC, &res))
 		res_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
-	err = add(r, PERF_FEAT_CLOCKID, &b, rec_buf__append(&b, &res_ns, sizeof(res_ns)));
+	err = add(r, PERF_FEAT_CLOCKID, &b, buf__append(&b, &res_ns, sizeof(res_ns)));
 	if (err)
 		return err;
 	clock_gettime(CLOCK_REALTIME, &real);
@@ -142,120 +136,93 @@ static int clock_features(struct record *r)
 	cd.clockid = CLOCK_MONOTONIC;
 	cd.tod_ns = (uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec;
 	cd.clockid_ns = (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec;
-	return add(r, PERF_FEAT_CLOCK_DATA, &b, rec_buf__append(&b, &cd, sizeof(cd)));
-}
-
-/* One "key=value" line; a newline inside the value becomes a space. */
-static int kv(struct rec_buf *b, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int kv(struct rec_buf *b, const char *key, const char *fmt, ...)
-{
-	char val[2048];
-	va_list ap;
-	int n, i, err;
-
-	va_start(ap, fmt);
-	n = vsnprintf(val, sizeof(val), fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -EINVAL;
-	if ((size_t)n >= sizeof(val))
-		n = sizeof(val) - 1;
-	for (i = 0; i < n; i++)
-		if (val[i] == '\n' || val[i] == '\r')
-			val[i] = ' ';
-	err = rec_buf__append(b, key, strlen(key));
-	if (!err)
-		err = rec_buf__append(b, "=", 1);
-	if (!err)
-		err = rec_buf__append(b, val, (size_t)n);
-	if (!err)
-		err = rec_buf__append(b, "\n", 1);
-	return err;
+	return add(r, PERF_FEAT_CLOCK_DATA, &b, buf__append(&b, &cd, sizeof(cd)));
 }
 
 static int info(struct record *r, const struct utsname *u, const uint8_t *kid, uint8_t kid_len)
 {
-	struct rec_buf b = REC_BUF_INIT, cmd = REC_BUF_INIT;
+	struct buf b = BUF_INIT, cmd = BUF_INIT;
 	char host[256] = "", hex[JREC_COOKIE_HEX_LEN];
 	int i, err;
 
 	gethostname(host, sizeof(host) - 1);
-	err = private_prefix(&b, JREC_FEAT_INFO);
+	err = jrec_section__begin(&b, JREC_FEAT_INFO);
 	if (!err && r->jm) {
-		err = kv(&b, "mode", "jmmap");
+		err = jrec_info__add(&b, "mode", "jmmap");
 		if (!err)
-			err = kv(&b, "jmmap_abi", "%u", r->jm->version.abi_version);
+			err = jrec_info__add(&b, "jmmap_abi", "%u", r->jm->version.abi_version);
 		if (!err)
-			err = kv(&b, "jmmap_version", "%s", r->jm->version.module_version);
+			err = jrec_info__add(&b, "jmmap_version", "%s",
+					     r->jm->version.module_version);
 	} else if (!err) {
-		err = kv(&b, "mode", "fallback");
+		err = jrec_info__add(&b, "mode", "fallback");
 		if (!err)
-			err = kv(&b, "fallback_reason", "%s", r->jmmap_reason);
+			err = jrec_info__add(&b, "fallback_reason", "%s", r->jmmap_reason);
 	}
 	if (!err)
-		err = kv(&b, "clockid", "%d", CLOCK_MONOTONIC);
+		err = jrec_info__add(&b, "clockid", "%d", CLOCK_MONOTONIC);
 	if (!err && r->kernel_text)
-		err = kv(&b, "kernel_text", "0x%llx", (unsigned long long)r->kernel_text);
+		err =
+		    jrec_info__add(&b, "kernel_text", "0x%llx", (unsigned long long)r->kernel_text);
 	if (!err)
-		err = kv(&b, "kernel_release", "%s", u->release);
+		err = jrec_info__add(&b, "kernel_release", "%s", u->release);
 	if (!err && kid_len) {
 		struct jrec_cookie c = {JMMAP_COOKIE_ELF_BUILD_ID, kid_len, {0}};
 
 		memcpy(c.bytes, kid, kid_len);
 		jrec_cookie_hex(&c, hex);
-		err = kv(&b, "kernel_build_id", "%s", hex);
+		err = jrec_info__add(&b, "kernel_build_id", "%s", hex);
 	}
 	if (!err)
-		err = kv(&b, "hostname", "%s", host);
+		err = jrec_info__add(&b, "hostname", "%s", host);
 	if (!err)
-		err = kv(&b, "nr_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+		err = jrec_info__add(&b, "nr_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	if (!err)
-		err = kv(&b, "event", "%s", r->event_name);
+		err = jrec_info__add(&b, "event", "%s", r->event_name);
 	if (!err && r->bid && r->buildid_dir[0])
-		err = kv(&b, "buildid_dir", "%s", r->buildid_dir);
+		err = jrec_info__add(&b, "buildid_dir", "%s", r->buildid_dir);
 	if (!err)
-		err = kv(&b, "perfmap_poll_ns", "%llu", (unsigned long long)REC_TICK_NS);
+		err =
+		    jrec_info__add(&b, "perfmap_poll_ns", "%llu", (unsigned long long)REC_TICK_NS);
 	if (!err)
-		err = kv(&b, "samples", "%llu", (unsigned long long)r->nr_samples);
+		err = jrec_info__add(&b, "samples", "%llu", (unsigned long long)r->nr_samples);
 	if (!err)
-		err = kv(&b, "lost_samples", "%llu", (unsigned long long)r->nr_lost);
+		err = jrec_info__add(&b, "lost_samples", "%llu", (unsigned long long)r->nr_lost);
 	if (!err)
-		err = kv(&b, "module_records", "%llu",
-			 (unsigned long long)(r->jm ? r->jm->nr_records : 0));
+		err = jrec_info__add(&b, "module_records", "%llu",
+				     (unsigned long long)(r->jm ? r->jm->nr_records : 0));
 	if (!err)
-		err = kv(&b, "lost_module_records", "%llu",
-			 (unsigned long long)(r->jm ? r->jm->lost : 0));
+		err = jrec_info__add(&b, "lost_module_records", "%llu",
+				     (unsigned long long)(r->jm ? r->jm->lost : 0));
 	if (!err && r->stop_signal)
-		err = kv(&b, "stopped_by_signal", "%d", r->stop_signal);
+		err = jrec_info__add(&b, "stopped_by_signal", "%d", r->stop_signal);
 	if (!err)
-		err = rec_buf__append(&cmd, "jrec", 4);
+		err = buf__append(&cmd, "jrec", 4);
 	for (i = 0; i < r->opts.full_argc && !err; i++) {
-		err = rec_buf__append(&cmd, " ", 1);
+		err = buf__append(&cmd, " ", 1);
 		if (!err)
-			err = rec_buf__append(&cmd, r->opts.full_argv[i],
-					      strlen(r->opts.full_argv[i]));
+			err = buf__append(&cmd, r->opts.full_argv[i], strlen(r->opts.full_argv[i]));
 	}
 	if (!err)
-		err = rec_buf__append(&cmd, "", 1);
+		err = buf__append(&cmd, "", 1);
 	if (!err)
-		err = kv(&b, "cmdline", "%s", (const char *)cmd.data);
-	rec_buf__release(&cmd);
+		err = jrec_info__add(&b, "cmdline", "%s", (const char *)cmd.data);
+	buf__release(&cmd);
 	return add(r, JREC_FEAT_INFO, &b, err);
 }
 
 static int kallsyms(struct record *r)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	int err;
 
 	if (!r->kernel_text)
 		return 0; /* addresses hidden: a copy would be useless */
-	err = private_prefix(&b, JREC_FEAT_KALLSYMS);
+	err = jrec_section__begin(&b, JREC_FEAT_KALLSYMS);
 	if (!err)
 		err = procfs_read_file("/proc/kallsyms", &b);
 	if (err) {
-		rec_buf__release(&b);
+		buf__release(&b);
 		return 0; /* optional */
 	}
 	return add(r, JREC_FEAT_KALLSYMS, &b, 0);
@@ -264,20 +231,19 @@ static int kallsyms(struct record *r)
 static int side_files(struct record *r)
 {
 	const struct rec_bidcache_result *res = NULL;
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	size_t i, n;
 	int err;
 
 	if (r->jm) {
-		err = private_prefix(&b, JREC_FEAT_JMMAP);
-		if (!err)
-			err = rec_buf__append(&b, r->jm->records.data, r->jm->records.len);
+		err =
+		    jrec_section__raw(&b, JREC_FEAT_JMMAP, r->jm->records.data, r->jm->records.len);
 		err = add(r, JREC_FEAT_JMMAP, &b, err);
 		if (err)
 			return err;
 	}
 	if (r->nr_jitdumps) {
-		err = private_prefix(&b, JREC_FEAT_JITDUMP);
+		err = jrec_section__begin(&b, JREC_FEAT_JITDUMP);
 		for (i = 0; i < r->nr_jitdumps && !err; i++)
 			err = rec_jitdump__emit(r->jitdumps[i], &b);
 		err = add(r, JREC_FEAT_JITDUMP, &b, err);
@@ -285,25 +251,28 @@ static int side_files(struct record *r)
 			return err;
 	}
 	if (r->perfmap_lines.len) {
-		err = private_prefix(&b, JREC_FEAT_PERFMAP);
-		if (!err)
-			err = rec_buf__append(&b, r->perfmap_lines.data, r->perfmap_lines.len);
+		err = jrec_section__raw(&b, JREC_FEAT_PERFMAP, r->perfmap_lines.data,
+					r->perfmap_lines.len);
 		err = add(r, JREC_FEAT_PERFMAP, &b, err);
 		if (err)
 			return err;
 	}
 	if (r->bid) {
 		n = rec_bidcache__results(r->bid, &res);
-		err = private_prefix(&b, JREC_FEAT_FILES);
-		for (i = 0; i < n && !err; i++)
-			err = rec_bidcache_emit_file(&res[i], &b);
+		err = jrec_section__begin(&b, JREC_FEAT_FILES);
+		for (i = 0; i < n && !err; i++) {
+			struct jrec_file_rec f = {res[i].pid, res[i].status, res[i].cookie,
+						  res[i].path};
+
+			err = jrec_files__emit(&b, &f);
+		}
 		err = add(r, JREC_FEAT_FILES, &b, err);
 		if (err)
 			return err;
-		err = private_prefix(&b, JREC_FEAT_SYMTAB);
+		err = jrec_section__begin(&b, JREC_FEAT_SYMTAB);
 		for (i = 0; i < n && !err; i++)
 			if (res[i].syms.len)
-				err = rec_buf__append(&b, res[i].syms.data, res[i].syms.len);
+				err = buf__append(&b, res[i].syms.data, res[i].syms.len);
 		err = add(r, JREC_FEAT_SYMTAB, &b, err);
 		if (err)
 			return err;

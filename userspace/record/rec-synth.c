@@ -126,7 +126,7 @@ static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)
 		struct perf_event_header h;
 		uint8_t b[128];
 	} u;
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	char path[64], comm[16];
 	uint32_t pt[2] = {pid, tid};
 	uint8_t *p;
@@ -136,7 +136,7 @@ static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)
 	err = procfs_read_file(path, &b);
 	if (!err)
 		err = procfs_parse_comm((const char *)b.data, b.len, comm);
-	rec_buf__release(&b);
+	buf__release(&b);
 	if (err)
 		return err;
 	memset(&u, 0, sizeof(u));

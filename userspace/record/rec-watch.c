@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "map-names.h"
 #include "record.h"
 
 #define REC_MAX_PERFMAPS 4096
@@ -68,28 +69,6 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 	v->bm.end = v->start + v->len;
 	v->bm.path = v->name;
 	return 0;
-}
-
-static int is_jitdump_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	const char *p;
-
-	base = base ? base + 1 : path;
-	if (strncmp(base, "jit-", 4))
-		return 0;
-	p = base + 4;
-	if (*p < '0' || *p > '9')
-		return 0;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	return !strcmp(p, ".dump");
-}
-
-static int is_anon_name(const char *name)
-{
-	return !name[0] || !strcmp(name, "//anon") || !strncmp(name, "[anon", 5) ||
-	       !strncmp(name, "/memfd:", 7);
 }
 
 int rec_watch_pid(struct record *r, uint32_t pid)
@@ -194,9 +173,9 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 	case PERF_RECORD_MMAP2:
 		if (parse_mmap2(h, &v) || !(v.prot & PROT_EXEC) || v.pid == (uint32_t)-1)
 			return 0;
-		if (is_anon_name(v.name))
+		if (map_name__is_jit_anon(v.name))
 			return rec_watch_pid(r, v.pid);
-		if (is_jitdump_name(v.name))
+		if (map_name__is_jitdump(v.name))
 			return start_jitdump(r, &v);
 		if (v.name[0] != '/' || !r->bid)
 			return 0;
@@ -242,7 +221,7 @@ int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
 		name = (const char *)bytes + off + sizeof(m);
 		if (!memchr(name, '\0', h.size - sizeof(m)) || name[0] != '/' ||
 		    !(m.prot & PROT_EXEC) || m.cookie_len > JMMAP_COOKIE_MAX ||
-		    is_jitdump_name(name))
+		    map_name__is_jitdump(name))
 			goto next;
 		memset(&bm, 0, sizeof(bm));
 		bm.pid = m.pid;
@@ -304,5 +283,5 @@ void rec_watch_free(struct record *r)
 	free(r->jitdumps);
 	r->jitdumps = NULL;
 	r->nr_jitdumps = 0;
-	rec_buf__release(&r->perfmap_lines);
+	buf__release(&r->perfmap_lines);
 }

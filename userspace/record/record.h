@@ -9,7 +9,7 @@
 
 #include "perf-writer.h"
 #include "rec-bidcache.h"
-#include "rec-buf.h"
+#include "buf.h"
 #include "rec-jitdump.h"
 #include "rec-jmmap.h"
 #include "rec-perfmap.h"
@@ -70,7 +70,7 @@ struct record {
 	size_t nr_jitdumps;
 	struct rec_perfmap **perfmaps;
 	size_t nr_perfmaps;
-	struct rec_buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
+	struct buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
 
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;

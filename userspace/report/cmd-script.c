@@ -203,13 +203,10 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 
 static void print_jit_loads(struct script *sc)
 {
-	size_t i, k;
+	const struct jit_proc *p;
+	size_t it = 0, k;
 
-	for (i = 0; i < sc->s.jit.procs.cap; i++) {
-		const struct jit_proc *p = sc->s.jit.procs.vals[i];
-
-		if (!p)
-			continue;
+	while ((p = pidmap__next(&sc->s.jit.procs, &it))) {
 		for (k = 0; k < p->nr; k++) {
 			const struct jit_sym *s = &p->syms[k];
 

@@ -15,39 +15,9 @@
 
 #include "bigalloc.h"
 #include "elf-image.h"
+#include "map-names.h"
+#include "procfs.h"
 #include "session.h"
-
-/* The running kernel's build-id, from /sys/kernel/notes. */
-static size_t running_kernel_bid(uint8_t *id)
-{
-	uint8_t buf[4096];
-	ssize_t n;
-	size_t off = 0;
-	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	while (n > 0 && off + 12 <= (size_t)n) {
-		uint32_t namesz, descsz, type;
-		size_t name_off = off + 12, desc_off;
-
-		memcpy(&namesz, buf + off, 4);
-		memcpy(&descsz, buf + off + 4, 4);
-		memcpy(&type, buf + off + 8, 4);
-		desc_off = name_off + ((namesz + 3) & ~3u);
-		if (namesz > 64 || descsz > 1024 || desc_off + descsz > (size_t)n)
-			break;
-		if (type == 3 && namesz == 4 && !memcmp(buf + name_off, "GNU", 4) && descsz &&
-		    descsz <= 20) {
-			memcpy(id, buf + desc_off, descsz);
-			return descsz;
-		}
-		off = desc_off + ((descsz + 3) & ~3u);
-	}
-	return 0;
-}
 
 static bool try_ksyms_file(struct session *s, const char *path, const char *source)
 {
@@ -139,8 +109,7 @@ static void load_kernel(struct session *s)
 	char path[512];
 	const void *p;
 	size_t len;
-	uint8_t id[20];
-	size_t idlen;
+	uint8_t id[20], idlen = 0;
 	struct utsname u;
 
 	s->ksyms_tried = true;
@@ -175,7 +144,8 @@ static void load_kernel(struct session *s)
 			goto found;
 	}
 	/* the running kernel, when it is the recorded one */
-	idlen = running_kernel_bid(id);
+	if (procfs_read_kernel_build_id(id, &idlen))
+		idlen = 0;
 	if (s->kernel_bid.len ? (idlen == s->kernel_bid.len && !memcmp(id, s->kernel_bid.bytes, idlen))
 			      : (!uname(&u) && !strcmp(u.release, s->kernel_release))) {
 		if (try_ksyms_file(s, "/proc/kallsyms", "/proc/kallsyms"))
@@ -456,9 +426,8 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 		out->addr = ip;
 		if (!out->dso) {
 			/* name the JIT side file the symbol came from, as perf names perf maps */
-			snprintf(name, sizeof(name), j->source == JIT_SRC_JITDUMP ? "jit-%u.dump"
-										   : "perf-%u.map",
-				 j->owner);
+			map_name__jit_source(name, sizeof(name), j->source == JIT_SRC_JITDUMP,
+					     j->owner);
 			out->anon_name = strpool__str(&s->strings, name);
 		}
 		return;

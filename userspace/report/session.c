@@ -18,6 +18,8 @@
 #include "array.h"
 #include "elf-image.h"
 #include "jmmap-reader.h"
+#include "jrec-sections.h"
+#include "map-names.h"
 #include "session.h"
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen)
@@ -258,28 +260,16 @@ static const struct jrec_cookie *cookie_for(struct session *s, uint32_t pid, con
 	return c ? c : fc;
 }
 
-static bool is_anon_name(const char *f)
-{
-	return !*f || !strncmp(f, "//anon", 6) || !strcmp(f, "[heap]") || !strcmp(f, "[stack]") ||
-	       !strncmp(f, "/dev/zero", 9) || !strncmp(f, "/anon_hugepage", 14) ||
-	       !strncmp(f, "[anon", 5) || !strcmp(f, "[vsyscall]") || !strcmp(f, "[vvar]") ||
-	       !strncmp(f, "/memfd:", 7);
-}
-
 /* A jit-PID.dump mapped by a JIT: read it at report time if the recording has no copy. */
 static void note_jitdump_path(struct session *s, uint32_t pid, const char *f)
 {
-	const char *base = strrchr(f, '/');
 	struct jit_proc *jp = jit_symbols__proc(&s->jit, pid);
 	struct stat st;
 	bool trunc;
 	void *m;
 	int fd;
 
-	base = base ? base + 1 : f;
-	if (strncmp(base, "jit-", 4) || !strstr(base, ".dump"))
-		return;
-	if (jp && jp->has_jitdump)
+	if (!map_name__is_jitdump(f) || (jp && jp->has_jitdump))
 		return;
 	fd = open(f, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -328,7 +318,7 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 	m.end = mm->start + mm->len < mm->start ? UINT64_MAX : mm->start + mm->len;
 	m.pgoff = mm->pgoff;
 	m.prot = mm->prot;
-	if (!is_anon_name(mm->filename)) {
+	if (!map_name__is_anon(mm->filename)) {
 		if (mm->build_id_size) {
 			c.kind = JMMAP_COOKIE_ELF_BUILD_ID;
 			c.len = mm->build_id_size;
@@ -397,45 +387,24 @@ static int pass1(const struct pr_event *ev, void *ctx)
 
 static void read_info(struct session *s)
 {
-	const char *p, *end, *line;
+	struct jrec_info info;
+	const char *p;
 	size_t len;
 
 	if (perf_reader__jrec_feature(s->r, JREC_FEAT_INFO, (const void **)&p, &len))
 		return;
 	s->is_jrec = true;
-	end = p + len;
-	for (line = p; line < end;) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		size_t n = (size_t)((nl ? nl : end) - line);
-		char buf[256];
-
-		if (n >= sizeof(buf))
-			n = sizeof(buf) - 1;
-		memcpy(buf, line, n);
-		buf[n] = 0;
-		if (!strncmp(buf, "mode=", 5))
-			snprintf(s->mode, sizeof(s->mode), "%.*s", (int)sizeof(s->mode) - 1, buf + 5);
-		else if (!strncmp(buf, "perfmap_poll_ns=", 16))
-			s->jit.perfmap_slack = 2 * strtoull(buf + 16, NULL, 10);
-		else if (!strncmp(buf, "kernel_text=", 12))
-			s->kernel_text = strtoull(buf + 12, NULL, 16);
-		else if (!strncmp(buf, "kernel_release=", 15))
-			snprintf(s->kernel_release, sizeof(s->kernel_release), "%.*s",
-				 (int)sizeof(s->kernel_release) - 1, buf + 15);
-		else if (!strncmp(buf, "kernel_build_id=", 16)) {
-			size_t i, hl = strlen(buf + 16) / 2;
-
-			s->kernel_bid.kind = JMMAP_COOKIE_ELF_BUILD_ID;
-			s->kernel_bid.len = (uint8_t)(hl > 20 ? 20 : hl);
-			for (i = 0; i < s->kernel_bid.len; i++) {
-				unsigned int v;
-
-				if (sscanf(buf + 16 + 2 * i, "%2x", &v) == 1)
-					s->kernel_bid.bytes[i] = (uint8_t)v;
-			}
-		}
-		line = nl ? nl + 1 : end;
-	}
+	jrec_info__parse(p, len, &info);
+	if (info.mode[0])
+		snprintf(s->mode, sizeof(s->mode), "%s", info.mode);
+	if (info.has_perfmap_poll)
+		s->jit.perfmap_slack = 2 * info.perfmap_poll_ns;
+	if (info.kernel_text)
+		s->kernel_text = info.kernel_text;
+	if (info.kernel_release[0])
+		snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", info.kernel_release);
+	if (info.has_kernel_bid)
+		s->kernel_bid = info.kernel_bid;
 }
 
 /* A corrupt section is left out: the files it names stay unsymbolized. */
@@ -451,104 +420,81 @@ static void read_stored_syms(struct session *s)
 	s->dsos.stored = &s->stored;
 }
 
+static int on_file(const struct jrec_file_rec *f, void *ctx)
+{
+	struct session *s = ctx;
+	struct bid_entry *e;
+
+	/* only cookies read from the very file that was mapped */
+	if (f->status != JREC_FILE_SAVED && f->status != JREC_FILE_CACHED &&
+	    f->status != JREC_FILE_NOT_SAVED && f->status != JREC_FILE_FAILED)
+		return 0;
+	if (f->cookie.kind == JMMAP_COOKIE_NONE || !f->cookie.len)
+		return 0;
+	if (array_grow(&s->files, &s->cap_files, s->nr_files + 1))
+		return -ENOMEM;
+	e = &s->files[s->nr_files];
+	memset(e, 0, sizeof(*e));
+	e->path = strpool__str(&s->strings, f->path);
+	if (!e->path)
+		return -ENOMEM;
+	e->pid = f->pid;
+	e->cookie = f->cookie;
+	s->nr_files++;
+	return 0;
+}
+
 /* JREC_FEAT_FILES: the cookies the recorder verified, by process and path. */
 static int read_files(struct session *s)
 {
-	const uint8_t *p;
-	size_t len, off = 0, cap = 0;
+	const void *p;
+	size_t len;
+	int err;
 
-	if (perf_reader__jrec_feature(s->r, JREC_FEAT_FILES, (const void **)&p, &len))
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_FILES, &p, &len))
 		return 0;
-	while (len - off >= sizeof(struct jrec_file_entry)) {
-		/* the section need not be aligned: read fields by offset */
-		const uint8_t *fe = p + off;
-		uint8_t kind = fe[offsetof(struct jrec_file_entry, cookie_kind)];
-		uint8_t clen = fe[offsetof(struct jrec_file_entry, cookie_len)];
-		uint32_t pid = perf_reader__u32(s->r, p + off);
-		uint16_t status = perf_reader__u16(s->r, p + off + offsetof(struct jrec_file_entry, status));
-		uint64_t plen = perf_reader__u32(s->r, p + off + offsetof(struct jrec_file_entry,
-									      path_len));
-		uint64_t pad = (plen + 7) & ~7ULL;
-		const char *path;
-
-		off += sizeof(struct jrec_file_entry);
-		if (!plen || pad > len - off || p[off + plen - 1])
-			return -EBADMSG;
-		path = (const char *)p + off;
-		off += pad;
-		/* only cookies read from the very file that was mapped */
-		if (status != JREC_FILE_SAVED && status != JREC_FILE_CACHED &&
-		    status != JREC_FILE_NOT_SAVED && status != JREC_FILE_FAILED)
-			continue;
-		if (kind == JMMAP_COOKIE_NONE || !clen || clen > JMMAP_COOKIE_MAX)
-			continue;
-		if (array_grow(&s->files, &cap, s->nr_files + 1))
-			return -ENOMEM;
-		memset(&s->files[s->nr_files], 0, sizeof(*s->files));
-		s->files[s->nr_files].path = strpool__str(&s->strings, path);
-		if (!s->files[s->nr_files].path)
-			return -ENOMEM;
-		s->files[s->nr_files].pid = pid;
-		s->files[s->nr_files].cookie.kind = kind;
-		s->files[s->nr_files].cookie.len = clen;
-		memcpy(s->files[s->nr_files].cookie.bytes,
-		       fe + offsetof(struct jrec_file_entry, cookie), clen);
-		s->nr_files++;
-	}
-	if (s->nr_files)
+	err = jrec_files__walk(p, len, perf_reader__swapped(s->r), on_file, s);
+	if (!err && s->nr_files)
 		qsort(s->files, s->nr_files, sizeof(*s->files), file_cmp);
+	return err;
+}
+
+static int on_jitdump(const struct jrec_jitdump_rec *j, void *ctx)
+{
+	struct session *s = ctx;
+	bool trunc;
+	int err = jit_symbols__add_jitdump(&s->jit, j->pid, j->data, j->len, &trunc);
+
+	if (err && err != -EINVAL)
+		return err;
+	if (trunc)
+		s->jitdump_truncated++;
 	return 0;
 }
 
-static int read_jitdumps(struct session *s)
+static int on_perfmap_line(const struct jrec_perfmap_rec *l, void *ctx)
 {
-	const uint8_t *p;
-	size_t len, off = 0;
+	struct session *s = ctx;
+
+	return jit_symbols__add_perfmap(&s->jit, l->pid, l->time, l->line, l->len);
+}
+
+static int read_jit_sections(struct session *s)
+{
+	bool swapped = perf_reader__swapped(s->r);
+	const void *p;
+	size_t len;
 	int err;
 
-	if (perf_reader__jrec_feature(s->r, JREC_FEAT_JITDUMP, (const void **)&p, &len))
-		return 0;
-	while (len - off >= sizeof(struct jrec_jitdump_entry)) {
-		uint32_t pid = perf_reader__u32(s->r, p + off);
-		uint64_t name_len = perf_reader__u32(s->r, p + off + 4);
-		uint64_t data_len = perf_reader__u64(s->r, p + off + 8);
-		uint64_t name_pad = (name_len + 7) & ~7ULL, data_pad = (data_len + 7) & ~7ULL;
-		bool trunc;
-
-		off += sizeof(struct jrec_jitdump_entry);
-		if (name_pad > len - off || data_pad > len - off - name_pad || data_pad < data_len)
-			return -EBADMSG;
-		off += name_pad;
-		err = jit_symbols__add_jitdump(&s->jit, pid, p + off, data_len, &trunc);
-		if (err && err != -EINVAL)
+	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_JITDUMP, &p, &len)) {
+		err = jrec_jitdumps__walk(p, len, swapped, on_jitdump, s);
+		if (err && err != -EBADMSG)
 			return err;
-		if (trunc)
-			s->jitdump_truncated++;
-		off += data_pad;
 	}
-	return 0;
-}
-
-static int read_perfmaps(struct session *s)
-{
-	const uint8_t *p;
-	size_t len, off = 0;
-	int err;
-
-	if (perf_reader__jrec_feature(s->r, JREC_FEAT_PERFMAP, (const void **)&p, &len))
-		return 0;
-	while (len - off >= sizeof(struct jrec_perfmap_entry)) {
-		uint64_t time = perf_reader__u64(s->r, p + off);
-		uint32_t pid = perf_reader__u32(s->r, p + off + 8);
-		uint64_t l = perf_reader__u32(s->r, p + off + 12), pad = (l + 7) & ~7ULL;
-
-		off += sizeof(struct jrec_perfmap_entry);
-		if (pad > len - off)
-			return -EBADMSG;
-		err = jit_symbols__add_perfmap(&s->jit, pid, time, (const char *)p + off, l);
-		if (err)
+	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_PERFMAP, &p, &len)) {
+		err = jrec_perfmaps__walk(p, len, swapped, on_perfmap_line, s);
+		if (err && err != -EBADMSG)
 			return err;
-		off += pad;
 	}
 	return 0;
 }
@@ -569,7 +515,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		m.end = e->start + e->len < e->start ? UINT64_MAX : e->start + e->len;
 		m.pgoff = e->pgoff;
 		m.prot = e->prot;
-		if (e->filename[0] && !is_anon_name(e->filename)) {
+		if (e->filename[0] && !map_name__is_anon(e->filename)) {
 			const struct jrec_cookie *fc;
 
 			c.kind = e->cookie_kind;
@@ -628,22 +574,21 @@ static int read_jmmap(struct session *s)
 /* Whole /tmp/perf-PID.map files for processes the recording has no timed lines for. */
 static void read_perfmap_files(struct session *s)
 {
-	size_t i;
+	const struct as_proc *p;
+	size_t it = 0;
 
-	for (i = 0; i < s->as.procs.cap; i++) {
-		const struct as_proc *p = s->as.procs.vals[i];
+	while ((p = pidmap__next(&s->as.procs, &it))) {
 		struct jit_proc *jp;
 		char path[64];
 		struct stat st;
 		void *m;
 		int fd;
 
-		if (!p)
-			continue;
 		jp = jit_symbols__proc(&s->jit, p->pid);
 		if (jp && jp->has_timed_perfmap)
 			continue;
-		snprintf(path, sizeof(path), "/tmp/perf-%u.map", p->pid);
+		if (map_name__perfmap_path(path, sizeof(path), "", p->pid))
+			continue;
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
 			continue;
@@ -693,11 +638,8 @@ int session__load(struct session *s)
 		s->dsos.own_vdso = s->kernel_release[0] && !uname(&u) &&
 				   !strcmp(u.release, s->kernel_release);
 	}
-	err = read_jitdumps(s);
-	if (err && err != -EBADMSG)
-		return err;
-	err = read_perfmaps(s);
-	if (err && err != -EBADMSG)
+	err = read_jit_sections(s);
+	if (err)
 		return err;
 	err = read_jmmap(s);
 	if (err)
@@ -717,18 +659,15 @@ int session__load(struct session *s)
 
 void session__close(struct session *s)
 {
-	size_t i;
+	struct thread *t;
+	size_t it = 0;
 
 	if (!s)
 		return;
 	session__kernel_wait(s);
-	for (i = 0; i < s->threads.cap; i++) {
-		struct thread *t = s->threads.vals[i];
-
-		if (t) {
-			free(t->comms);
-			free(t);
-		}
+	while ((t = pidmap__next(&s->threads, &it))) {
+		free(t->comms);
+		free(t);
 	}
 	pidmap__release(&s->threads);
 	addrspace__release(&s->as);

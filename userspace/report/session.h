@@ -65,7 +65,7 @@ struct session {
 	struct bid_entry *bids; /* from the BUILD_ID feature, sorted by path pointer */
 	size_t nr_bids, cap_bids;
 	struct bid_entry *files; /* from JREC_FEAT_FILES, sorted by path pointer, then pid */
-	size_t nr_files;
+	size_t nr_files, cap_files;
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */

@@ -15,33 +15,33 @@
 #include "perfmap.h"
 #include "tap.h"
 
-struct buf {
+struct dumpbuf {
 	uint8_t b[4096];
 	size_t len;
 	int swap;
 };
 
-static void put(struct buf *d, const void *p, size_t n)
+static void put(struct dumpbuf *d, const void *p, size_t n)
 {
 	memcpy(d->b + d->len, p, n);
 	d->len += n;
 }
 
-static void u32(struct buf *d, uint32_t v)
+static void u32(struct dumpbuf *d, uint32_t v)
 {
 	if (d->swap)
 		v = __builtin_bswap32(v);
 	put(d, &v, 4);
 }
 
-static void u64(struct buf *d, uint64_t v)
+static void u64(struct dumpbuf *d, uint64_t v)
 {
 	if (d->swap)
 		v = __builtin_bswap64(v);
 	put(d, &v, 8);
 }
 
-static void header(struct buf *d, uint32_t pid)
+static void header(struct dumpbuf *d, uint32_t pid)
 {
 	u32(d, JITDUMP_MAGIC);
 	u32(d, 1);
@@ -53,7 +53,7 @@ static void header(struct buf *d, uint32_t pid)
 	u64(d, 0);
 }
 
-static void load(struct buf *d, uint64_t time, uint64_t addr, uint64_t size, const char *name)
+static void load(struct dumpbuf *d, uint64_t time, uint64_t addr, uint64_t size, const char *name)
 {
 	size_t n = strlen(name) + 1;
 
@@ -71,7 +71,7 @@ static void load(struct buf *d, uint64_t time, uint64_t addr, uint64_t size, con
 	d->len += size;
 }
 
-static void move(struct buf *d, uint64_t time, uint64_t from, uint64_t to, uint64_t size)
+static void move(struct dumpbuf *d, uint64_t time, uint64_t from, uint64_t to, uint64_t size)
 {
 	u32(d, JITDUMP_MOVE);
 	u32(d, 16 + 48);
@@ -85,7 +85,7 @@ static void move(struct buf *d, uint64_t time, uint64_t from, uint64_t to, uint6
 	u64(d, 0);
 }
 
-static void debug(struct buf *d, uint64_t time, uint64_t addr, uint32_t line, const char *file)
+static void debug(struct dumpbuf *d, uint64_t time, uint64_t addr, uint32_t line, const char *file)
 {
 	size_t n = strlen(file) + 1;
 
@@ -100,7 +100,7 @@ static void debug(struct buf *d, uint64_t time, uint64_t addr, uint32_t line, co
 	put(d, file, n);
 }
 
-static void close_rec(struct buf *d, uint64_t time)
+static void close_rec(struct dumpbuf *d, uint64_t time)
 {
 	u32(d, JITDUMP_CLOSE);
 	u32(d, 16);
@@ -116,7 +116,7 @@ static const char *name_at(struct jit_symbols *js, uint64_t addr, uint64_t t)
 
 static void dump_orders(int swap)
 {
-	struct buf *d = calloc(1, sizeof(*d));
+	struct dumpbuf *d = calloc(1, sizeof(*d));
 	struct jit_symbols js = { 0 };
 	bool trunc;
 	char what[128], line[64];
@@ -169,7 +169,7 @@ static void dump_orders(int swap)
 static void bad_dumps(void)
 {
 	struct jitdump_info info;
-	struct buf *d = calloc(1, sizeof(*d));
+	struct dumpbuf *d = calloc(1, sizeof(*d));
 	uint32_t v;
 
 	check(jitdump__parse("nope", 4, NULL, NULL, &info) == -EINVAL, "four bytes: not a jitdump");
@@ -188,7 +188,7 @@ static void bad_dumps(void)
 
 static void munmap_ends_symbol(void)
 {
-	struct buf *d = calloc(1, sizeof(*d));
+	struct dumpbuf *d = calloc(1, sizeof(*d));
 	struct jit_symbols js = { 0 };
 	bool trunc;
 
@@ -241,7 +241,7 @@ static int count_cb(uint64_t s, uint64_t z, const char *n, size_t l, void *ctx)
 /* A dump stamped with the CPU's counter: its loads hold from the start. */
 static void arch_timestamp_dump(void)
 {
-	struct buf *d = calloc(1, sizeof(*d));
+	struct dumpbuf *d = calloc(1, sizeof(*d));
 	struct jit_symbols js = { 0 };
 	bool trunc;
 

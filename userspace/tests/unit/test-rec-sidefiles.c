@@ -61,7 +61,7 @@ int main(void)
 {
 	uint8_t d[256];
 	size_t len, committed, i;
-	struct rec_perfmap_split s = { REC_BUF_INIT, 0, 0 };
+	struct perfmap_split s = {BUF_INIT, 0, 0};
 	struct lines a = { "", 0 }, c = { "", 0 };
 	static const char map[] = "7f00 10 fn_a\r\n\n7f10 20 fn b\n7f30 8 tail";
 	char *longline;
@@ -71,21 +71,22 @@ int main(void)
 	for (swap = 0; swap < 2; swap++) {
 		len = make_dump(d, swap);
 		committed = 0;
-		check(!rec_jitdump_scan(d, 39, &committed) && committed == 0,
-		      swap ? "swapped: half a header commits nothing" : "half a header commits nothing");
-		check(!rec_jitdump_scan(d, 40 + 20, &committed) && committed == 56,
-		      swap ? "swapped: header and the first whole record" :
-			     "header and the first whole record, not the partial second");
-		check(!rec_jitdump_scan(d, len, &committed) && committed == len,
+		check(!jitdump__scan(d, 39, &committed) && committed == 0,
+		      swap ? "swapped: half a header commits nothing"
+			   : "half a header commits nothing");
+		check(!jitdump__scan(d, 40 + 20, &committed) && committed == 56,
+		      swap ? "swapped: header and the first whole record"
+			   : "header and the first whole record, not the partial second");
+		check(!jitdump__scan(d, len, &committed) && committed == len,
 		      swap ? "swapped: everything once complete" : "everything once complete");
 	}
 	len = make_dump(d, 0);
 	put32(d, 40 + 16 + 4, 8, 0); /* second record claims 8 bytes */
 	committed = 0;
-	check(rec_jitdump_scan(d, len, &committed) == -EINVAL && committed == 56,
+	check(jitdump__scan(d, len, &committed) == -EINVAL && committed == 56,
 	      "an impossible record size stops at the last good record");
 	committed = 0;
-	check(rec_jitdump_scan((const uint8_t *)"not a jitdump at all, no", 24, &committed) == -EINVAL,
+	check(jitdump__scan((const uint8_t *)"not a jitdump at all, no", 24, &committed) == -EINVAL,
 	      "a wrong magic is -EINVAL");
 
 	{
@@ -93,7 +94,7 @@ int main(void)
 		char path[] = "/tmp/test-jitdump.XXXXXX";
 		int fd = mkstemp(path), rfd;
 		struct rec_jitdump *j = NULL;
-		struct rec_buf out = REC_BUF_INIT;
+		struct buf out = BUF_INIT;
 
 		len = make_dump(d, 0);
 		if (write(fd, d, 60) != 60)
@@ -109,34 +110,34 @@ int main(void)
 			      !memcmp(out.data + 24, "/tmp/jit-42.dump", 17) &&
 			      !memcmp(out.data + 48, d, len),
 		      "the JITDUMP entry: header, padded name, the copy");
-		rec_buf__release(&out);
+		buf__release(&out);
 		rec_jitdump__free(j);
 		rec_jitdump__free(NULL);
 		close(fd);
 	}
 
-	rec_perfmap_split__feed(&s, map, sizeof(map) - 1, add_line, &a);
+	perfmap_split__feed(&s, map, sizeof(map) - 1, add_line, &a);
 	check(a.n == 2 && !strcmp(a.text, "7f00 10 fn_a|7f10 20 fn b|"),
 	      "complete lines only; CR and empty lines dropped; spaces kept in names");
-	rec_perfmap_split__feed(&s, "\n", 1, add_line, &a);
+	perfmap_split__feed(&s, "\n", 1, add_line, &a);
 	check(a.n == 3 && strstr(a.text, "|7f30 8 tail|"), "the last line once its newline arrives");
-	rec_perfmap_split__release(&s);
+	perfmap_split__release(&s);
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < sizeof(map) - 1; i++)
-		rec_perfmap_split__feed(&s, map + i, 1, add_line, &c);
+		perfmap_split__feed(&s, map + i, 1, add_line, &c);
 	check(c.n == 2 && !strcmp(c.text, "7f00 10 fn_a|7f10 20 fn b|"), "byte by byte: the same lines");
-	rec_perfmap_split__release(&s);
+	perfmap_split__release(&s);
 	memset(&s, 0, sizeof(s));
 	longline = malloc(PERFMAP_LINE_MAX + 2);
 	memset(longline, 'x', PERFMAP_LINE_MAX + 1);
 	longline[PERFMAP_LINE_MAX + 1] = '\n';
 	a.n = 0;
 	a.text[0] = 0;
-	rec_perfmap_split__feed(&s, longline, PERFMAP_LINE_MAX + 2, add_line, &a);
-	rec_perfmap_split__feed(&s, "1 2 ok\n", 7, add_line, &a);
+	perfmap_split__feed(&s, longline, PERFMAP_LINE_MAX + 2, add_line, &a);
+	perfmap_split__feed(&s, "1 2 ok\n", 7, add_line, &a);
 	check(a.n == 1 && s.dropped == 1 && !strcmp(a.text, "1 2 ok|"),
 	      "an over-long line is dropped and counted; the next line is intact");
 	free(longline);
-	rec_perfmap_split__release(&s);
+	perfmap_split__release(&s);
 	return tap_done();
 }

@@ -60,7 +60,7 @@ static int parse_open(const void *p, size_t len)
 
 int main(void)
 {
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	struct jrec_cookie ck, other;
 	struct stored_syms ss;
 	const struct stored_file *f;
@@ -82,7 +82,7 @@ int main(void)
 	close(fd);
 	/* two entries, the second a copy with another cookie */
 	len = b.len;
-	if (rec_buf__reserve(&b, len) || rec_buf__append(&b, b.data, len))
+	if (buf__reserve(&b, len) || buf__append(&b, b.data, len))
 		return 1;
 	e = (struct jrec_symtab_entry *)(b.data + len);
 	e->cookie[0] ^= 0xff;
@@ -136,6 +136,6 @@ int main(void)
 					    e->nr_loads * sizeof(struct jrec_symtab_load)))
 			->name_off = (uint32_t)e->strtab_len);
 	free(copy);
-	rec_buf__release(&b);
+	buf__release(&b);
 	return tap_done();
 }

@@ -55,7 +55,7 @@ int main(void)
 	struct perf_event_attr attr;
 	uint64_t ids[2] = { 11, 22 };
 	struct perf_writer *w = NULL;
-	struct rec_buf b = REC_BUF_INIT;
+	struct buf b = BUF_INIT;
 	struct rec r = { { PERF_RECORD_SAMPLE, 0, sizeof(struct rec) }, 0 };
 	uint8_t *f;
 	size_t len, i;
@@ -109,13 +109,13 @@ int main(void)
 	}
 	free(f);
 
-	rec_buf__append(&b, "abc", 3);
+	buf__append(&b, "abc", 3);
 	check(!perf_writer__add_feature(w, 200, &b) && b.data == NULL, "a feature takes the buffer");
-	rec_buf__append_perf_string(&b, "host");
+	buf__append_perf_string(&b, "host");
 	check(!perf_writer__add_feature(w, PERF_FEAT_HOSTNAME, &b), "add HOSTNAME");
-	rec_buf__append(&b, "x", 1);
+	buf__append(&b, "x", 1);
 	check(perf_writer__add_feature(w, 200, &b) == -EEXIST, "the same feature twice is refused");
-	rec_buf__release(&b);
+	buf__release(&b);
 	check(perf_writer__add_feature(w, 0, &b) == -EINVAL && perf_writer__add_feature(w, 256, &b) == -EINVAL,
 	      "feature ids outside 1..255 are refused");
 	check(!perf_writer__finish(w), "finish");

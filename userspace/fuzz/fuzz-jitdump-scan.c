@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for the incremental jitdump copier: the bytes arrive in
+ * libFuzzer target for jitdump__scan, the recorder's incremental copy: the bytes arrive in
  * chunks whose sizes the input's first byte chooses, as a JIT appending to
  * its dump would deliver them. The committed prefix must only grow, stay
  * within the bytes seen, and equal what one scan of everything commits.
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rec-jitdump.h"
+#include "jitdump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -25,12 +25,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size--;
 	while (seen < size && !err) {
 		seen += chunk < size - seen ? chunk : size - seen;
-		err = rec_jitdump_scan(data, seen, &committed);
+		err = jitdump__scan(data, seen, &committed);
 		if (committed < prev || committed > seen)
 			__builtin_trap();
 		prev = committed;
 	}
-	err_once = rec_jitdump_scan(data, size, &once);
+	err_once = jitdump__scan(data, size, &once);
 	if (!err && !err_once && once != committed)
 		__builtin_trap();
 	return 0;

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rec-buf.h"
+#include "buf.h"
 
-int rec_buf__reserve(struct rec_buf *b, size_t extra)
+int buf__reserve(struct buf *b, size_t extra)
 {
 	size_t cap;
 	uint8_t *p;
@@ -26,13 +26,13 @@ int rec_buf__reserve(struct rec_buf *b, size_t extra)
 	return 0;
 }
 
-int rec_buf__append(struct rec_buf *b, const void *p, size_t len)
+int buf__append(struct buf *b, const void *p, size_t len)
 {
 	int err;
 
 	if (!len)
 		return 0;
-	err = rec_buf__reserve(b, len);
+	err = buf__reserve(b, len);
 	if (err)
 		return err;
 	memcpy(b->data + b->len, p, len);
@@ -40,14 +40,14 @@ int rec_buf__append(struct rec_buf *b, const void *p, size_t len)
 	return 0;
 }
 
-int rec_buf__pad(struct rec_buf *b, size_t align)
+int buf__pad(struct buf *b, size_t align)
 {
 	size_t pad = (align - (b->len & (align - 1))) & (align - 1);
 	int err;
 
 	if (!pad)
 		return 0;
-	err = rec_buf__reserve(b, pad);
+	err = buf__reserve(b, pad);
 	if (err)
 		return err;
 	memset(b->data + b->len, 0, pad);
@@ -55,17 +55,17 @@ int rec_buf__pad(struct rec_buf *b, size_t align)
 	return 0;
 }
 
-int rec_buf__append_perf_string(struct rec_buf *b, const char *s)
+int buf__append_perf_string(struct buf *b, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	uint32_t len = (uint32_t)((n + 63) & ~(size_t)63);
 	int err;
 
-	err = rec_buf__append(b, &len, sizeof(len));
+	err = buf__append(b, &len, sizeof(len));
 	if (!err)
-		err = rec_buf__append(b, s, n);
+		err = buf__append(b, s, n);
 	if (!err)
-		err = rec_buf__reserve(b, len - n);
+		err = buf__reserve(b, len - n);
 	if (!err) {
 		memset(b->data + b->len, 0, len - n);
 		b->len += len - n;
@@ -73,7 +73,7 @@ int rec_buf__append_perf_string(struct rec_buf *b, const char *s)
 	return err;
 }
 
-void rec_buf__release(struct rec_buf *b)
+void buf__release(struct buf *b)
 {
 	if (!b)
 		return;

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The build-id cache's directory and entry layout; see buildid-cache.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "buildid-cache.h"
+
+int buildid_cache__default_dir(char *buf, size_t len)
+{
+	const char *env = getenv("JREC_BUILDID_DIR");
+	const char *home = getenv("HOME");
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (home && *home)
+		n = snprintf(buf, len, "%s/.cache/jrec", home);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+char *buildid_cache__path(const char *dir, const struct jrec_cookie *c, const char *leaf)
+{
+	char hex[JREC_COOKIE_HEX_LEN], *path;
+
+	jrec_cookie_hex(c, hex);
+	if (asprintf(&path, "%s/%s%s%s", dir, hex, leaf ? "/" : "", leaf ? leaf : "") < 0)
+		return NULL;
+	return path;
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec's private sections written and read back by their one home,
+ * jrec-sections.c: FILES, JITDUMP, PERFMAP and INFO entries survive the trip,
+ * a section cut inside an entry is -EBADMSG after the entries before it, and
+ * a prefix of another section is refused.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "jmmap.h"
+#include "jrec-sections.h"
+#include "perf-file.h"
+#include "tap.h"
+
+struct seen {
+	unsigned int n;
+	char last[64];
+	uint64_t time, len;
+	uint32_t pid;
+	struct jrec_cookie cookie;
+};
+
+static int on_file(const struct jrec_file_rec *f, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->n++;
+	s->pid = f->pid;
+	s->cookie = f->cookie;
+	snprintf(s->last, sizeof(s->last), "%s", f->path);
+	return 0;
+}
+
+static int on_jitdump(const struct jrec_jitdump_rec *j, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->n++;
+	s->pid = j->pid;
+	s->time = j->time;
+	s->len = j->len;
+	snprintf(s->last, sizeof(s->last), "%s:%.*s", j->path ? j->path : "?", (int)j->len,
+		 (const char *)j->data);
+	return 0;
+}
+
+static int on_line(const struct jrec_perfmap_rec *l, void *ctx)
+{
+	struct seen *s = ctx;
+
+	s->n++;
+	s->pid = l->pid;
+	s->time = l->time;
+	snprintf(s->last, sizeof(s->last), "%.*s", (int)l->len, l->line);
+	return 0;
+}
+
+static void test_files(void)
+{
+	struct jrec_file_rec a = {
+	    7, JREC_FILE_SAVED, {JMMAP_COOKIE_ELF_BUILD_ID, 3, {1, 2, 3}}, "/usr/lib/libc.so.6"};
+	struct jrec_file_rec b = {9, JREC_FILE_CACHED, {JMMAP_COOKIE_CONTENT, 20, {9}}, "/x"};
+	struct buf out = BUF_INIT;
+	struct seen s = {0};
+	int err;
+
+	check(!jrec_files__emit(&out, &a) && !jrec_files__emit(&out, &b) && out.len % 8 == 0,
+	      "FILES: two entries written, padded to 8");
+	err = jrec_files__walk(out.data, out.len, false, on_file, &s);
+	check(!err && s.n == 2 && s.pid == 9 && !strcmp(s.last, "/x") && s.cookie.len == 20 &&
+		  s.cookie.bytes[0] == 9,
+	      "FILES: read back, path and cookie as written");
+	memset(&s, 0, sizeof(s));
+	err = jrec_files__walk(out.data, out.len - 8, false, on_file, &s);
+	check(err == -EBADMSG && s.n == 1 && !strcmp(s.last, "/usr/lib/libc.so.6"),
+	      "FILES: cut inside the second entry: the first, then -EBADMSG");
+	buf__release(&out);
+}
+
+static void test_jitdump(void)
+{
+	struct jrec_jitdump_rec j = {42, 1000, "/tmp/jit-42.dump", (const uint8_t *)"DUMPBYTES", 9};
+	struct buf out = BUF_INIT;
+	struct seen s = {0};
+
+	check(!jrec_jitdumps__emit(&out, &j) && out.len == 24 + 24 + 16,
+	      "JITDUMP: header, name and copy each padded to 8");
+	check(!jrec_jitdumps__walk(out.data, out.len, false, on_jitdump, &s) && s.n == 1 &&
+		  s.pid == 42 && s.time == 1000 && s.len == 9 &&
+		  !strcmp(s.last, "/tmp/jit-42.dump:DUMPBYTES"),
+	      "JITDUMP: read back, pid, time, path and bytes");
+	memset(&s, 0, sizeof(s));
+	check(jrec_jitdumps__walk(out.data, out.len - 1, false, on_jitdump, &s) == -EBADMSG && !s.n,
+	      "JITDUMP: one byte short is -EBADMSG");
+	buf__release(&out);
+}
+
+static void test_perfmap(void)
+{
+	struct jrec_perfmap_rec l = {5, 77, "1000 20 foo", 11};
+	struct buf out = BUF_INIT;
+	struct seen s = {0};
+
+	check(!jrec_perfmaps__emit(&out, &l) && out.len == 16 + 16, "PERFMAP: one line, padded");
+	check(!jrec_perfmaps__walk(out.data, out.len, false, on_line, &s) && s.n == 1 &&
+		  s.pid == 77 && s.time == 5 && !strcmp(s.last, "1000 20 foo"),
+	      "PERFMAP: read back");
+	buf__release(&out);
+}
+
+static void test_info_and_prefix(void)
+{
+	struct buf out = BUF_INIT;
+	struct jrec_info info;
+	const void *p;
+	size_t len;
+
+	check(!jrec_section__begin(&out, JREC_FEAT_INFO) &&
+		  !jrec_info__add(&out, "mode", "%s", "jmmap") &&
+		  !jrec_info__add(&out, "kernel_text", "0x%x", 0x1000) &&
+		  !jrec_info__add(&out, "kernel_build_id", "%s", "0aff") &&
+		  !jrec_info__add(&out, "kernel_release", "a\nb"),
+	      "INFO: keys written");
+	check(!jrec_section__payload(out.data, out.len, false, JREC_FEAT_INFO, &p, &len) &&
+		  len == out.len - sizeof(struct jrec_feat_prefix),
+	      "INFO: the prefix is checked and skipped");
+	check(jrec_section__payload(out.data, out.len, false, JREC_FEAT_FILES, &p, &len) ==
+		  -EBADMSG,
+	      "the prefix of another section is -EBADMSG");
+	jrec_info__parse(p, len, &info);
+	check(!strcmp(info.mode, "jmmap") && info.kernel_text == 0x1000 && info.has_kernel_bid &&
+		  info.kernel_bid.len == 2 && info.kernel_bid.bytes[1] == 0xff &&
+		  !strcmp(info.kernel_release, "a b") && !info.has_perfmap_poll,
+	      "INFO: read back; a newline in a value became a space");
+	buf__release(&out);
+}
+
+int main(void)
+{
+	test_files();
+	test_jitdump();
+	test_perfmap();
+	test_info_and_prefix();
+	return tap_done();
+}
