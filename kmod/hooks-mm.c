@@ -28,6 +28,7 @@
  */
 #include <asm/syscall.h>
 #include <linux/hashtable.h>
+#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -412,6 +413,22 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 /* ----------------------------------------------------------------- munmap */
 
 /*
+ * Whether the probed function was called by @fn (or a compiler-made
+ * clone of it, "fn.isra.0" and the like): at a function's entry the stack
+ * pointer points at the return address. Symbol lookup takes no lock that
+ * sleeps.
+ */
+static bool called_from(struct pt_regs *regs, const char *fn)
+{
+	unsigned long ret = *(unsigned long *)kernel_stack_pointer(regs);
+	char sym[64]; /* long enough for @fn and what follows it */
+	size_t n = strlen(fn);
+
+	snprintf(sym, sizeof(sym), "%ps", (void *)ret);
+	return !strncmp(sym, fn, n) && (sym[n] == '\0' || sym[n] == '.');
+}
+
+/*
  * Entry of the munmap path: which executable parts the call is about to
  * remove. Nothing is reported yet: the call can still fail (-ENOMEM when a
  * split would exceed vm.max_map_count or memory runs out), and then nothing
@@ -431,9 +448,15 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	mm = (struct mm_struct *)regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_MM);
 	if (mm != current->mm)
 		return 0;
-	nr = current_syscall();
-	if (nr == __NR_mmap) /* MAP_FIXED: mmap_pre reported it */
+	/*
+	 * 6.1's mmap_region() removes what a MAP_FIXED mapping replaces
+	 * through this path, whichever call made the mapping (mmap, shmat
+	 * with SHM_REMAP, remap_file_pages, the ELF loader): mmap_pre
+	 * reported it already.
+	 */
+	if (called_from(regs, JMMAP_MMAP_SYMBOL))
 		return 0;
+	nr = current_syscall();
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return 0;
 	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);

@@ -6,11 +6,13 @@
  * through a shared mapping on tmpfs (no change time moves), a chrooted
  * target named by SNAPSHOT and by live records, an execute-only file seen
  * by a session whose opener may not read it, and an mprotect() across more
- * executable vmas than the module keeps records for at once.
+ * executable vmas than the module keeps records for at once, and code
+ * replaced by shmat(SHM_REMAP).
  */
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -339,6 +341,56 @@ static void test_withheld_cookie(void)
 }
 
 /*
+ * shmat(SHM_REMAP) over executable code: the code that went away is
+ * reported once, as a MAP_FIXED replacement, whichever path the kernel
+ * takes to remove it (6.1 runs its munmap path inside mmap_region()).
+ */
+static void test_shm_remap_once(void)
+{
+	struct js_records r = { 0 };
+	unsigned int munmaps = 0, fixed = 0;
+	uint8_t *code;
+	void *shm;
+	int fd, id;
+
+	fd = js_open(0, 0);
+	if (fd < 0 || js_add(fd, getpid(), JMMAP_TARGET_NO_SNAPSHOT)) {
+		ktap_skip("cannot open a session", "shm_remap_one_munmap");
+		return;
+	}
+	code = mmap(NULL, 2 * JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		    0);
+	id = shmget(IPC_PRIVATE, 2 * JS_PAGE, IPC_CREAT | 0600);
+	if (code == MAP_FAILED || id < 0) {
+		close(fd);
+		ktap_skip("no code mapping or no System V shared memory", "shm_remap_one_munmap");
+		return;
+	}
+	js_drain(fd, &r);
+	js_free(&r);
+	shm = shmat(id, code, SHM_REMAP | SHM_EXEC);
+	shmctl(id, IPC_RMID, NULL);
+	js_drain(fd, &r);
+	js_for_each(&r, h)
+	{
+		const struct jmmap_rec_munmap *u = (const void *)h;
+
+		if (h->type != JMMAP_REC_MUNMAP || u->pid != (uint32_t)getpid() ||
+		    u->start >= (uintptr_t)code + 2 * JS_PAGE || u->start + u->len <= (uintptr_t)code)
+			continue;
+		munmaps++;
+		fixed += u->cause == JMMAP_UNMAP_MAP_FIXED;
+	}
+	ktap_ok(shm == (void *)code && munmaps == 1 && fixed == 1,
+		"shm_remap_one_munmap: shmat(SHM_REMAP) over code: %u MUNMAP (%u map_fixed), want 1",
+		munmaps, fixed);
+	if (shm != (void *)-1)
+		shmdt(shm);
+	js_free(&r);
+	close(fd);
+}
+
+/*
  * One mprotect() over more executable vmas than the module keeps pending
  * records for: every vma is either reported or counted lost.
  */
@@ -400,6 +452,7 @@ int main(void)
 	test_sessions_bounded();
 	test_chroot_names();
 	test_withheld_cookie();
+	test_shm_remap_once();
 	test_mprotect_many_vmas();
 	return ktap_finish();
 }

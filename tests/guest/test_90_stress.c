@@ -5,6 +5,10 @@
  * close; rmmod is refused while a session is open; after the load stops the
  * module unloads and loads cleanly and the kernel is not tainted by a
  * warning. (The test bed also fails the run on any warning or oops.)
+ * Each worker's short-lived child first makes a mapping call that fails
+ * after the module's hook ran (an mmap past RLIMIT_AS), so that tasks exit
+ * holding the module's per-task entries while sessions close and the module
+ * unloads: the exit probe and the teardown must not both free them.
  *
  * Between sessions, while the workers run, the module is also unloaded and
  * loaded again as soon as the task_work that pins it has drained
@@ -17,6 +21,7 @@
 #include <dlfcn.h>
 #include <libgen.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,7 +39,7 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void worker(const char *lib, volatile unsigned long *iters)
+static void worker(const char *lib, volatile unsigned long *iters, volatile unsigned long *failed)
 {
 	for (;;) {
 		pid_t c = fork();
@@ -42,6 +47,13 @@ static void worker(const char *lib, volatile unsigned long *iters)
 		void *h;
 
 		if (c == 0) {
+			struct rlimit rl = { 256UL << 20, 256UL << 20 };
+
+			if (setrlimit(RLIMIT_AS, &rl) == 0 &&
+			    mmap(NULL, 1UL << 30, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS,
+				 -1, 0) == MAP_FAILED &&
+			    errno == ENOMEM)
+				(*failed)++;
 			execl("/bin/true", "true", (char *)NULL);
 			_exit(127);
 		}
@@ -95,7 +107,7 @@ int main(void)
 	int reload_under_load = !rl || strcmp(rl, "0");
 	double secs = secs_env ? atof(secs_env) : 30, end;
 	volatile unsigned long *iters;
-	unsigned long total = 0, records = 0;
+	unsigned long total = 0, records = 0, failed = 0;
 	int cycles = 0, reloads = 0, refused_total = 0, errors = 0, i, e, refused;
 	int refused_open = 0, open_checks = 0;
 	char self[256], lib[512];
@@ -119,7 +131,7 @@ int main(void)
 	for (i = 0; i < WORKERS; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0)
-			worker(lib, &iters[i]);
+			worker(lib, &iters[i], &iters[WORKERS + i]);
 	}
 
 	end = now_s() + secs;
@@ -174,6 +186,7 @@ int main(void)
 		kill(pids[i], SIGKILL);
 		waitpid(pids[i], NULL, 0);
 		total += iters[i];
+		failed += iters[WORKERS + i];
 	}
 	while (wait(NULL) > 0)
 		;
@@ -181,6 +194,10 @@ int main(void)
 	ktap_ok(total > 0 && records > 0,
 		"stress_ran: %lu worker iterations, %d session cycles, %lu records read", total,
 		cycles, records);
+	ktap_ok(failed > 0,
+		"failed_calls_left_entries: %lu mmaps failed after the hook (RLIMIT_AS) in tasks "
+		"that then exited under load",
+		failed);
 	ktap_ok(errors == 0, "stress_sessions_clean: no open/add/framing/reload error (%d)", errors);
 	ktap_ok(open_checks > 0 && refused_open == open_checks,
 		"rmmod_refused_with_session_open: %d of %d attempts under load refused", refused_open,
