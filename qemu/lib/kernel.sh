@@ -190,6 +190,17 @@ qemu_fetch_deb() {
 	local series=$1 pkg=$2 debs deb
 	debs=$(qemu_cache_dir)/debs
 	deb=$(ls -t "$debs/${pkg}_"*.deb 2>/dev/null | head -n 1)
+	# `make deps` may have fetched it already (the headers of bookworm's
+	# kernels pull in their images): apt keeps what it downloads.
+	if [ -z "$deb" ] && [ "$series" != newest ]; then
+		deb=$(ls -t "/var/cache/apt/archives/${pkg}_"*.deb 2>/dev/null | head -n 1)
+		if [ -n "$deb" ] && cp "$deb" "$debs/"; then
+			qemu_log "using $(basename "$deb") from apt's cache"
+			deb=$debs/$(basename "$deb")
+		else
+			deb=
+		fi
+	fi
 	if [ -z "$deb" ]; then
 		qemu_log "downloading $pkg"
 		(cd "$debs" && qemu_series_apt "$series" apt-get download -q "$pkg" 2>&1 |
