@@ -424,6 +424,7 @@ static int fs_start(struct fs_mount *m)
 		return err;
 	}
 	m->pid = fork();
+	err = -errno;
 	if (m->pid == 0) {
 		close(req[1]);
 		close(ans[0]);
@@ -434,7 +435,7 @@ static int fs_start(struct fs_mount *m)
 	m->ctl = req[1];
 	m->ans = ans[0];
 	if (m->pid < 0)
-		return -errno;
+		return err;
 	err = fs_wait(m->ans, &status, sizeof(status), FS_WAIT_MS);
 	return err ? err : status;
 }
@@ -442,15 +443,15 @@ static int fs_start(struct fs_mount *m)
 /*
  * Unmount and end the daemon: asked to end when it answers, killed when it
  * does not (which ends its connection, and every request waiting on it).
- * The daemon's wait status, or -1.
  */
-static int fs_stop(struct fs_mount *m, bool answers)
+static void fs_stop(struct fs_mount *m, bool answers)
 {
 	int status = -1, i;
+	bool asked = answers;
 	char c;
 
 	if (answers && m->ctl >= 0 &&
-	    (write(m->ctl, "u", 1) != 1 || fs_wait(m->ans, &c, 1, FS_WAIT_MS)))
+	    (fs_send(m->ctl, "u", 1) || fs_wait(m->ans, &c, 1, FS_WAIT_MS)))
 		answers = false;
 	if (!answers && m->pid > 0)
 		kill(m->pid, SIGKILL);
@@ -469,7 +470,8 @@ static int fs_stop(struct fs_mount *m, bool answers)
 	if (m->ans >= 0)
 		close(m->ans);
 	rmdir(m->dir);
-	return status;
+	if (asked && m->pid > 0 && status)
+		ktap_diag("the daemon did not end cleanly: wait status %#x", (unsigned int)status);
 }
 
 /* READ requests the daemon answered so far, or UINT32_MAX. */
