@@ -3,10 +3,11 @@
 # A staging directory is filled with busybox-static (its applet links are
 # made at boot), qemu/guest/init as /init, jmmap.ko as /lib/modules/jmmap.ko,
 # jrec as /usr/bin/jrec, the guest tests under /tests/guest/, added files
-# under /add/, the scratch disk's modules under /lib/modules/extra/, and
-# every shared library (and the ELF interpreter) that an executable in it
-# needs, at the path ldd names. The directory becomes an uncompressed newc cpio:
-# the guest unpacks that faster than anything compressed under TCG.
+# under /add/, the modules loaded at boot (fuse, the scratch disk's) under
+# /lib/modules/extra/, and every shared library (and the ELF interpreter)
+# that an executable in it needs, at the path ldd names. The directory
+# becomes an uncompressed newc cpio: the guest unpacks that faster than
+# anything compressed under TCG.
 
 # Copy the shared libraries and the ELF interpreter that the dynamic ELF files
 # in the stage need, at the paths ldd names: one ldd over all of them.
@@ -47,13 +48,21 @@ qemu_stage_busybox() {
 	ln -s busybox "$stage/bin/sh"
 }
 
-# qemu_stage_scratch_modules STAGE KDIR RELEASE: the modules an ext4 scratch
-# disk on virtio-blk needs, decompressed, and their load order in
-# /etc/testbed/modules.
-qemu_stage_scratch_modules() {
+# qemu_stage_modules STAGE KDIR RELEASE: the modules the guest loads at boot,
+# decompressed, and their load order in /etc/testbed/modules: fuse where the
+# kernel has it as a module (6.1; built in from 6.12), for the guest tests'
+# FUSE daemon; and, with a scratch disk (JMMAP_QEMU_SCRATCH, default 1), those
+# an ext4 disk on virtio-blk needs, with /etc/testbed/scratch telling /init to
+# wait for the disk.
+qemu_stage_modules() {
 	local stage=$1 kdir=$2 rel=$3 list m base
-	list=$(qemu_module_closure "$kdir" "$rel" virtio_pci virtio_blk '?crc32c_generic' ext4) || return 1
+	local -a want=('?fuse')
 	mkdir -p "$stage/lib/modules/extra" "$stage/etc/testbed"
+	if [ "${JMMAP_QEMU_SCRATCH:-1}" = 1 ]; then
+		want=(virtio_pci virtio_blk '?crc32c_generic' ext4 "${want[@]}")
+		: >"$stage/etc/testbed/scratch"
+	fi
+	list=$(qemu_module_closure "$kdir" "$rel" "${want[@]}") || return 1
 	: >"$stage/etc/testbed/modules"
 	for m in $list; do
 		base=$(basename "$m")
@@ -90,9 +99,7 @@ qemu_stage_base() {
 			qemu_stage_file "$stage" "$f" "/tests/guest/$(basename "$f")" || return 1
 		done
 	fi
-	if [ "${JMMAP_QEMU_SCRATCH:-1}" = 1 ]; then
-		qemu_stage_scratch_modules "$stage" "$kdir" "$rel" || return 1
-	fi
+	qemu_stage_modules "$stage" "$kdir" "$rel" || return 1
 }
 
 # qemu_pack STAGE OUT: the staging directory, with the shared libraries its
