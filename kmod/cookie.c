@@ -83,9 +83,10 @@ static bool fs_is_local(const struct super_block *sb)
 
 /*
  * Whether a change of contents moves the change time. Not on memory
- * filesystems (tmpfs, /dev/shm, memfd): a write through a shared mapping
- * touches no time at all. Block filesystems update it when a clean page is
- * first written through a mapping.
+ * filesystems (tmpfs, /dev/shm, memfd): their pages are never cleaned, so a
+ * shared mapping's page stays writable after its first write fault and
+ * later writes through it touch no time. Block filesystems write pages back
+ * and write-protect them again, so each new write faults and updates it.
  */
 static bool ctime_tells(const struct super_block *sb)
 {
