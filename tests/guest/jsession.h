@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "jmmap.h"
 #include "ktap.h"
@@ -137,6 +138,58 @@ static inline void js_hex(const uint8_t *b, unsigned int len, char *out)
 		out[2 * i + 1] = d[b[i] & 15];
 	}
 	out[2 * i] = 0;
+}
+
+/* The last executable MMAP3 of @pid whose file name is @path; NULL if none. */
+static inline const struct jmmap_rec_mmap3 *js_find_exec_map(const struct js_records *r, pid_t pid,
+							      const char *path)
+{
+	const struct jmmap_rec_mmap3 *found = NULL;
+
+	js_for_each(r, h) {
+		const struct jmmap_rec_mmap3 *m = (const void *)h;
+
+		if (h->type == JMMAP_REC_MMAP3 && m->pid == (uint32_t)pid && (m->prot & 4) &&
+		    !strcmp(js_mmap3_name(m), path))
+			found = m;
+	}
+	return found;
+}
+
+/* The cookie of @m in hex, or "(no record)". */
+static inline void js_mmap3_cookie_hex(const struct jmmap_rec_mmap3 *m, char *hex)
+{
+	if (!m) {
+		strcpy(hex, "(no record)");
+		return;
+	}
+	js_hex(m->cookie, m->cookie_len, hex);
+}
+
+/*
+ * Map @path executable (no read() first), drain @fd into @r, and give the
+ * record's cookie in hex and its kind (0xff without a record).
+ */
+static inline int js_map_exec_cookie(int fd, struct js_records *r, const char *path, char *hex,
+				     uint8_t *kind)
+{
+	const struct jmmap_rec_mmap3 *m;
+	struct stat st;
+	void *p;
+	int f = open(path, O_RDONLY);
+
+	if (f < 0 || fstat(f, &st))
+		return -1;
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0);
+	close(f);
+	if (p == MAP_FAILED)
+		return -1;
+	js_drain(fd, r);
+	munmap(p, (size_t)st.st_size);
+	m = js_find_exec_map(r, getpid(), path);
+	js_mmap3_cookie_hex(m, hex);
+	*kind = m ? m->cookie_kind : 0xff;
+	return m ? 0 : -1;
 }
 
 static inline const char *js_cause(unsigned int c)

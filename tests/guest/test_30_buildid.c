@@ -32,30 +32,6 @@ static int read_id(const char *lib, char *out, size_t len)
 	return ok ? 0 : -1;
 }
 
-/* The last executable MMAP3 of @pid whose file name is @path; NULL if none. */
-static const struct jmmap_rec_mmap3 *find_map(struct js_records *r, pid_t pid, const char *path)
-{
-	const struct jmmap_rec_mmap3 *found = NULL;
-
-	js_for_each(r, h) {
-		const struct jmmap_rec_mmap3 *m = (const void *)h;
-
-		if (h->type == JMMAP_REC_MMAP3 && m->pid == (uint32_t)pid && (m->prot & 4) &&
-		    !strcmp(js_mmap3_name(m), path))
-			found = m;
-	}
-	return found;
-}
-
-static void cookie_hex(const struct jmmap_rec_mmap3 *m, char *hex)
-{
-	if (!m) {
-		strcpy(hex, "(no record)");
-		return;
-	}
-	js_hex(m->cookie, m->cookie_len, hex);
-}
-
 static int copy_file(const char *from, const char *to, int flags)
 {
 	char buf[8192];
@@ -72,29 +48,6 @@ static int copy_file(const char *from, const char *to, int flags)
 	if (out >= 0)
 		close(out);
 	return err ? -1 : 0;
-}
-
-/* Map @path executable (no read() first), drain, return the record's cookie hex. */
-static int map_exec_cookie(int fd, struct js_records *r, const char *path, char *hex,
-			   uint8_t *kind)
-{
-	const struct jmmap_rec_mmap3 *m;
-	struct stat st;
-	void *p;
-	int f = open(path, O_RDONLY);
-
-	if (f < 0 || fstat(f, &st))
-		return -1;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0);
-	close(f);
-	if (p == MAP_FAILED)
-		return -1;
-	js_drain(fd, r);
-	munmap(p, (size_t)st.st_size);
-	m = find_map(r, getpid(), path);
-	cookie_hex(m, hex);
-	*kind = m ? m->cookie_kind : 0xff;
-	return m ? 0 : -1;
 }
 
 /* dlopen in a child that stays until told; returns its pid, -1 on failure. */
@@ -141,8 +94,8 @@ static void test_dlopen(int fd, const char *lib, const char *what)
 	read_id(lib, want, sizeof(want));
 	h = dlopen(path, RTLD_NOW);
 	js_drain(fd, &r);
-	m = find_map(&r, getpid(), path);
-	cookie_hex(m, got);
+	m = js_find_exec_map(&r, getpid(), path);
+	js_mmap3_cookie_hex(m, got);
 	ktap_ok(h && m && m->cookie_kind == JMMAP_COOKIE_ELF_BUILD_ID && want[0] &&
 			!strcmp(got, want),
 		"%s: MMAP3 of dlopen'ed %s has build-id %s (readelf -n: %s)", what, lib, got, want);
@@ -192,7 +145,7 @@ int main(int argc, char **argv)
 		err |= f < 0 || write(f, "3", 1) != 1;
 		if (f >= 0)
 			close(f);
-		err |= map_exec_cookie(fd, &r, path, got2, &kind);
+		err |= js_map_exec_cookie(fd, &r, path, got2, &kind);
 		ktap_ok(!err && kind == JMMAP_COOKIE_ELF_BUILD_ID && !strcmp(got2, want),
 			"buildid_cold_file: uncached %s gets %s (readelf -n: %s)", path, got2,
 			want);
@@ -215,10 +168,10 @@ int main(int argc, char **argv)
 	err = copy_file(src, tmp2, O_TRUNC) || rename(tmp2, path);
 	b = err ? -1 : child_dlopen(path, &rel_b);
 	js_drain(fd, &r);
-	ma = a > 0 ? find_map(&r, a, path) : NULL;
-	mb = b > 0 ? find_map(&r, b, path) : NULL;
-	cookie_hex(ma, got);
-	cookie_hex(mb, got2);
+	ma = a > 0 ? js_find_exec_map(&r, a, path) : NULL;
+	mb = b > 0 ? js_find_exec_map(&r, b, path) : NULL;
+	js_mmap3_cookie_hex(ma, got);
+	js_mmap3_cookie_hex(mb, got2);
 	ktap_ok(ma && !strcmp(got, want), "replaced_file_old_id: first process maps v1 (%s, want %s)",
 		got, want);
 	ktap_ok(mb && !strcmp(got2, want2),
@@ -236,11 +189,11 @@ int main(int argc, char **argv)
 
 	/* Rewritten in place (same inode), after the first cookie was cached. */
 	sleep(2);
-	err = map_exec_cookie(fd, &r, path, got, &kind);
+	err = js_map_exec_cookie(fd, &r, path, got, &kind);
 	js_free(&r);
 	snprintf(src, sizeof(src), "%s/libjm_v1.so", dir);
 	err |= copy_file(src, path, O_TRUNC);
-	err |= map_exec_cookie(fd, &r, path, got2, &kind2);
+	err |= js_map_exec_cookie(fd, &r, path, got2, &kind2);
 	js_free(&r);
 	ktap_ok(!err && !strcmp(got, want2) && !strcmp(got2, want),
 		"rewritten_in_place_new_id: same inode, v2 then v1 content: %s then %s", got, got2);
@@ -259,7 +212,7 @@ int main(int argc, char **argv)
 		if (f >= 0)
 			close(f);
 	}
-	err |= map_exec_cookie(fd, &r, path, got, &kind);
+	err |= js_map_exec_cookie(fd, &r, path, got, &kind);
 	js_free(&r);
 	err |= jrec_cookie_from_path(path, &uc);
 	jrec_cookie_hex(&uc, uhex);
@@ -269,13 +222,13 @@ int main(int argc, char **argv)
 
 	/* ... and rewritten in place after being cached. */
 	sleep(2);
-	err = map_exec_cookie(fd, &r, path, got, &kind);
+	err = js_map_exec_cookie(fd, &r, path, got, &kind);
 	js_free(&r);
 	f = open(path, O_WRONLY);
 	err |= f < 0 || pwrite(f, "XYZ", 3, 100) != 3;
 	if (f >= 0)
 		close(f);
-	err |= map_exec_cookie(fd, &r, path, got2, &kind);
+	err |= js_map_exec_cookie(fd, &r, path, got2, &kind);
 	js_free(&r);
 	err |= jrec_cookie_from_path(path, &uc);
 	jrec_cookie_hex(&uc, uhex);

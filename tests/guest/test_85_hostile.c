@@ -107,25 +107,12 @@ static int write_pattern(const char *path, uint8_t first)
 /* Map @path executable and return the cookie of its MMAP3, in hex. */
 static int exec_map_cookie(int fd, const char *path, char *hex)
 {
-	const struct jmmap_rec_mmap3 *m;
 	struct js_records r = { 0 };
-	struct stat st;
-	void *p;
-	int f = open(path, O_RDONLY);
+	uint8_t kind;
+	int err = js_map_exec_cookie(fd, &r, path, hex, &kind);
 
-	if (f < 0 || fstat(f, &st))
-		return -1;
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_EXEC, MAP_PRIVATE, f, 0);
-	close(f);
-	if (p == MAP_FAILED)
-		return -1;
-	munmap(p, (size_t)st.st_size);
-	js_drain(fd, &r);
-	m = find_mmap3(&r, getpid(), st.st_ino, JMMAP_CAUSE_MMAP);
-	if (m)
-		js_hex(m->cookie, m->cookie_kind ? m->cookie_len : 0, hex);
 	js_free(&r);
-	return m ? 0 : -1;
+	return err;
 }
 
 /*
