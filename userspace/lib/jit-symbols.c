@@ -128,6 +128,23 @@ int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time)
 	return 0;
 }
 
+static int on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	return jit_symbols__exec(ctx, pid, time);
+}
+
+static int on_exec(void *ctx, uint32_t pid, uint64_t time, bool exact)
+{
+	return jit_symbols__exec(ctx, pid, time);
+}
+
+int jit_symbols__subscribe(struct jit_symbols *js, struct proc_history *ph)
+{
+	static const struct proc_history_ops ops = {on_fork, on_exec};
+
+	return proc_history__subscribe(ph, &ops, js);
+}
+
 bool jit_symbols__unmapped(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
 			   uint64_t from, uint64_t to)
 {
