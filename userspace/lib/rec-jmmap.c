@@ -8,37 +8,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "jmmap-reader.h"
 #include "rec-jmmap.h"
-
-#define JMMAP_REC_SIZE_MAX (64 * 1024) /* a larger record means a corrupt stream */
-
-long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
-		    uint64_t *lost)
-{
-	size_t off = 0;
-
-	while (len - off >= sizeof(struct jmmap_rec_header)) {
-		struct jmmap_rec_header h;
-
-		memcpy(&h, bytes + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > JMMAP_REC_SIZE_MAX)
-			return -EINVAL;
-		if (h.size > len - off)
-			break;
-		if (h.type < JMMAP_REC_MAX)
-			nr_by_type[h.type]++;
-		if (h.type == JMMAP_REC_LOST && h.size >= sizeof(struct jmmap_rec_lost)) {
-			struct jmmap_rec_lost l;
-			int i;
-
-			memcpy(&l, bytes + off, sizeof(l));
-			for (i = 1; i < JMMAP_REC_MAX; i++)
-				*lost += l.lost[i];
-		}
-		off += h.size;
-	}
-	return (long)off;
-}
 
 int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len)
 {
@@ -132,7 +103,7 @@ int rec_jmmap__read(struct rec_jmmap *s)
 			break;
 		b->len += (size_t)n;
 	}
-	whole = rec_jmmap_scan(b->data, b->len, s->nr_by_type, &s->lost);
+	whole = jmmap_reader__scan(b->data, b->len, s->nr_by_type, &s->lost);
 	if (whole < 0)
 		return (int)whole;
 	err = buf__append(&s->records, b->data, (size_t)whole);

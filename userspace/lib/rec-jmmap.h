@@ -41,14 +41,6 @@ int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, in
 int rec_jmmap__read(struct rec_jmmap *s);
 
 /*
- * Account for whole records in bytes: counts per type and LOST totals.
- * Returns the number of bytes that form whole records, or -EINVAL when a
- * record header is impossible. Pure: what the fuzz target drives.
- */
-long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
-		    uint64_t *lost);
-
-/*
  * Ask the module how many records it dropped for this session since open
  * and raise s->lost to that if the LOST records seen so far say less (drops
  * since the last LOST record have not been reported in the stream yet).

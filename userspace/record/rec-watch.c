@@ -13,7 +13,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "byteorder.h"
+#include "jmmap-reader.h"
 #include "map-names.h"
+#include "perf-reader.h"
 #include "record.h"
 
 #define REC_MAX_PERFMAPS 4096
@@ -28,42 +31,37 @@ struct mmap2_view {
 	const char *name;
 };
 
-/* Parse a MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
+/* The recorder's sample_id trailer: {pid, tid}, time, {cpu, res}, id (Documentation/jrec-data.rst).
+ */
+#define REC_SAMPLE_ID_SIZE 32
+#define REC_SAMPLE_ID_TIME 8
+
+/* A MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
 static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 {
 	const uint8_t *b = (const uint8_t *)h;
-	size_t name_max;
+	struct pr_mmap mm;
 
-	if (h->size < 8 + 64 + 8 + 32)
+	if (perf_records__decode_mmap(h, h->size, REC_SAMPLE_ID_SIZE, &mm))
 		return -EINVAL;
 	memset(v, 0, sizeof(*v));
-	memcpy(&v->pid, b + 8, 4);
-	memcpy(&v->tid, b + 12, 4);
-	memcpy(&v->start, b + 16, 8);
-	memcpy(&v->len, b + 24, 8);
-	memcpy(&v->pgoff, b + 32, 8);
-	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-		uint8_t n = b[40];
-
-		if (n > 20)
-			return -EINVAL;
-		if (n) {
-			v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
-			v->bm.cookie.len = n;
-			memcpy(v->bm.cookie.bytes, b + 44, n);
-		}
-	} else {
-		memcpy(&v->bm.dev_major, b + 40, 4);
-		memcpy(&v->bm.dev_minor, b + 44, 4);
-		memcpy(&v->bm.ino, b + 48, 8);
-		memcpy(&v->bm.ino_generation, b + 56, 8);
+	v->pid = mm.pid;
+	v->tid = mm.tid;
+	v->start = mm.start;
+	v->len = mm.len;
+	v->pgoff = mm.pgoff;
+	v->prot = mm.prot;
+	if (mm.build_id_size) {
+		v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+		v->bm.cookie.len = mm.build_id_size;
+		memcpy(v->bm.cookie.bytes, mm.build_id, mm.build_id_size);
 	}
-	memcpy(&v->prot, b + 64, 4);
-	memcpy(&v->time, b + h->size - 24, 8);
-	v->name = (const char *)b + 72;
-	name_max = h->size - 72 - 32;
-	if (!memchr(v->name, '\0', name_max))
-		return -EINVAL;
+	v->bm.dev_major = mm.maj;
+	v->bm.dev_minor = mm.min;
+	v->bm.ino = mm.ino;
+	v->bm.ino_generation = mm.ino_generation;
+	v->time = bo_u64(b + h->size - REC_SAMPLE_ID_SIZE + REC_SAMPLE_ID_TIME, false);
+	v->name = mm.filename;
 	v->bm.pid = v->pid;
 	v->bm.start = v->start;
 	v->bm.end = v->start + v->len;
@@ -201,48 +199,40 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 	}
 }
 
+static int on_jmmap(const struct jm_event *e, void *ctx)
+{
+	struct record *r = ctx;
+	struct rec_bidcache_map bm;
+
+	if (e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' || !(e->prot & PROT_EXEC) ||
+	    map_name__is_jitdump(e->filename))
+		return 0;
+	memset(&bm, 0, sizeof(bm));
+	bm.pid = e->pid;
+	/* map_files/ names the vma, not the part this call changed */
+	bm.start = e->vma_start;
+	bm.end = e->vma_end;
+	bm.path = e->filename;
+	bm.cookie.kind = e->cookie_kind;
+	bm.cookie.len = e->cookie_len;
+	memcpy(bm.cookie.bytes, e->cookie, e->cookie_len);
+	bm.dev_major = e->dev_major;
+	bm.dev_minor = e->dev_minor;
+	bm.ino = e->ino;
+	bm.ino_generation = e->ino_generation;
+	return rec_bidcache__add(r->bid, &bm);
+}
+
 int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
 {
-	size_t off = 0;
 	int err;
 
-	while (len - off >= sizeof(struct jmmap_rec_header)) {
-		struct jmmap_rec_header h;
-		struct jmmap_rec_mmap3 m;
-		struct rec_bidcache_map bm;
-		const char *name;
-
-		memcpy(&h, bytes + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size > len - off)
-			return -EINVAL; /* rec_jmmap_scan() passed only whole records */
-		if (h.type != JMMAP_REC_MMAP3 || h.size <= sizeof(m) || !r->bid)
-			goto next;
-		memcpy(&m, bytes + off, sizeof(m));
-		name = (const char *)bytes + off + sizeof(m);
-		if (!memchr(name, '\0', h.size - sizeof(m)) || name[0] != '/' ||
-		    !(m.prot & PROT_EXEC) || m.cookie_len > JMMAP_COOKIE_MAX ||
-		    map_name__is_jitdump(name))
-			goto next;
-		memset(&bm, 0, sizeof(bm));
-		bm.pid = m.pid;
-		/* map_files/ names the vma, not the part this call changed */
-		bm.start = m.vma_start;
-		bm.end = m.vma_end;
-		bm.path = name;
-		bm.cookie.kind = m.cookie_kind;
-		bm.cookie.len = m.cookie_len;
-		memcpy(bm.cookie.bytes, m.cookie, m.cookie_len);
-		bm.dev_major = m.dev_major;
-		bm.dev_minor = m.dev_minor;
-		bm.ino = m.ino;
-		bm.ino_generation = m.ino_generation;
-		err = rec_bidcache__add(r->bid, &bm);
-		if (err)
-			return err;
-	next:
-		off += h.size;
-	}
-	return 0;
+	if (!r->bid)
+		return 0;
+	/* whole records only (jmmap_reader__scan); one the module should never write ends the batch
+	 */
+	err = jmmap_reader__walk(bytes, len, false, on_jmmap, r);
+	return err == -EBADMSG ? 0 : err;
 }
 
 int rec_watch_tick(struct record *r, int final)
