@@ -27,7 +27,7 @@ struct mmap2_view {
 	uint64_t start, len, pgoff;
 	uint32_t prot;
 	uint64_t time;
-	struct rec_bidcache_map bm;
+	struct bidcache_map bm;
 	const char *name;
 };
 
@@ -71,7 +71,7 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 
 int rec_watch_pid(struct record *r, uint32_t pid)
 {
-	struct rec_perfmap **n, *pm;
+	struct perfmap_watch **n, *pm;
 	size_t i;
 	int err;
 
@@ -81,21 +81,21 @@ int rec_watch_pid(struct record *r, uint32_t pid)
 		if (!r->perfmaps[i]->gone)
 			return 0;
 		/* the pid was reused by a new process: watch its map afresh */
-		err = rec_perfmap__new(pid, &pm);
+		err = perfmap_watch__new(pid, &pm);
 		if (err)
 			return err == -ESRCH || err == -ENOENT ? 0 : err;
-		rec_perfmap__free(r->perfmaps[i]);
+		perfmap_watch__free(r->perfmaps[i]);
 		r->perfmaps[i] = pm;
 		return 0;
 	}
 	if (r->nr_perfmaps >= REC_MAX_PERFMAPS)
 		return 0;
-	err = rec_perfmap__new(pid, &pm);
+	err = perfmap_watch__new(pid, &pm);
 	if (err)
 		return err == -ESRCH || err == -ENOENT ? 0 : err;
 	n = realloc(r->perfmaps, (r->nr_perfmaps + 1) * sizeof(*n));
 	if (!n) {
-		rec_perfmap__free(pm);
+		perfmap_watch__free(pm);
 		return -ENOMEM;
 	}
 	r->perfmaps = n;
@@ -107,7 +107,7 @@ int rec_watch_pid(struct record *r, uint32_t pid)
 
 static int start_jitdump(struct record *r, const struct mmap2_view *v)
 {
-	struct rec_jitdump **n, *j;
+	struct jitdump_copy **n, *j;
 	char mf[80];
 	size_t i;
 	int fd, err;
@@ -128,19 +128,19 @@ static int start_jitdump(struct record *r, const struct mmap2_view *v)
 				strerror(errno));
 		return 0;
 	}
-	err = rec_jitdump__new(fd, v->pid, v->time, v->name, &j);
+	err = jitdump_copy__new(fd, v->pid, v->time, v->name, &j);
 	if (err) {
 		close(fd);
 		return err;
 	}
 	n = realloc(r->jitdumps, (r->nr_jitdumps + 1) * sizeof(*n));
 	if (!n) {
-		rec_jitdump__free(j);
+		jitdump_copy__free(j);
 		return -ENOMEM;
 	}
 	r->jitdumps = n;
 	r->jitdumps[r->nr_jitdumps++] = j;
-	rec_jitdump__update(j);
+	jitdump_copy__update(j);
 	if (r->opts.verbose)
 		fprintf(stderr, "jrec record: copying %s\n", v->name);
 	/* a JIT with a jitdump may also write a perf map */
@@ -154,12 +154,12 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->pid != pid || r->perfmaps[i]->gone)
 			continue;
-		rec_perfmap__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
+		perfmap_watch__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
 		r->perfmaps[i]->gone = 1; /* no more polling of a dead pid */
 	}
 	for (i = 0; i < r->nr_jitdumps; i++)
 		if (r->jitdumps[i]->pid == pid)
-			rec_jitdump__update(r->jitdumps[i]);
+			jitdump_copy__update(r->jitdumps[i]);
 	return 0;
 }
 
@@ -183,13 +183,13 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 		 */
 		if (r->jm && v.bm.cookie.kind == JMMAP_COOKIE_NONE)
 			return 0;
-		return rec_bidcache__add(r->bid, &v.bm);
+		return bidcache__add(r->bid, &v.bm);
 	case PERF_RECORD_EXIT:
 		if (h->size >= 8 + 16) {
-			uint32_t pid, tid;
+			/* struct {pid, ppid, tid, ptid, time} after the header */
+			uint32_t pid = bo_u32((const uint8_t *)h + 8, false);
+			uint32_t tid = bo_u32((const uint8_t *)h + 16, false);
 
-			memcpy(&pid, (const uint8_t *)h + 8, 4);
-			memcpy(&tid, (const uint8_t *)h + 16, 4);
 			if (pid == tid)
 				return on_exit_pid(r, pid);
 		}
@@ -202,7 +202,7 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 static int on_jmmap(const struct jm_event *e, void *ctx)
 {
 	struct record *r = ctx;
-	struct rec_bidcache_map bm;
+	struct bidcache_map bm;
 
 	if (e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' || !(e->prot & PROT_EXEC) ||
 	    map_name__is_jitdump(e->filename))
@@ -220,7 +220,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 	bm.dev_minor = e->dev_minor;
 	bm.ino = e->ino;
 	bm.ino_generation = e->ino_generation;
-	return rec_bidcache__add(r->bid, &bm);
+	return bidcache__add(r->bid, &bm);
 }
 
 int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
@@ -247,14 +247,14 @@ int rec_watch_tick(struct record *r, int final)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->gone)
 			continue;
-		err = rec_perfmap__update(r->perfmaps[i], now, &r->perfmap_lines);
+		err = perfmap_watch__update(r->perfmaps[i], now, &r->perfmap_lines);
 		if (err == -ENOMEM)
 			return err;
 	}
 	for (i = 0; i < r->nr_jitdumps; i++) {
-		rec_jitdump__update(r->jitdumps[i]);
+		jitdump_copy__update(r->jitdumps[i]);
 		if (final)
-			rec_jitdump__close(r->jitdumps[i]);
+			jitdump_copy__close(r->jitdumps[i]);
 	}
 	return 0;
 }
@@ -264,12 +264,12 @@ void rec_watch_free(struct record *r)
 	size_t i;
 
 	for (i = 0; i < r->nr_perfmaps; i++)
-		rec_perfmap__free(r->perfmaps[i]);
+		perfmap_watch__free(r->perfmaps[i]);
 	free(r->perfmaps);
 	r->perfmaps = NULL;
 	r->nr_perfmaps = 0;
 	for (i = 0; i < r->nr_jitdumps; i++)
-		rec_jitdump__free(r->jitdumps[i]);
+		jitdump_copy__free(r->jitdumps[i]);
 	free(r->jitdumps);
 	r->jitdumps = NULL;
 	r->nr_jitdumps = 0;

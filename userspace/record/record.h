@@ -8,11 +8,11 @@
 #include <linux/perf_event.h>
 
 #include "perf-writer.h"
-#include "rec-bidcache.h"
+#include "bidcache.h"
 #include "buf.h"
-#include "rec-jitdump.h"
-#include "rec-jmmap.h"
-#include "rec-perfmap.h"
+#include "jitdump-copy.h"
+#include "jmmap-client.h"
+#include "perfmap-watch.h"
 
 enum record_event {
 	REC_EV_CYCLES,
@@ -60,15 +60,15 @@ struct record {
 	size_t nr_rings;
 
 	struct perf_writer *w;
-	struct rec_bidcache *bid;
+	struct bidcache *bid;
 	char buildid_dir[4096];
-	struct rec_jmmap *jm;
+	struct jmmap_client *jm;
 	char jmmap_reason[256];
 	int jm_broken; /* the module's stream was malformed: stop reading it */
 
-	struct rec_jitdump **jitdumps;
+	struct jitdump_copy **jitdumps;
 	size_t nr_jitdumps;
-	struct rec_perfmap **perfmaps;
+	struct perfmap_watch **perfmaps;
 	size_t nr_perfmaps;
 	struct buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
 

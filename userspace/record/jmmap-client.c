@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* jmmap session for the recorder; see rec-jmmap.h. */
+/* jmmap session for the recorder; see jmmap-client.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,11 +9,11 @@
 #include <unistd.h>
 
 #include "jmmap-reader.h"
-#include "rec-jmmap.h"
+#include "jmmap-client.h"
 
-int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len)
+int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason, size_t reason_len)
 {
-	struct rec_jmmap *s;
+	struct jmmap_client *s;
 	int err;
 
 	if (!path)
@@ -59,11 +59,11 @@ int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size
 	*out = s;
 	return 0;
 out_free:
-	rec_jmmap__free(s);
+	jmmap_client__free(s);
 	return err;
 }
 
-int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, int snapshot)
+int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wide, int snapshot)
 {
 	struct jmmap_target t;
 
@@ -78,7 +78,7 @@ int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, in
 	return 0;
 }
 
-int rec_jmmap__read(struct rec_jmmap *s)
+int jmmap_client__read(struct jmmap_client *s)
 {
 	struct buf *b = &s->partial;
 	long whole;
@@ -117,7 +117,7 @@ int rec_jmmap__read(struct rec_jmmap *s)
 	return 0;
 }
 
-int rec_jmmap__sync_lost(struct rec_jmmap *s)
+int jmmap_client__sync_lost(struct jmmap_client *s)
 {
 	struct jmmap_stats st;
 	uint64_t total = 0;
@@ -134,7 +134,7 @@ int rec_jmmap__sync_lost(struct rec_jmmap *s)
 	return 0;
 }
 
-void rec_jmmap__free(struct rec_jmmap *s)
+void jmmap_client__free(struct jmmap_client *s)
 {
 	if (!s)
 		return;

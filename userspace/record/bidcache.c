@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The build-id cache writer thread; see rec-bidcache.h. */
+/* The build-id cache writer thread; see bidcache.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,20 +13,20 @@
 #include "array.h"
 #include "buildid-cache.h"
 #include "perf-file.h"
-#include "rec-bidcache.h"
+#include "bidcache.h"
 #include "stored-syms.h"
 
 #define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
 
 struct job {
 	struct job *next;
-	struct rec_bidcache_map m;
+	struct bidcache_map m;
 	char *path;
 	int fd; /* map_files descriptor opened at enqueue, or -1 */
 	int fd_err;
 };
 
-struct rec_bidcache {
+struct bidcache {
 	char *dir;
 	pthread_t thread;
 	int thread_started;
@@ -39,7 +39,7 @@ struct rec_bidcache {
 	char **keys;
 	size_t nr_keys, keys_cap;
 	/* results, appended by the thread under lock */
-	struct rec_bidcache_result *res;
+	struct bidcache_result *res;
 	size_t nr_res, res_cap;
 };
 
@@ -55,7 +55,7 @@ static uint64_t fnv1a(const char *s, size_t n)
 }
 
 /* 1 if added, 0 if present, -ENOMEM. Keys are NUL-free strings. */
-static int keyset_add(struct rec_bidcache *c, const char *key)
+static int keyset_add(struct bidcache *c, const char *key)
 {
 	size_t i, mask;
 
@@ -142,7 +142,7 @@ static int copy_fd(int in, int out)
 }
 
 /* Copy fd into DIR/<hex>/file, verified. Returns a status. */
-static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *ck,
+static int save_file(struct bidcache *c, int fd, const struct jrec_cookie *ck,
 		     const char *orig_path, int *errp)
 {
 	char *dir, *file, *tmp = NULL, *pfile = NULL;
@@ -210,7 +210,7 @@ out:
 	return status;
 }
 
-static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_result *r)
+static void process(struct bidcache *c, struct job *j, struct bidcache_result *r)
 {
 	const struct jrec_cookie *want = &j->m.cookie;
 	struct jrec_cookie got;
@@ -276,11 +276,11 @@ out:
 
 static void *worker(void *arg)
 {
-	struct rec_bidcache *c = arg;
+	struct bidcache *c = arg;
 
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		struct rec_bidcache_result r;
+		struct bidcache_result r;
 		struct job *j;
 
 		while (!c->head && !c->stopping)
@@ -312,9 +312,9 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
+int bidcache__new(const char *dir, struct bidcache **out)
 {
-	struct rec_bidcache *c;
+	struct bidcache *c;
 	int err;
 
 	c = calloc(1, sizeof(*c));
@@ -325,18 +325,18 @@ int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
 	if (dir) {
 		c->dir = strdup(dir);
 		if (!c->dir) {
-			rec_bidcache__free(c);
+			bidcache__free(c);
 			return -ENOMEM;
 		}
 		err = mkdir_p(c->dir);
 		if (err) {
-			rec_bidcache__free(c);
+			bidcache__free(c);
 			return err;
 		}
 	}
 	err = -pthread_create(&c->thread, NULL, worker, c);
 	if (err) {
-		rec_bidcache__free(c);
+		bidcache__free(c);
 		return err;
 	}
 	c->thread_started = 1;
@@ -344,7 +344,7 @@ int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
 	return 0;
 }
 
-int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m)
+int bidcache__add(struct bidcache *c, const struct bidcache_map *m)
 {
 	char hex[JREC_COOKIE_HEX_LEN], *key = NULL;
 	struct job *j;
@@ -399,7 +399,7 @@ int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m)
 	return 0;
 }
 
-void rec_bidcache__stop(struct rec_bidcache *c)
+void bidcache__stop(struct bidcache *c)
 {
 	if (!c || !c->thread_started)
 		return;
@@ -411,13 +411,13 @@ void rec_bidcache__stop(struct rec_bidcache *c)
 	c->thread_started = 0;
 }
 
-size_t rec_bidcache__results(struct rec_bidcache *c, const struct rec_bidcache_result **out)
+size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out)
 {
 	*out = c->res;
 	return c->nr_res;
 }
 
-void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
+void bidcache__counts(struct bidcache *c, unsigned int counts[8])
 {
 	size_t i;
 
@@ -427,14 +427,14 @@ void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
 			counts[c->res[i].status]++;
 }
 
-void rec_bidcache__free(struct rec_bidcache *c)
+void bidcache__free(struct bidcache *c)
 {
 	struct job *j;
 	size_t i;
 
 	if (!c)
 		return;
-	rec_bidcache__stop(c);
+	bidcache__stop(c);
 	while ((j = c->head)) {
 		c->head = j->next;
 		if (j->fd >= 0)
