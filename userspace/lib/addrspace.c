@@ -9,18 +9,11 @@
 
 static struct as_proc *get_proc(struct addrspace *as, uint32_t pid)
 {
-	struct as_proc *p = pidmap__get(&as->procs, pid);
+	bool added;
+	struct as_proc *p = pidmap__get_or_add(&as->procs, pid, sizeof(*p), &added);
 
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	if (pidmap__put(&as->procs, pid, p)) {
-		free(p);
-		return NULL;
-	}
+	if (p && added)
+		p->pid = pid;
 	return p;
 }
 

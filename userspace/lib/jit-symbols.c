@@ -17,18 +17,11 @@ struct jit_pending {
 
 static struct jit_proc *get_proc(struct jit_symbols *js, uint32_t pid)
 {
-	struct jit_proc *p = pidmap__get(&js->procs, pid);
+	bool added;
+	struct jit_proc *p = pidmap__get_or_add(&js->procs, pid, sizeof(*p), &added);
 
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	if (pidmap__put(&js->procs, pid, p)) {
-		free(p);
-		return NULL;
-	}
+	if (p && added)
+		p->pid = pid;
 	return p;
 }
 

@@ -26,18 +26,12 @@ int proc_history__subscribe(struct proc_history *ph, const struct proc_history_o
 
 static struct thread *get_thread(struct proc_history *ph, uint32_t tid, uint32_t pid)
 {
-	struct thread *t = pidmap__get(&ph->threads, tid);
+	bool added;
+	struct thread *t = pidmap__get_or_add(&ph->threads, tid, sizeof(*t), &added);
 
-	if (t)
-		return t;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return NULL;
-	t->tid = tid;
-	t->pid = pid;
-	if (pidmap__put(&ph->threads, tid, t)) {
-		free(t);
-		return NULL;
+	if (t && added) {
+		t->tid = tid;
+		t->pid = pid;
 	}
 	return t;
 }

@@ -15,6 +15,7 @@
 #include "perf-file.h"
 #include "bidcache.h"
 #include "stored-syms.h"
+#include "strpool.h"
 
 #define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
 
@@ -35,59 +36,20 @@ struct bidcache {
 	struct job *head, *tail;
 	int stopping;
 	unsigned int pinned;
-	/* dedup set of keys: open addressing, power-of-two size */
-	char **keys;
-	size_t nr_keys, keys_cap;
+	struct strpool keys; /* the mappings queued so far, as keys */
 	/* results, appended by the thread under lock */
 	struct bidcache_result *res;
 	size_t nr_res, res_cap;
 };
 
-static uint64_t fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-/* 1 if added, 0 if present, -ENOMEM. Keys are NUL-free strings. */
+/* 1 if added, 0 if present, -ENOMEM. */
 static int keyset_add(struct bidcache *c, const char *key)
 {
-	size_t i, mask;
+	size_t before = c->keys.nr;
 
-	if ((c->nr_keys + 1) * 2 > c->keys_cap) {
-		size_t ncap = c->keys_cap ? c->keys_cap * 2 : 256;
-		char **nk = calloc(ncap, sizeof(*nk));
-
-		if (!nk)
-			return -ENOMEM;
-		for (i = 0; i < c->keys_cap; i++) {
-			size_t j;
-
-			if (!c->keys[i])
-				continue;
-			j = fnv1a(c->keys[i], strlen(c->keys[i])) & (ncap - 1);
-			while (nk[j])
-				j = (j + 1) & (ncap - 1);
-			nk[j] = c->keys[i];
-		}
-		free(c->keys);
-		c->keys = nk;
-		c->keys_cap = ncap;
-	}
-	mask = c->keys_cap - 1;
-	for (i = fnv1a(key, strlen(key)) & mask; c->keys[i]; i = (i + 1) & mask)
-		if (!strcmp(c->keys[i], key))
-			return 0;
-	c->keys[i] = strdup(key);
-	if (!c->keys[i])
+	if (!strpool__str(&c->keys, key))
 		return -ENOMEM;
-	c->nr_keys++;
-	return 1;
+	return c->keys.nr > before;
 }
 
 static int mkdir_p(char *path)
@@ -442,9 +404,7 @@ void bidcache__free(struct bidcache *c)
 		free(j->path);
 		free(j);
 	}
-	for (i = 0; i < c->keys_cap; i++)
-		free(c->keys[i]);
-	free(c->keys);
+	strpool__release(&c->keys);
 	for (i = 0; i < c->nr_res; i++) {
 		free(c->res[i].path);
 		buf__release(&c->res[i].syms);

@@ -52,11 +52,7 @@ static int build_id_entry(struct buf *b, uint16_t misc, int32_t pid, const uint8
 	if (!err)
 		err = buf__append(b, path, n);
 	if (!err)
-		err = buf__reserve(b, padded - n);
-	if (!err) {
-		memset(b->data + b->len, 0, padded - n);
-		b->len += padded - n;
-	}
+		err = buf__append_zeros(b, padded - n);
 	return err;
 }
 
@@ -79,9 +75,7 @@ static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 		if (x->cookie.kind != JMMAP_COOKIE_ELF_BUILD_ID || x->status == JREC_FILE_MISMATCH)
 			continue;
 		for (k = 0; k < i && !dup; k++)
-			dup = res[k].cookie.kind == x->cookie.kind &&
-			      res[k].cookie.len == x->cookie.len &&
-			      !memcmp(res[k].cookie.bytes, x->cookie.bytes, x->cookie.len) &&
+			dup = jrec_cookie_equal(&res[k].cookie, &x->cookie) &&
 			      !strcmp(res[k].path, x->path);
 		if (!dup)
 			err = build_id_entry(&b, PERF_RECORD_MISC_USER, -1, x->cookie.bytes,

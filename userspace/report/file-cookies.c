@@ -75,15 +75,23 @@ void file_cookies__finish(struct file_cookies *fc)
 		qsort(fc->files, fc->nr_files, sizeof(*fc->files), file_cmp);
 }
 
+/* bsearch() by interned path, @key being the path. */
+static int path_cmp(const void *key, const void *elem)
+{
+	const char *p = key;
+	const struct bid_entry *e = elem;
+
+	return p < e->path ? -1 : p > e->path;
+}
+
 static const struct jrec_cookie *bid_for(struct file_cookies *fc, const char *path)
 {
-	const char *p = strpool__str(fc->strings, path);
-	struct bid_entry key = {.path = p};
+	const char *p = fc->nr_bids ? strpool__str(fc->strings, path) : NULL;
 	const struct bid_entry *e;
 
-	if (!p || !fc->nr_bids)
+	if (!p)
 		return NULL;
-	e = bsearch(&key, fc->bids, fc->nr_bids, sizeof(*fc->bids), bid_cmp);
+	e = bsearch(p, fc->bids, fc->nr_bids, sizeof(*fc->bids), path_cmp);
 	return e ? &e->cookie : NULL;
 }
 
@@ -98,31 +106,24 @@ static const struct jrec_cookie *file_cookie_for(struct file_cookies *fc, uint32
 						 const char *path, bool *exact)
 {
 	const char *p = fc->nr_files ? strpool__str(fc->strings, path) : NULL;
-	const struct bid_entry *e, *end, *own = NULL;
-	size_t lo = 0, hi = fc->nr_files;
+	const struct bid_entry *e, *first, *end = fc->files + fc->nr_files, *own = NULL;
 	bool same = true;
 
 	*exact = false;
 	if (!p)
 		return NULL;
-	end = fc->files + fc->nr_files;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (fc->files[mid].path < p)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == fc->nr_files || fc->files[lo].path != p)
+	first = bsearch(p, fc->files, fc->nr_files, sizeof(*fc->files), path_cmp);
+	if (!first)
 		return NULL;
-	for (e = &fc->files[lo]; e < end && e->path == p; e++) {
+	while (first > fc->files && first[-1].path == p)
+		first--;
+	for (e = first; e < end && e->path == p; e++) {
 		if (e->pid == pid)
 			own = e;
-		same = same && jrec_cookie_equal(&e->cookie, &fc->files[lo].cookie);
+		same = same && jrec_cookie_equal(&e->cookie, &first->cookie);
 	}
 	*exact = own != NULL;
-	return own ? &own->cookie : same ? &fc->files[lo].cookie : NULL;
+	return own ? &own->cookie : same ? &first->cookie : NULL;
 }
 
 const struct jrec_cookie *file_cookies__find(struct file_cookies *fc, uint32_t pid,
