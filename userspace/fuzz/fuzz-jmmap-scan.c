@@ -7,14 +7,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rec-jmmap.h"
+#include "jmmap-reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t by_type[JMMAP_REC_MAX] = { 0 }, lost = 0;
-	long whole = rec_jmmap_scan(data, size, by_type, &lost);
+	long whole = jmmap_reader__scan(data, size, by_type, &lost);
 
 	if (whole > (long)size || (whole >= 0 && whole % 8))
 		__builtin_trap();

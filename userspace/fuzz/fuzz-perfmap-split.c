@@ -9,7 +9,7 @@
 
 #include "buf.h"
 #include "jrec-sections.h"
-#include "rec-perfmap.h"
+#include "perfmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,18 +9,11 @@
 
 static struct as_proc *get_proc(struct addrspace *as, uint32_t pid)
 {
-	struct as_proc *p = pidmap__get(&as->procs, pid);
+	bool added;
+	struct as_proc *p = pidmap__get_or_add(&as->procs, pid, sizeof(*p), &added);
 
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	if (pidmap__put(&as->procs, pid, p)) {
-		free(p);
-		return NULL;
-	}
+	if (p && added)
+		p->pid = pid;
 	return p;
 }
 
@@ -97,7 +90,7 @@ int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint6
 	for (i = 0; i < p->nr_forks; i++) {
 		struct as_fork *f = &p->forks[i];
 
-		if (f->ppid == ppid && addrspace__same_fork(f->time, time)) {
+		if (f->ppid == ppid && proc_history__same_fork(f->time, time)) {
 			if (time < f->time)
 				f->time = time;
 			return 0;
@@ -399,6 +392,23 @@ static int finish_proc(struct as_proc *p)
 		p->max_end[i] = i && p->max_end[i - 1] > p->maps[i].end ? p->max_end[i - 1]
 									 : p->maps[i].end;
 	return 0;
+}
+
+static int on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	return addrspace__add_fork(ctx, pid, ppid, time);
+}
+
+static int on_exec(void *ctx, uint32_t pid, uint64_t time, bool exact)
+{
+	return addrspace__add_exec(ctx, pid, time, exact);
+}
+
+int addrspace__subscribe(struct addrspace *as, struct proc_history *ph)
+{
+	static const struct proc_history_ops ops = {on_fork, on_exec};
+
+	return proc_history__subscribe(ph, &ops, as);
 }
 
 int addrspace__finish(struct addrspace *as)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "pidmap.h"
+#include "proc-history.h"
 
 struct dso;
 
@@ -68,18 +69,6 @@ struct as_proc {
 bool addrspace__parent_at(const struct as_proc *p, uint64_t t, uint32_t *ppid,
 			  uint64_t *fork_time, uint64_t *until);
 
-/*
- * Two FORK records of one pid closer than this are one fork, reported by
- * the kernel and by jmmap a moment apart; a new process under a reused pid
- * comes a full turn of the pid space later.
- */
-#define AS_SAME_FORK_NS 10000000ULL
-
-static inline bool addrspace__same_fork(uint64_t a, uint64_t b)
-{
-	return (a > b ? a - b : b - a) < AS_SAME_FORK_NS;
-}
-
 /* How far up the process tree a lookup goes for a forked child's inherited maps. */
 #define AS_MAX_PARENT_DEPTH 32
 
@@ -95,6 +84,8 @@ int addrspace__add_unmap(struct addrspace *as, uint32_t pid, uint64_t time, uint
 int addrspace__add_exec(struct addrspace *as, uint32_t pid, uint64_t time, bool from_jmmap);
 /* @pid was created by @ppid at @time: a new process under that pid from then on. */
 int addrspace__add_fork(struct addrspace *as, uint32_t pid, uint32_t ppid, uint64_t time);
+/* Hear of every fork and exec from @ph (addrspace__add_fork, addrspace__add_exec). */
+int addrspace__subscribe(struct addrspace *as, struct proc_history *ph);
 /* Mark @pid as traced by jmmap (its kernel mapping records are then ignored). */
 int addrspace__set_jmmap(struct addrspace *as, uint32_t pid);
 int addrspace__finish(struct addrspace *as);

@@ -40,19 +40,23 @@ int buf__append(struct buf *b, const void *p, size_t len)
 	return 0;
 }
 
-int buf__pad(struct buf *b, size_t align)
+int buf__append_zeros(struct buf *b, size_t n)
 {
-	size_t pad = (align - (b->len & (align - 1))) & (align - 1);
 	int err;
 
-	if (!pad)
+	if (!n)
 		return 0;
-	err = buf__reserve(b, pad);
+	err = buf__reserve(b, n);
 	if (err)
 		return err;
-	memset(b->data + b->len, 0, pad);
-	b->len += pad;
+	memset(b->data + b->len, 0, n);
+	b->len += n;
 	return 0;
+}
+
+int buf__pad(struct buf *b, size_t align)
+{
+	return buf__append_zeros(b, (align - (b->len & (align - 1))) & (align - 1));
 }
 
 int buf__append_perf_string(struct buf *b, const char *s)

@@ -24,6 +24,8 @@ struct buf {
 int buf__reserve(struct buf *b, size_t extra);
 /* Append len bytes. 0 or -ENOMEM. */
 int buf__append(struct buf *b, const void *p, size_t len);
+/* Append n zero bytes. 0 or -ENOMEM. */
+int buf__append_zeros(struct buf *b, size_t n);
 /* Append zero bytes until len is a multiple of align (a power of two). */
 int buf__pad(struct buf *b, size_t align);
 /* Append a u32 length (with NUL and padding to 64) and the string, as perf does. */

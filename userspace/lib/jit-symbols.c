@@ -17,18 +17,11 @@ struct jit_pending {
 
 static struct jit_proc *get_proc(struct jit_symbols *js, uint32_t pid)
 {
-	struct jit_proc *p = pidmap__get(&js->procs, pid);
+	bool added;
+	struct jit_proc *p = pidmap__get_or_add(&js->procs, pid, sizeof(*p), &added);
 
-	if (p)
-		return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	if (pidmap__put(&js->procs, pid, p)) {
-		free(p);
-		return NULL;
-	}
+	if (p && added)
+		p->pid = pid;
 	return p;
 }
 
@@ -126,6 +119,23 @@ int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time)
 		return -ENOMEM;
 	p->execs[p->nr_execs++] = time;
 	return 0;
+}
+
+static int on_fork(void *ctx, uint32_t pid, uint32_t ppid, uint64_t time)
+{
+	return jit_symbols__exec(ctx, pid, time);
+}
+
+static int on_exec(void *ctx, uint32_t pid, uint64_t time, bool exact)
+{
+	return jit_symbols__exec(ctx, pid, time);
+}
+
+int jit_symbols__subscribe(struct jit_symbols *js, struct proc_history *ph)
+{
+	static const struct proc_history_ops ops = {on_fork, on_exec};
+
+	return proc_history__subscribe(ph, &ops, js);
 }
 
 bool jit_symbols__unmapped(const struct jit_symbols *js, uint32_t pid, uint64_t addr,

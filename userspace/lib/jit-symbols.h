@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "pidmap.h"
+#include "proc-history.h"
 
 enum jit_source { JIT_SRC_JITDUMP = 1, JIT_SRC_PERFMAP = 2 };
 
@@ -80,6 +81,11 @@ int jit_symbols__add_perfmap(struct jit_symbols *js, uint32_t pid, uint64_t time
  * under a reused pid): its timed symbols loaded before then end there.
  */
 int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time);
+/*
+ * Hear of every new process and exec from @ph: each is a jit_symbols__exec()
+ * (an earlier process under a reused pid has its JIT symbols end there).
+ */
+int jit_symbols__subscribe(struct jit_symbols *js, struct proc_history *ph);
 struct jit_proc *jit_symbols__proc(const struct jit_symbols *js, uint32_t pid);
 int jit_symbols__finish(struct jit_symbols *js);
 const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t pid, uint64_t addr,

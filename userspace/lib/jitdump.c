@@ -31,7 +31,7 @@ static int header(const uint8_t *buf, size_t len, bool *swapped, uint32_t *size)
 
 	if (len < 12)
 		return -EINVAL;
-	memcpy(&magic, buf, sizeof(magic));
+	magic = bo_u32(buf, false);
 	if (magic == JITDUMP_MAGIC)
 		*swapped = false;
 	else if (magic == __builtin_bswap32(JITDUMP_MAGIC))

@@ -33,6 +33,24 @@ static const char *tail_str(const uint8_t *p, const uint8_t *end)
 
 #define FIELD(type, f) (offsetof(struct type, f))
 
+#define JMMAP_REC_SIZE_MAX (64 * 1024) /* a larger record means a corrupt stream */
+
+/*
+ * The size of the record at @off: positive when it is whole in @len bytes,
+ * 0 when it is cut off at the end, -EBADMSG when its header is impossible.
+ */
+static long record_size(const struct jr *j, const uint8_t *p, size_t len, size_t off)
+{
+	uint32_t size;
+
+	if (len - off < sizeof(struct jmmap_rec_header))
+		return 0;
+	size = g32(j, p + off + FIELD(jmmap_rec_header, size));
+	if (size < sizeof(struct jmmap_rec_header) || size % 8 || size > JMMAP_REC_SIZE_MAX)
+		return -EBADMSG;
+	return size > len - off ? 0 : (long)size;
+}
+
 static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm_event *e)
 {
 	const uint8_t *end = r + size;
@@ -55,6 +73,7 @@ static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm
 		e->dev_major = g32(j, r + FIELD(jmmap_rec_mmap3, dev_major));
 		e->dev_minor = g32(j, r + FIELD(jmmap_rec_mmap3, dev_minor));
 		e->ino = g64(j, r + FIELD(jmmap_rec_mmap3, ino));
+		e->ino_generation = g64(j, r + FIELD(jmmap_rec_mmap3, ino_generation));
 		e->cause = g16(j, r + FIELD(jmmap_rec_mmap3, cause));
 		e->cookie_kind = r[FIELD(jmmap_rec_mmap3, cookie_kind)];
 		e->cookie_len = r[FIELD(jmmap_rec_mmap3, cookie_len)];
@@ -124,16 +143,16 @@ int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn
 	int err;
 
 	while (len - off >= sizeof(struct jmmap_rec_header)) {
+		long size = record_size(&j, p, len, off);
 		struct jm_event e;
-		uint32_t size = g32(&j, p + off + 4);
 
-		if (size < sizeof(struct jmmap_rec_header) || size % 8 || size > len - off)
-			return -EBADMSG;
+		if (size <= 0)
+			return -EBADMSG; /* impossible, or cut off */
 		memset(&e, 0, sizeof(e));
 		e.type = g16(&j, p + off);
 		e.flags = g16(&j, p + off + 2);
 		e.filename = "";
-		err = decode(&j, p + off, size, &e);
+		err = decode(&j, p + off, (uint32_t)size, &e);
 		if (err)
 			return err;
 		if (e.type > 0 && e.type < JMMAP_REC_MAX) {
@@ -144,4 +163,27 @@ int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn
 		off += size;
 	}
 	return 0;
+}
+
+long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
+			uint64_t *lost)
+{
+	const struct jr j = {false};
+	size_t off = 0;
+	long size;
+
+	while ((size = record_size(&j, bytes, len, off)) > 0) {
+		uint16_t type = g16(&j, bytes + off + FIELD(jmmap_rec_header, type));
+
+		if (type < JMMAP_REC_MAX)
+			nr_by_type[type]++;
+		if (type == JMMAP_REC_LOST && (size_t)size >= sizeof(struct jmmap_rec_lost)) {
+			int i;
+
+			for (i = 1; i < JMMAP_REC_MAX; i++)
+				*lost += g64(&j, bytes + off + FIELD(jmmap_rec_lost, lost) + 8 * i);
+		}
+		off += (size_t)size;
+	}
+	return size < 0 ? -EINVAL : (long)off;
 }

@@ -2,7 +2,8 @@
 /*
  * jmmap-reader: walk the module's records as stored in a recording's
  * JREC_FEAT_JMMAP section, decoded into host byte order. Every record's size
- * is checked against the bytes left and against its type's minimum.
+ * is checked against the bytes left and against its type's minimum. The
+ * recorder's scan of what it reads from /dev/jmmap checks sizes the same way.
  */
 #ifndef JREC_JMMAP_READER_H
 #define JREC_JMMAP_READER_H
@@ -20,7 +21,7 @@ struct jm_event {
 	uint64_t start, len, vma_start, vma_end, pgoff;
 	uint32_t prot, mflags, cause;
 	uint32_t dev_major, dev_minor;
-	uint64_t ino;
+	uint64_t ino, ino_generation;
 	uint8_t cookie_kind, cookie_len;
 	uint8_t cookie[JMMAP_COOKIE_MAX];
 	char comm[17];
@@ -32,5 +33,14 @@ typedef int (*jm_event_fn)(const struct jm_event *ev, void *ctx);
 
 /* 0, -EBADMSG when a record is impossible (the walk stops there), or @fn's value. */
 int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx);
+
+/*
+ * The recorder's account of records as read from the device (host byte
+ * order, the last one possibly incomplete): counts per type and LOST
+ * totals added to @nr_by_type and *@lost. Returns the number of bytes that
+ * form whole records, or -EINVAL when a record header is impossible.
+ */
+long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
+			uint64_t *lost);
 
 #endif

@@ -17,6 +17,20 @@ static uint64_t padded(uint64_t n)
 	return (n + JREC_SECTION_ALIGN - 1) & ~(uint64_t)(JREC_SECTION_ALIGN - 1);
 }
 
+/*
+ * Read side of padded(): the @n bytes at *@off of a payload of @len bytes,
+ * and *@off moved past them and their padding; NULL when they do not fit.
+ */
+static const uint8_t *take(const uint8_t *p, size_t len, size_t *off, uint64_t n)
+{
+	const uint8_t *at = p + *off;
+
+	if (padded(n) < n || padded(n) > len - *off)
+		return NULL;
+	*off += padded(n);
+	return at;
+}
+
 /* An entry's header and then @n bytes of @p, padded. */
 static int emit_entry(struct buf *b, const void *hdr, size_t hdr_len, const void *p, size_t n)
 {
@@ -155,12 +169,12 @@ int jrec_files__walk(const void *payload, size_t len, bool swapped,
 	int err;
 
 	while (len - off >= sizeof(struct jrec_file_entry)) {
-		const uint8_t *fe = p + off;
+		const uint8_t *fe = take(p, len, &off, sizeof(struct jrec_file_entry));
 		uint64_t plen = bo_u32(fe + offsetof(struct jrec_file_entry, path_len), swapped);
+		const uint8_t *path = take(p, len, &off, plen);
 		struct jrec_file_rec f;
 
-		off += sizeof(struct jrec_file_entry);
-		if (!plen || padded(plen) > len - off || p[off + plen - 1])
+		if (!plen || !path || path[plen - 1])
 			return -EBADMSG;
 		memset(&f, 0, sizeof(f));
 		f.pid = bo_u32(fe + offsetof(struct jrec_file_entry, pid), swapped);
@@ -170,8 +184,7 @@ int jrec_files__walk(const void *payload, size_t len, bool swapped,
 		if (f.cookie.len > JMMAP_COOKIE_MAX) /* impossible: no cookie */
 			f.cookie.kind = JMMAP_COOKIE_NONE, f.cookie.len = 0;
 		memcpy(f.cookie.bytes, fe + offsetof(struct jrec_file_entry, cookie), f.cookie.len);
-		f.path = (const char *)p + off;
-		off += padded(plen);
+		f.path = (const char *)path;
 		err = fn(&f, ctx);
 		if (err)
 			return err;
@@ -207,24 +220,19 @@ int jrec_jitdumps__walk(const void *payload, size_t len, bool swapped,
 	int err;
 
 	while (len - off >= sizeof(struct jrec_jitdump_entry)) {
-		const uint8_t *e = p + off;
+		const uint8_t *e = take(p, len, &off, sizeof(struct jrec_jitdump_entry));
 		uint64_t name_len =
 		    bo_u32(e + offsetof(struct jrec_jitdump_entry, name_len), swapped);
-		uint64_t data_len =
-		    bo_u64(e + offsetof(struct jrec_jitdump_entry, data_len), swapped);
-		uint64_t name_pad = padded(name_len), data_pad = padded(data_len);
+		const uint8_t *name = take(p, len, &off, name_len);
 		struct jrec_jitdump_rec j;
 
-		off += sizeof(struct jrec_jitdump_entry);
-		if (name_pad > len - off || data_pad > len - off - name_pad || data_pad < data_len)
+		j.len = bo_u64(e + offsetof(struct jrec_jitdump_entry, data_len), swapped);
+		j.data = name ? take(p, len, &off, j.len) : NULL;
+		if (!j.data)
 			return -EBADMSG;
 		j.pid = bo_u32(e + offsetof(struct jrec_jitdump_entry, pid), swapped);
 		j.time = bo_u64(e + offsetof(struct jrec_jitdump_entry, time), swapped);
-		j.path = name_len && !p[off + name_len - 1] ? (const char *)p + off : NULL;
-		off += name_pad;
-		j.data = p + off;
-		j.len = data_len;
-		off += data_pad;
+		j.path = name_len && !name[name_len - 1] ? (const char *)name : NULL;
 		err = fn(&j, ctx);
 		if (err)
 			return err;
@@ -255,17 +263,15 @@ int jrec_perfmaps__walk(const void *payload, size_t len, bool swapped,
 	int err;
 
 	while (len - off >= sizeof(struct jrec_perfmap_entry)) {
-		const uint8_t *e = p + off;
+		const uint8_t *e = take(p, len, &off, sizeof(struct jrec_perfmap_entry));
 		struct jrec_perfmap_rec l;
 
 		l.time = bo_u64(e + offsetof(struct jrec_perfmap_entry, time), swapped);
 		l.pid = bo_u32(e + offsetof(struct jrec_perfmap_entry, pid), swapped);
 		l.len = bo_u32(e + offsetof(struct jrec_perfmap_entry, len), swapped);
-		off += sizeof(struct jrec_perfmap_entry);
-		if (padded(l.len) > len - off)
+		l.line = (const char *)take(p, len, &off, l.len);
+		if (!l.line)
 			return -EBADMSG;
-		l.line = (const char *)p + off;
-		off += padded(l.len);
 		err = fn(&l, ctx);
 		if (err)
 			return err;

@@ -68,6 +68,13 @@ struct pr_mmap {
 	const char *filename;
 };
 
+/*
+ * A MMAP or MMAP2 record of @size bytes in the host's byte order, as the
+ * recorder reads it from its ring buffers, whose last @trailer bytes are its
+ * sample_id. 0 or -EBADMSG. (The reader decodes its records the same way.)
+ */
+int perf_records__decode_mmap(const void *rec, size_t size, size_t trailer, struct pr_mmap *out);
+
 struct pr_comm {
 	uint32_t pid, tid;
 	bool exec; /* PERF_RECORD_MISC_COMM_EXEC */

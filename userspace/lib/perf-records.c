@@ -189,6 +189,53 @@ static const char *bounded_str(const uint8_t *p, const uint8_t *end)
 	return (const char *)p;
 }
 
+/* A MMAP or MMAP2 body, up to @tend (its sample_id excluded). */
+static int decode_mmap(uint32_t type, uint16_t misc, const uint8_t *body, const uint8_t *tend,
+		       bool swapped, struct pr_mmap *mm)
+{
+	memset(mm, 0, sizeof(*mm));
+	if (tend - body < (type == PERF_RECORD_MMAP ? 32 : 64))
+		return -EBADMSG;
+	mm->pid = bo_u32(body, swapped);
+	mm->tid = bo_u32(body + 4, swapped);
+	mm->start = bo_u64(body + 8, swapped);
+	mm->len = bo_u64(body + 16, swapped);
+	mm->pgoff = bo_u64(body + 24, swapped);
+	if (type == PERF_RECORD_MMAP) {
+		mm->prot = 4; /* PROT_EXEC: MMAP records are executable unless MMAP_DATA */
+		mm->filename = bounded_str(body + 32, tend);
+		return mm->filename ? 0 : -EBADMSG;
+	}
+	mm->is_mmap2 = true;
+	if (misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		uint8_t n = body[32];
+
+		mm->build_id_size = n <= 20 ? n : 20;
+		memcpy(mm->build_id, body + 36, 20);
+	} else {
+		mm->maj = bo_u32(body + 32, swapped);
+		mm->min = bo_u32(body + 36, swapped);
+		mm->ino = bo_u64(body + 40, swapped);
+		mm->ino_generation = bo_u64(body + 48, swapped);
+	}
+	mm->prot = bo_u32(body + 56, swapped);
+	mm->flags = bo_u32(body + 60, swapped);
+	mm->filename = bounded_str(body + 64, tend);
+	return mm->filename ? 0 : -EBADMSG;
+}
+
+int perf_records__decode_mmap(const void *rec, size_t size, size_t trailer, struct pr_mmap *out)
+{
+	const struct perf_event_header *h = rec;
+	const uint8_t *body = (const uint8_t *)rec + sizeof(*h);
+
+	if (size < sizeof(*h) + trailer ||
+	    (h->type != PERF_RECORD_MMAP && h->type != PERF_RECORD_MMAP2))
+		return -EBADMSG;
+	return decode_mmap(h->type, h->misc, body, (const uint8_t *)rec + size - trailer, false,
+			   out);
+}
+
 static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_t *rec)
 {
 	const uint8_t *body = rec + 8, *end = rec + ev->size, *tend = end;
@@ -211,40 +258,8 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 	}
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
-		if (tend - body < 32)
-			return -EBADMSG;
-		ev->mmap.pid = pr_u32(r, body);
-		ev->mmap.tid = pr_u32(r, body + 4);
-		ev->mmap.start = pr_u64(r, body + 8);
-		ev->mmap.len = pr_u64(r, body + 16);
-		ev->mmap.pgoff = pr_u64(r, body + 24);
-		ev->mmap.prot = 4; /* PROT_EXEC: MMAP records are executable unless MMAP_DATA */
-		ev->mmap.filename = bounded_str(body + 32, tend);
-		return ev->mmap.filename ? 0 : -EBADMSG;
 	case PERF_RECORD_MMAP2:
-		if (tend - body < 64)
-			return -EBADMSG;
-		ev->mmap.is_mmap2 = true;
-		ev->mmap.pid = pr_u32(r, body);
-		ev->mmap.tid = pr_u32(r, body + 4);
-		ev->mmap.start = pr_u64(r, body + 8);
-		ev->mmap.len = pr_u64(r, body + 16);
-		ev->mmap.pgoff = pr_u64(r, body + 24);
-		if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-			uint8_t n = body[32];
-
-			ev->mmap.build_id_size = n <= 20 ? n : 20;
-			memcpy(ev->mmap.build_id, body + 36, 20);
-		} else {
-			ev->mmap.maj = pr_u32(r, body + 32);
-			ev->mmap.min = pr_u32(r, body + 36);
-			ev->mmap.ino = pr_u64(r, body + 40);
-			ev->mmap.ino_generation = pr_u64(r, body + 48);
-		}
-		ev->mmap.prot = pr_u32(r, body + 56);
-		ev->mmap.flags = pr_u32(r, body + 60);
-		ev->mmap.filename = bounded_str(body + 64, tend);
-		return ev->mmap.filename ? 0 : -EBADMSG;
+		return decode_mmap(ev->type, ev->misc, body, tend, r->swapped, &ev->mmap);
 	case PERF_RECORD_COMM:
 		if (tend - body < 8)
 			return -EBADMSG;

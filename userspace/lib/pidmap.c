@@ -72,6 +72,24 @@ int pidmap__put(struct pidmap *m, uint32_t key, void *val)
 	return 0;
 }
 
+void *pidmap__get_or_add(struct pidmap *m, uint32_t key, size_t size, bool *added)
+{
+	void *val = pidmap__get(m, key);
+
+	*added = false;
+	if (val)
+		return val;
+	val = calloc(1, size);
+	if (!val)
+		return NULL;
+	if (pidmap__put(m, key, val)) {
+		free(val);
+		return NULL;
+	}
+	*added = true;
+	return val;
+}
+
 void *pidmap__next(const struct pidmap *m, size_t *it)
 {
 	while (*it < m->cap) {

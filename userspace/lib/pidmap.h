@@ -3,6 +3,7 @@
 #ifndef JREC_PIDMAP_H
 #define JREC_PIDMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,6 +15,12 @@ struct pidmap {
 
 void *pidmap__get(const struct pidmap *m, uint32_t key);
 int pidmap__put(struct pidmap *m, uint32_t key, void *val);
+/*
+ * The value of @key, or a new zeroed object of @size bytes put under it
+ * (*@added then says so, for the caller to set it up). NULL when out of
+ * memory. Values made here are the caller's to free.
+ */
+void *pidmap__get_or_add(struct pidmap *m, uint32_t key, size_t size, bool *added);
 void pidmap__release(struct pidmap *m);
 
 /*

@@ -10,7 +10,8 @@ struct strpool_chunk;
 
 struct strpool {
 	const char **slots;
-	size_t nr, cap;
+	size_t nr; /* distinct strings interned: one more after a new one */
+	size_t cap;
 	struct strpool_chunk *chunks;
 };
 

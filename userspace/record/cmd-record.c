@@ -350,17 +350,17 @@ static int setup_jmmap(struct record *r)
 	if (r->opts.no_jmmap) {
 		snprintf(r->jmmap_reason, sizeof(r->jmmap_reason), "--no-jmmap given");
 	} else {
-		err = rec_jmmap__open(NULL, &r->jm, r->jmmap_reason, sizeof(r->jmmap_reason));
+		err = jmmap_client__open(NULL, &r->jm, r->jmmap_reason, sizeof(r->jmmap_reason));
 		if (!err) {
 			uint32_t pid = r->opts.pid ? (uint32_t)r->opts.pid : (uint32_t)r->child;
 
 			/* a workload not yet exec'ed only has jrec's own mappings */
-			err = rec_jmmap__add_target(r->jm, pid, r->opts.system_wide,
-						    r->opts.argc == 0);
+			err = jmmap_client__add_target(r->jm, pid, r->opts.system_wide,
+						       r->opts.argc == 0);
 			if (err) {
 				snprintf(r->jmmap_reason, sizeof(r->jmmap_reason),
 					 "cannot target the workload: %s", strerror(-err));
-				rec_jmmap__free(r->jm);
+				jmmap_client__free(r->jm);
 				r->jm = NULL;
 			}
 		}
@@ -418,7 +418,7 @@ static int read_jmmap(struct record *r)
 
 	if (r->jm_broken)
 		return 0;
-	err = rec_jmmap__read(r->jm);
+	err = jmmap_client__read(r->jm);
 	if (err == -EINVAL) {
 		/* keep sampling; the records read so far are kept */
 		if (!r->opts.quiet)
@@ -487,13 +487,13 @@ static int finish(struct record *r)
 	if (!err && r->jm)
 		err = read_jmmap(r);
 	if (!err && r->jm && !r->jm_broken)
-		rec_jmmap__sync_lost(r->jm); /* best effort: the stream's LOST counts stand */
+		jmmap_client__sync_lost(r->jm); /* best effort: the stream's LOST counts stand */
 	if (!err)
 		err = rec_watch_tick(r, 1);
 	if (r->bid) {
 		if (r->opts.verbose)
 			fprintf(stderr, "jrec record: waiting for the build-id cache\n");
-		rec_bidcache__stop(r->bid);
+		bidcache__stop(r->bid);
 	}
 	if (!err)
 		err = rec_features_write(r);
@@ -510,7 +510,7 @@ static void closing_line(struct record *r)
 	if (r->opts.verbose && r->bid) {
 		unsigned int c[8];
 
-		rec_bidcache__counts(r->bid, c);
+		bidcache__counts(r->bid, c);
 		fprintf(stderr, "[ jrec record: build-id cache: %u saved, %u already cached, "
 				"%u mismatched, %u vanished ]\n",
 			c[JREC_FILE_SAVED], c[JREC_FILE_CACHED], c[JREC_FILE_MISMATCH],
@@ -536,8 +536,8 @@ static void cleanup(struct record *r)
 	}
 	rec_events_close(r);
 	rec_watch_free(r);
-	rec_bidcache__free(r->bid);
-	rec_jmmap__free(r->jm);
+	bidcache__free(r->bid);
+	jmmap_client__free(r->jm);
 	perf_writer__free(r->w);
 	if (r->sig_fd >= 0)
 		close(r->sig_fd);
@@ -580,13 +580,13 @@ static int setup_buildid_cache(struct record *r)
 		if (r->buildid_dir[0])
 			dir = r->buildid_dir;
 	}
-	err = rec_bidcache__new(dir, &r->bid);
+	err = bidcache__new(dir, &r->bid);
 	if (err == -EACCES || err == -EROFS || err == -ENOTDIR || err == -EEXIST) {
 		if (!r->opts.quiet)
 			fprintf(stderr, "jrec record: warning: build-id cache %s unusable (%s); "
 					"binaries will not be saved\n", dir, strerror(-err));
 		r->buildid_dir[0] = '\0';
-		err = rec_bidcache__new(NULL, &r->bid);
+		err = bidcache__new(NULL, &r->bid);
 	}
 	if (err)
 		fprintf(stderr, "jrec record: cannot start the build-id cache: %s\n",

@@ -8,11 +8,11 @@
 #include <linux/perf_event.h>
 
 #include "perf-writer.h"
-#include "rec-bidcache.h"
+#include "bidcache.h"
 #include "buf.h"
-#include "rec-jitdump.h"
-#include "rec-jmmap.h"
-#include "rec-perfmap.h"
+#include "jitdump-copy.h"
+#include "jmmap-client.h"
+#include "perfmap-watch.h"
 
 enum record_event {
 	REC_EV_CYCLES,
@@ -60,15 +60,15 @@ struct record {
 	size_t nr_rings;
 
 	struct perf_writer *w;
-	struct rec_bidcache *bid;
+	struct bidcache *bid;
 	char buildid_dir[4096];
-	struct rec_jmmap *jm;
+	struct jmmap_client *jm;
 	char jmmap_reason[256];
 	int jm_broken; /* the module's stream was malformed: stop reading it */
 
-	struct rec_jitdump **jitdumps;
+	struct jitdump_copy **jitdumps;
 	size_t nr_jitdumps;
-	struct rec_perfmap **perfmaps;
+	struct perfmap_watch **perfmaps;
 	size_t nr_perfmaps;
 	struct buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
 
@@ -92,7 +92,7 @@ struct record {
 
 uint64_t rec_now(void);
 
-/* rec-events.c */
+/* events.c */
 int rec_events_open(struct record *r);
 int rec_events_mmap(struct record *r);
 int rec_events_enable(struct record *r);
@@ -101,18 +101,18 @@ int rec_events_disable(struct record *r);
 int rec_events_drain(struct record *r);
 void rec_events_close(struct record *r);
 
-/* rec-workload.c */
+/* workload.c */
 int rec_workload_prepare(struct record *r);
 int rec_workload_start(struct record *r);
 /* Reap the child if it exited. 1 if it has, 0 if not, -errno. */
 int rec_workload_reap(struct record *r);
 
-/* rec-synth.c: records for what existed before the events were enabled. */
+/* synth.c: records for what existed before the events were enabled. */
 int rec_synth_kernel(struct record *r);
 int rec_synth_process(struct record *r, pid_t pid);
 int rec_synth_all(struct record *r);
 
-/* rec-watch.c: side files and binaries, driven by the records seen. */
+/* watch.c: side files and binaries, driven by the records seen. */
 int rec_watch_record(struct record *r, const struct perf_event_header *h);
 int rec_watch_pid(struct record *r, uint32_t pid);
 /* Whole jmmap records just read: file-backed executable MMAP3s go to the cache. */
@@ -120,7 +120,7 @@ int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len);
 int rec_watch_tick(struct record *r, int final);
 void rec_watch_free(struct record *r);
 
-/* rec-features.c */
+/* features.c */
 int rec_features_write(struct record *r);
 
 #endif

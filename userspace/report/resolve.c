@@ -6,200 +6,14 @@
  * are not ELF. Kernel: relocated kernel symbols.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <unistd.h>
 
 #include "bigalloc.h"
 #include "elf-image.h"
 #include "map-names.h"
-#include "procfs.h"
 #include "session.h"
-
-static bool try_ksyms_file(struct session *s, const char *path, const char *source)
-{
-	if (kernel_syms__load_file(&s->ksyms, path))
-		return false;
-	if (!s->ksyms.tab.nr) {
-		kernel_syms__release(&s->ksyms);
-		return false;
-	}
-	s->ksyms_source = source;
-	return true;
-}
-
-/* A vmlinux with the recorded kernel's build-id, with its _text. */
-static bool try_vmlinux(struct session *s)
-{
-	char hex[JREC_COOKIE_HEX_LEN], path[8400];
-	const char *rel = s->kernel_release;
-	uint8_t id[20];
-	int i;
-
-	if (!s->kernel_bid.len)
-		return false;
-	jrec_cookie_hex(&s->kernel_bid, hex);
-	for (i = 0; i < 4; i++) {
-		struct elf_image *img;
-		uint64_t text;
-
-		if (i == 0)
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->dsos.debug_dir,
-				 hex, hex + 2);
-		else if (i == 1)
-			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", s->dsos.debug_dir, rel);
-		else if (i == 2)
-			snprintf(path, sizeof(path), "/lib/modules/%s/build/vmlinux", rel);
-		else
-			snprintf(path, sizeof(path), "/boot/vmlinux-%s", rel);
-		if (elf_image__open(path, &img))
-			continue;
-		if (elf_image__build_id(img, id, sizeof(id)) != s->kernel_bid.len ||
-		    memcmp(id, s->kernel_bid.bytes, s->kernel_bid.len) ||
-		    elf_image__symbol_value(img, "_text", &text) ||
-		    kernel_syms__from_symtab(&s->ksyms, elf_image__symtab(img), text)) {
-			elf_image__close(img);
-			continue;
-		}
-		s->vmlinux = img;
-		s->ksyms_source = "vmlinux";
-		return true;
-	}
-	return false;
-}
-
-/*
- * A System.map is chosen by release name alone, and a kernel rebuilt under
- * the same release has other addresses. When the recording holds the
- * kallsyms of the kernel that ran, the relocated map must agree with it:
- * of up to 256 core-kernel symbols spread over the recorded table, 9 in 10
- * must be in the map at the same address under the same name.
- */
-static bool system_map_agrees(struct session *s)
-{
-	struct kernel_syms rec = { 0 };
-	size_t i, step, checked = 0, same = 0;
-	const void *p;
-	size_t len;
-
-	if (perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) ||
-	    kernel_syms__parse(&rec, p, len))
-		return true; /* nothing to compare with */
-	if (rec.text_addr && s->kernel_text && !kernel_syms__relocate(&s->ksyms, s->kernel_text)) {
-		step = rec.tab.nr / 256 + 1;
-		for (i = 0; i < rec.tab.nr; i += step) {
-			const struct sym *r = &rec.tab.syms[i], *m;
-
-			if (r->module)
-				continue;
-			m = symtab__find(&s->ksyms.tab, r->start);
-			checked++;
-			same += m && m->start == r->start && !strcmp(m->name, r->name);
-		}
-	}
-	kernel_syms__release(&rec);
-	return same * 10 >= checked * 9;
-}
-
-static void load_kernel(struct session *s)
-{
-	char path[512];
-	const void *p;
-	size_t len;
-	uint8_t id[20], idlen = 0;
-	struct utsname u;
-
-	s->ksyms_tried = true;
-	/* vmlinux by build-id, then System.map for the recorded release */
-	if (try_vmlinux(s))
-		goto found;
-	if (s->kernel_release[0]) {
-		snprintf(path, sizeof(path), "/boot/System.map-%s", s->kernel_release);
-		if (try_ksyms_file(s, path, "System.map")) {
-			if (system_map_agrees(s))
-				goto found;
-			kernel_syms__release(&s->ksyms); /* another build of the release */
-		}
-	}
-	/* the copy in the recording */
-	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
-	    !kernel_syms__parse(&s->ksyms, p, len)) {
-		if (s->ksyms.tab.nr) {
-			s->ksyms_source = "recorded kallsyms";
-			goto found;
-		}
-		kernel_syms__release(&s->ksyms); /* no symbols in it: the next source */
-	}
-	/* perf's copy of kallsyms, taken when perf record ran, by kernel build-id */
-	if (s->kernel_bid.len && getenv("HOME")) {
-		char hex[JREC_COOKIE_HEX_LEN];
-
-		jrec_cookie_hex(&s->kernel_bid, hex);
-		snprintf(path, sizeof(path), "%s/.debug/[kernel.kallsyms]/%s/kallsyms", getenv("HOME"),
-			 hex);
-		if (try_ksyms_file(s, path, "perf-cache kallsyms"))
-			goto found;
-	}
-	/* the running kernel, when it is the recorded one */
-	if (procfs_read_kernel_build_id(id, &idlen))
-		idlen = 0;
-	if (s->kernel_bid.len ? (idlen == s->kernel_bid.len && !memcmp(id, s->kernel_bid.bytes, idlen))
-			      : (!uname(&u) && !strcmp(u.release, s->kernel_release))) {
-		if (try_ksyms_file(s, "/proc/kallsyms", "/proc/kallsyms"))
-			goto found;
-	}
-	return;
-found:
-	if (s->kernel_text && kernel_syms__relocate(&s->ksyms, s->kernel_text) == 0)
-		symtab__finish(&s->ksyms.tab, 1 << 20);
-	s->have_ksyms = true;
-	if (strcmp(s->ksyms_source, "System.map") && strcmp(s->ksyms_source, "vmlinux"))
-		return;
-	/* vmlinux and System.map have no modules: take them, at their load addresses, from the recording */
-	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_KALLSYMS, &p, &len) &&
-	    !kernel_syms__parse(&s->ksyms_mods, p, len)) {
-		size_t i;
-
-		for (i = 0; i < s->ksyms_mods.tab.nr; i++) {
-			const struct sym *m = &s->ksyms_mods.tab.syms[i];
-			int idx;
-
-			if (!m->module)
-				continue;
-			idx = (int)s->ksyms.nr_modules;
-			if (kernel_syms__add_module(&s->ksyms, s->ksyms_mods.modules[m->module], &idx) ||
-			    symtab__add(&s->ksyms.tab, m->start, m->end - m->start, m->name, 0))
-				break;
-			s->ksyms.tab.syms[s->ksyms.tab.nr - 1].module = (uint16_t)idx;
-		}
-		symtab__finish(&s->ksyms.tab, 1 << 20);
-	}
-}
-
-static void *load_kernel_thread(void *arg)
-{
-	load_kernel(arg);
-	return NULL;
-}
-
-void session__kernel_prefetch(struct session *s)
-{
-	if (s->ksyms_loading || s->ksyms_tried || !s->kernel_text)
-		return;
-	/* if no thread can be had, resolve_kernel() loads them when it first needs them */
-	s->ksyms_loading = !pthread_create(&s->ksyms_thread, NULL, load_kernel_thread, s);
-}
-
-void session__kernel_wait(struct session *s)
-{
-	if (!s->ksyms_loading)
-		return;
-	pthread_join(s->ksyms_thread, NULL);
-	s->ksyms_loading = false;
-}
 
 static const struct sym *cached_find(struct session *s, const void *owner,
 				     const struct symtab *t, uint64_t addr)
@@ -231,7 +45,7 @@ static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
 	out->addr = ip;
 	session__kernel_wait(s);
 	if (!s->ksyms_tried)
-		load_kernel(s);
+		session__kernel_load(s);
 	sym = s->have_ksyms ? cached_find(s, &s->ksyms, &s->ksyms.tab, ip) : NULL;
 	if (sym) {
 		mod = s->ksyms.modules[sym->module];

@@ -14,32 +14,14 @@
 
 #include "addrspace.h"
 #include "dso.h"
+#include "file-cookies.h"
 #include "jit-symbols.h"
 #include "kernel-syms.h"
 #include "perf-reader.h"
 #include "pidmap.h"
+#include "proc-history.h"
 #include "stored-syms.h"
 #include "strpool.h"
-
-struct comm_ev {
-	uint64_t time;
-	const char *comm; /* interned; NULL: a new thread under this tid, named as ptid */
-	uint32_t ptid;
-};
-
-struct thread {
-	uint32_t tid, pid, ptid;
-	uint64_t fork_time;
-	bool has_parent;
-	struct comm_ev *comms;
-	size_t nr_comms, cap_comms;
-};
-
-struct bid_entry {
-	const char *path; /* interned */
-	uint32_t pid;     /* JREC_FEAT_FILES: the process that mapped it; BUILD_ID: 0 */
-	struct jrec_cookie cookie;
-};
 
 /* Symbol lookups by (file, address): a direct-mapped cache. */
 #define SYM_CACHE_SIZE 65536
@@ -61,11 +43,8 @@ struct session {
 	struct dso_set dsos;
 	struct stored_syms stored; /* JREC_FEAT_SYMTAB, the dsos' last source */
 	struct strpool strings;
-	struct pidmap threads;
-	struct bid_entry *bids; /* from the BUILD_ID feature, sorted by path pointer */
-	size_t nr_bids, cap_bids;
-	struct bid_entry *files; /* from JREC_FEAT_FILES, sorted by path pointer, then pid */
-	size_t nr_files, cap_files;
+	struct proc_history procs;   /* threads, names, forks, execs; as and jit subscribe */
+	struct file_cookies cookies; /* cookies of mapped files their records lack */
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
@@ -117,6 +96,16 @@ struct resolved {
  */
 void session__kernel_prefetch(struct session *s);
 void session__kernel_wait(struct session *s);
+/* Load the kernel symbols now, on this thread (kernel-symbols.c). */
+void session__kernel_load(struct session *s);
+
+/*
+ * Files of this machine that the recording only names (machine-files.c):
+ * the jitdump @pid mapped at @path, when it is one and the recording has no
+ * copy; then, after pass 1, the perf maps of processes without timed lines.
+ */
+void session__machine_jitdump(struct session *s, uint32_t pid, const char *path);
+void session__machine_perfmaps(struct session *s);
 /* The lookup caches of session__resolve(); session__close() calls it. */
 void session__free_caches(struct session *s);
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,

@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Incremental jitdump copier; see rec-jitdump.h. */
+/* Incremental jitdump copier; see jitdump-copy.h. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "jrec-sections.h"
-#include "rec-jitdump.h"
+#include "jitdump-copy.h"
 
-int rec_jitdump__new(int fd, uint32_t pid, uint64_t time, const char *path,
-		     struct rec_jitdump **out)
+int jitdump_copy__new(int fd, uint32_t pid, uint64_t time, const char *path,
+		      struct jitdump_copy **out)
 {
-	struct rec_jitdump *j;
+	struct jitdump_copy *j;
 
 	j = calloc(1, sizeof(*j));
 	if (!j)
@@ -28,7 +28,7 @@ int rec_jitdump__new(int fd, uint32_t pid, uint64_t time, const char *path,
 	return 0;
 }
 
-int rec_jitdump__update(struct rec_jitdump *j)
+int jitdump_copy__update(struct jitdump_copy *j)
 {
 	int err;
 
@@ -64,7 +64,7 @@ int rec_jitdump__update(struct rec_jitdump *j)
 	return j->error;
 }
 
-void rec_jitdump__close(struct rec_jitdump *j)
+void jitdump_copy__close(struct jitdump_copy *j)
 {
 	if (j && j->fd >= 0) {
 		close(j->fd);
@@ -72,18 +72,18 @@ void rec_jitdump__close(struct rec_jitdump *j)
 	}
 }
 
-int rec_jitdump__emit(const struct rec_jitdump *j, struct buf *b)
+int jitdump_copy__emit(const struct jitdump_copy *j, struct buf *b)
 {
 	struct jrec_jitdump_rec e = {j->pid, j->time, j->path, j->data.data, j->committed};
 
 	return jrec_jitdumps__emit(b, &e);
 }
 
-void rec_jitdump__free(struct rec_jitdump *j)
+void jitdump_copy__free(struct jitdump_copy *j)
 {
 	if (!j)
 		return;
-	rec_jitdump__close(j);
+	jitdump_copy__close(j);
 	buf__release(&j->data);
 	free(j->path);
 	free(j);

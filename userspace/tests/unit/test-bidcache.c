@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "perf-file.h"
-#include "rec-bidcache.h"
+#include "record/bidcache.h"
 #include "tap.h"
 
 static int same_file(const char *a, const char *b)
@@ -42,31 +42,31 @@ static int same_file(const char *a, const char *b)
 }
 
 /* Run one cache over maps[] and return the results' statuses in order. */
-static size_t run(const char *dir, const struct rec_bidcache_map *maps, size_t n,
-		  uint16_t *status, struct jrec_cookie *cookies)
+static size_t run(const char *dir, const struct bidcache_map *maps, size_t n, uint16_t *status,
+		  struct jrec_cookie *cookies)
 {
-	const struct rec_bidcache_result *res;
-	struct rec_bidcache *c = NULL;
+	const struct bidcache_result *res;
+	struct bidcache *c = NULL;
 	size_t i, nr;
 
-	if (rec_bidcache__new(dir, &c))
+	if (bidcache__new(dir, &c))
 		return 0;
 	for (i = 0; i < n; i++)
-		rec_bidcache__add(c, &maps[i]);
-	rec_bidcache__stop(c);
-	nr = rec_bidcache__results(c, &res);
+		bidcache__add(c, &maps[i]);
+	bidcache__stop(c);
+	nr = bidcache__results(c, &res);
 	for (i = 0; i < nr; i++) {
 		status[i] = res[i].status;
 		cookies[i] = res[i].cookie;
 	}
-	rec_bidcache__free(c);
+	bidcache__free(c);
 	return nr;
 }
 
 int main(void)
 {
 	char exe[4096], dir[] = "/tmp/test-bidcache.XXXXXX", path[8300], hex[JREC_COOKIE_HEX_LEN];
-	struct rec_bidcache_map m[3];
+	struct bidcache_map m[3];
 	struct jrec_cookie ck, got[4];
 	uint16_t st[4];
 	struct stat sb;
@@ -131,10 +131,10 @@ int main(void)
 
 	nr = run(NULL, m, 1, st, got);
 	check(nr == 1 && st[0] == JREC_FILE_NOT_SAVED && got[0].len == ck.len &&
-		      !memcmp(got[0].bytes, ck.bytes, ck.len),
+		  !memcmp(got[0].bytes, ck.bytes, ck.len),
 	      "without a directory: identified, not saved");
 
-	rec_bidcache__free(NULL);
+	bidcache__free(NULL);
 	snprintf(path, sizeof(path), "%s/%s/file", dir, hex);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/%s/path", dir, hex);

@@ -3,10 +3,10 @@
  * A jmmap session as the recorder uses it: open /dev/jmmap, check the ABI,
  * target the workload (or a pid, or the whole system), and read records into
  * a buffer that becomes the JREC_FEAT_JMMAP section. When the device cannot be
- * used, rec_jmmap__open() fails with an errno and a one-line reason.
+ * used, jmmap_client__open() fails with an errno and a one-line reason.
  */
-#ifndef JREC_REC_JMMAP_H
-#define JREC_REC_JMMAP_H
+#ifndef JREC_JMMAP_CLIENT_H
+#define JREC_JMMAP_CLIENT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@
 #include "jmmap.h"
 #include "buf.h"
 
-struct rec_jmmap {
+struct jmmap_client {
 	int fd;
 	struct jmmap_version version;
 	struct buf records; /* whole records, as read */
@@ -28,25 +28,18 @@ struct rec_jmmap {
  * Open the device at path (NULL: /dev/jmmap) and check its ABI. On failure,
  * reason gets one line: not loaded, no permission, ABI mismatch.
  */
-int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len);
+int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason,
+		       size_t reason_len);
 
 /*
  * Target pid (0 with system_wide) and its future descendants. snapshot 0
  * skips the SNAPSHOT records of what pid has mapped already (a workload
  * that has not exec'ed yet has only the recorder's own mappings). 0 or -errno.
  */
-int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, int snapshot);
+int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wide, int snapshot);
 
 /* Read what is ready (the fd is non-blocking). 0 or -errno. */
-int rec_jmmap__read(struct rec_jmmap *s);
-
-/*
- * Account for whole records in bytes: counts per type and LOST totals.
- * Returns the number of bytes that form whole records, or -EINVAL when a
- * record header is impossible. Pure: what the fuzz target drives.
- */
-long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
-		    uint64_t *lost);
+int jmmap_client__read(struct jmmap_client *s);
 
 /*
  * Ask the module how many records it dropped for this session since open
@@ -54,8 +47,8 @@ long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_
  * since the last LOST record have not been reported in the stream yet).
  * 0 or -errno.
  */
-int rec_jmmap__sync_lost(struct rec_jmmap *s);
+int jmmap_client__sync_lost(struct jmmap_client *s);
 
-void rec_jmmap__free(struct rec_jmmap *s);
+void jmmap_client__free(struct jmmap_client *s);
 
 #endif

@@ -12,18 +12,18 @@
  * A cookie already in the cache is not copied again. The thread never
  * blocks the caller: enqueueing only takes a short lock.
  */
-#ifndef JREC_REC_BIDCACHE_H
-#define JREC_REC_BIDCACHE_H
+#ifndef JREC_BIDCACHE_H
+#define JREC_BIDCACHE_H
 
 #include <stdint.h>
 
 #include "cookie.h"
 #include "buf.h"
 
-struct rec_bidcache;
+struct bidcache;
 
 /* What one mapping record said. */
-struct rec_bidcache_map {
+struct bidcache_map {
 	uint32_t pid;
 	uint64_t start, end;
 	const char *path;
@@ -33,17 +33,17 @@ struct rec_bidcache_map {
 };
 
 /* Outcome for one distinct mapped file (see enum jrec_file_status). */
-struct rec_bidcache_result {
+struct bidcache_result {
 	uint32_t pid;
 	uint16_t status;
 	struct jrec_cookie cookie; /* expected cookie, or the file's when none was given */
 	char *path;
-	int err; /* -errno behind a VANISHED/FAILED status */
+	int err;	 /* -errno behind a VANISHED/FAILED status */
 	struct buf syms; /* its JREC_FEAT_SYMTAB entry when the file is ELF, else empty */
 };
 
 /* dir NULL: identify files but save nothing (status NOT_SAVED). 0 or -errno. */
-int rec_bidcache__new(const char *dir, struct rec_bidcache **out);
+int bidcache__new(const char *dir, struct bidcache **out);
 
 /*
  * Queue a mapping. Duplicates (same path and cookie, or same path and inode
@@ -51,18 +51,18 @@ int rec_bidcache__new(const char *dir, struct rec_bidcache **out);
  * map_files right away so that the file is pinned even if the process exits
  * before the thread gets to it. 0 or -ENOMEM.
  */
-int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m);
+int bidcache__add(struct bidcache *c, const struct bidcache_map *m);
 
 /* Wait for the queue to drain and stop the thread. */
-void rec_bidcache__stop(struct rec_bidcache *c);
+void bidcache__stop(struct bidcache *c);
 
 /* After stop: the results, in the order the files were queued. */
-size_t rec_bidcache__results(struct rec_bidcache *c, const struct rec_bidcache_result **out);
+size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out);
 
 /* Counts by status, after stop. */
-void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8]);
+void bidcache__counts(struct bidcache *c, unsigned int counts[8]);
 
-void rec_bidcache__free(struct rec_bidcache *c);
+void bidcache__free(struct bidcache *c);
 
 /*
  * The JREC_FEAT_SYMTAB entry of each verified ELF file that was not copied

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* jmmap session for the recorder; see rec-jmmap.h. */
+/* jmmap session for the recorder; see jmmap-client.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -8,41 +8,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "rec-jmmap.h"
+#include "jmmap-reader.h"
+#include "jmmap-client.h"
 
-#define JMMAP_REC_SIZE_MAX (64 * 1024) /* a larger record means a corrupt stream */
-
-long rec_jmmap_scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
-		    uint64_t *lost)
+int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason, size_t reason_len)
 {
-	size_t off = 0;
-
-	while (len - off >= sizeof(struct jmmap_rec_header)) {
-		struct jmmap_rec_header h;
-
-		memcpy(&h, bytes + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size % 8 || h.size > JMMAP_REC_SIZE_MAX)
-			return -EINVAL;
-		if (h.size > len - off)
-			break;
-		if (h.type < JMMAP_REC_MAX)
-			nr_by_type[h.type]++;
-		if (h.type == JMMAP_REC_LOST && h.size >= sizeof(struct jmmap_rec_lost)) {
-			struct jmmap_rec_lost l;
-			int i;
-
-			memcpy(&l, bytes + off, sizeof(l));
-			for (i = 1; i < JMMAP_REC_MAX; i++)
-				*lost += l.lost[i];
-		}
-		off += h.size;
-	}
-	return (long)off;
-}
-
-int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size_t reason_len)
-{
-	struct rec_jmmap *s;
+	struct jmmap_client *s;
 	int err;
 
 	if (!path)
@@ -88,11 +59,11 @@ int rec_jmmap__open(const char *path, struct rec_jmmap **out, char *reason, size
 	*out = s;
 	return 0;
 out_free:
-	rec_jmmap__free(s);
+	jmmap_client__free(s);
 	return err;
 }
 
-int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, int snapshot)
+int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wide, int snapshot)
 {
 	struct jmmap_target t;
 
@@ -107,7 +78,7 @@ int rec_jmmap__add_target(struct rec_jmmap *s, uint32_t pid, int system_wide, in
 	return 0;
 }
 
-int rec_jmmap__read(struct rec_jmmap *s)
+int jmmap_client__read(struct jmmap_client *s)
 {
 	struct buf *b = &s->partial;
 	long whole;
@@ -132,7 +103,7 @@ int rec_jmmap__read(struct rec_jmmap *s)
 			break;
 		b->len += (size_t)n;
 	}
-	whole = rec_jmmap_scan(b->data, b->len, s->nr_by_type, &s->lost);
+	whole = jmmap_reader__scan(b->data, b->len, s->nr_by_type, &s->lost);
 	if (whole < 0)
 		return (int)whole;
 	err = buf__append(&s->records, b->data, (size_t)whole);
@@ -146,7 +117,7 @@ int rec_jmmap__read(struct rec_jmmap *s)
 	return 0;
 }
 
-int rec_jmmap__sync_lost(struct rec_jmmap *s)
+int jmmap_client__sync_lost(struct jmmap_client *s)
 {
 	struct jmmap_stats st;
 	uint64_t total = 0;
@@ -163,7 +134,7 @@ int rec_jmmap__sync_lost(struct rec_jmmap *s)
 	return 0;
 }
 
-void rec_jmmap__free(struct rec_jmmap *s)
+void jmmap_client__free(struct jmmap_client *s)
 {
 	if (!s)
 		return;

@@ -4,8 +4,8 @@
  * own /tmp and namespaced pid) as it grows and stamps every new line with the
  * CLOCK_MONOTONIC time it was first seen.
  */
-#ifndef JREC_REC_PERFMAP_H
-#define JREC_REC_PERFMAP_H
+#ifndef JREC_PERFMAP_WATCH_H
+#define JREC_PERFMAP_WATCH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +14,7 @@
 #include "perfmap.h"
 
 /* One watched perf map. */
-struct rec_perfmap {
+struct perfmap_watch {
 	uint32_t pid;	 /* as the recorder sees it */
 	uint32_t nspid;	 /* as the process sees itself */
 	char path[96];	 /* /proc/PID/root/tmp/perf-NSPID.map */
@@ -26,12 +26,12 @@ struct rec_perfmap {
 };
 
 /* Watch pid's perf map. 0 or -errno (-ESRCH if the process is gone). */
-int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out);
+int perfmap_watch__new(uint32_t pid, struct perfmap_watch **out);
 /*
  * Read what was added since the last call and append a timed entry for each
  * new line to out. 0 or -errno.
  */
-int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out);
-void rec_perfmap__free(struct rec_perfmap *pm);
+int perfmap_watch__update(struct perfmap_watch *pm, uint64_t now, struct buf *out);
+void perfmap_watch__free(struct perfmap_watch *pm);
 
 #endif

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Perf-map watching and line splitting; see rec-perfmap.h. */
+/* Perf-map watching; see perfmap-watch.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,11 +11,11 @@
 #include "jrec-sections.h"
 #include "map-names.h"
 #include "procfs.h"
-#include "rec-perfmap.h"
+#include "perfmap-watch.h"
 
-int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
+int perfmap_watch__new(uint32_t pid, struct perfmap_watch **out)
 {
-	struct rec_perfmap *pm;
+	struct perfmap_watch *pm;
 	uint32_t nspid = pid;
 	char root[32];
 	int err;
@@ -49,7 +49,7 @@ int rec_perfmap__new(uint32_t pid, struct rec_perfmap **out)
 }
 
 struct line_ctx {
-	struct rec_perfmap *pm;
+	struct perfmap_watch *pm;
 	struct buf *out;
 	uint64_t now;
 };
@@ -64,7 +64,7 @@ static int on_line(const char *line, size_t len, void *arg)
 	return jrec_perfmaps__emit(c->out, &l);
 }
 
-int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out)
+int perfmap_watch__update(struct perfmap_watch *pm, uint64_t now, struct buf *out)
 {
 	struct line_ctx c = {pm, out, now};
 	char buf[16384];
@@ -101,7 +101,7 @@ int rec_perfmap__update(struct rec_perfmap *pm, uint64_t now, struct buf *out)
 	return 0;
 }
 
-void rec_perfmap__free(struct rec_perfmap *pm)
+void perfmap_watch__free(struct perfmap_watch *pm)
 {
 	if (!pm)
 		return;

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "rec-jitdump.h"
-#include "rec-perfmap.h"
+#include "record/jitdump-copy.h"
+#include "record/perfmap-watch.h"
 #include "tap.h"
 
 static size_t put32(uint8_t *b, size_t off, uint32_t v, int swap)
@@ -26,7 +26,7 @@ static size_t put32(uint8_t *b, size_t off, uint32_t v, int swap)
 /* header (40) + records of sizes 16, 24, 32 */
 static size_t make_dump(uint8_t *b, int swap)
 {
-	static const uint32_t sizes[] = { 16, 24, 32 };
+	static const uint32_t sizes[] = {16, 24, 32};
 	size_t off = 0, i;
 
 	memset(b, 0, 256);
@@ -62,7 +62,7 @@ int main(void)
 	uint8_t d[256];
 	size_t len, committed, i;
 	struct perfmap_split s = {BUF_INIT, 0, 0};
-	struct lines a = { "", 0 }, c = { "", 0 };
+	struct lines a = {"", 0}, c = {"", 0};
 	static const char map[] = "7f00 10 fn_a\r\n\n7f10 20 fn b\n7f30 8 tail";
 	char *longline;
 	int swap;
@@ -93,7 +93,7 @@ int main(void)
 		/* the copier through a file descriptor, appended in two steps */
 		char path[] = "/tmp/test-jitdump.XXXXXX";
 		int fd = mkstemp(path), rfd;
-		struct rec_jitdump *j = NULL;
+		struct jitdump_copy *j = NULL;
 		struct buf out = BUF_INIT;
 
 		len = make_dump(d, 0);
@@ -101,18 +101,19 @@ int main(void)
 			return 1;
 		rfd = open(path, O_RDONLY);
 		unlink(path); /* a runtime deleting its dump must not matter */
-		check(!rec_jitdump__new(rfd, 42, 7, "/tmp/jit-42.dump", &j), "copier created");
-		check(!rec_jitdump__update(j) && j->committed == 56, "first update: whole records only");
+		check(!jitdump_copy__new(rfd, 42, 7, "/tmp/jit-42.dump", &j), "copier created");
+		check(!jitdump_copy__update(j) && j->committed == 56,
+		      "first update: whole records only");
 		if (write(fd, d + 60, len - 60) != (ssize_t)(len - 60))
 			return 1;
-		check(!rec_jitdump__update(j) && j->committed == len, "second update: the rest");
-		check(!rec_jitdump__emit(j, &out) && out.len == 24 + 24 + ((len + 7) & ~7u) &&
-			      !memcmp(out.data + 24, "/tmp/jit-42.dump", 17) &&
-			      !memcmp(out.data + 48, d, len),
+		check(!jitdump_copy__update(j) && j->committed == len, "second update: the rest");
+		check(!jitdump_copy__emit(j, &out) && out.len == 24 + 24 + ((len + 7) & ~7u) &&
+			  !memcmp(out.data + 24, "/tmp/jit-42.dump", 17) &&
+			  !memcmp(out.data + 48, d, len),
 		      "the JITDUMP entry: header, padded name, the copy");
 		buf__release(&out);
-		rec_jitdump__free(j);
-		rec_jitdump__free(NULL);
+		jitdump_copy__free(j);
+		jitdump_copy__free(NULL);
 		close(fd);
 	}
 
@@ -120,12 +121,14 @@ int main(void)
 	check(a.n == 2 && !strcmp(a.text, "7f00 10 fn_a|7f10 20 fn b|"),
 	      "complete lines only; CR and empty lines dropped; spaces kept in names");
 	perfmap_split__feed(&s, "\n", 1, add_line, &a);
-	check(a.n == 3 && strstr(a.text, "|7f30 8 tail|"), "the last line once its newline arrives");
+	check(a.n == 3 && strstr(a.text, "|7f30 8 tail|"),
+	      "the last line once its newline arrives");
 	perfmap_split__release(&s);
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < sizeof(map) - 1; i++)
 		perfmap_split__feed(&s, map + i, 1, add_line, &c);
-	check(c.n == 2 && !strcmp(c.text, "7f00 10 fn_a|7f10 20 fn b|"), "byte by byte: the same lines");
+	check(c.n == 2 && !strcmp(c.text, "7f00 10 fn_a|7f10 20 fn b|"),
+	      "byte by byte: the same lines");
 	perfmap_split__release(&s);
 	memset(&s, 0, sizeof(s));
 	longline = malloc(PERFMAP_LINE_MAX + 2);

@@ -6,8 +6,8 @@
  * The file is read through a descriptor the recorder opened while the dump
  * was mapped, so a dump the runtime deletes at exit is still copied.
  */
-#ifndef JREC_REC_JITDUMP_H
-#define JREC_REC_JITDUMP_H
+#ifndef JREC_JITDUMP_COPY_H
+#define JREC_JITDUMP_COPY_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -17,25 +17,25 @@
 
 #define JITDUMP_COPY_MAX (512ull << 20) /* stop copying one dump beyond this */
 
-struct rec_jitdump {
+struct jitdump_copy {
 	int fd;
 	uint32_t pid;
 	uint64_t time; /* when the dump was seen mapped */
 	char *path;
-	struct buf data;     /* bytes read so far */
-	size_t committed;    /* bytes of data that form whole records */
-	int error;	     /* first error: copying stopped */
+	struct buf data;  /* bytes read so far */
+	size_t committed; /* bytes of data that form whole records */
+	int error;	  /* first error: copying stopped */
 };
 
 /* Start copying from fd (taken over). 0 or -errno. */
-int rec_jitdump__new(int fd, uint32_t pid, uint64_t time, const char *path,
-		     struct rec_jitdump **out);
+int jitdump_copy__new(int fd, uint32_t pid, uint64_t time, const char *path,
+		      struct jitdump_copy **out);
 /* Read what was appended since the last call. 0 or -errno (also kept in error). */
-int rec_jitdump__update(struct rec_jitdump *j);
+int jitdump_copy__update(struct jitdump_copy *j);
 /* Close the descriptor (after a last update). */
-void rec_jitdump__close(struct rec_jitdump *j);
+void jitdump_copy__close(struct jitdump_copy *j);
 /* Append the JREC_FEAT_JITDUMP entry of this copy to b. */
-int rec_jitdump__emit(const struct rec_jitdump *j, struct buf *b);
-void rec_jitdump__free(struct rec_jitdump *j);
+int jitdump_copy__emit(const struct jitdump_copy *j, struct buf *b);
+void jitdump_copy__free(struct jitdump_copy *j);
 
 #endif

@@ -13,7 +13,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "byteorder.h"
+#include "jmmap-reader.h"
 #include "map-names.h"
+#include "perf-reader.h"
 #include "record.h"
 
 #define REC_MAX_PERFMAPS 4096
@@ -24,46 +27,41 @@ struct mmap2_view {
 	uint64_t start, len, pgoff;
 	uint32_t prot;
 	uint64_t time;
-	struct rec_bidcache_map bm;
+	struct bidcache_map bm;
 	const char *name;
 };
 
-/* Parse a MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
+/* The recorder's sample_id trailer: {pid, tid}, time, {cpu, res}, id (Documentation/jrec-data.rst).
+ */
+#define REC_SAMPLE_ID_SIZE 32
+#define REC_SAMPLE_ID_TIME 8
+
+/* A MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
 static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 {
 	const uint8_t *b = (const uint8_t *)h;
-	size_t name_max;
+	struct pr_mmap mm;
 
-	if (h->size < 8 + 64 + 8 + 32)
+	if (perf_records__decode_mmap(h, h->size, REC_SAMPLE_ID_SIZE, &mm))
 		return -EINVAL;
 	memset(v, 0, sizeof(*v));
-	memcpy(&v->pid, b + 8, 4);
-	memcpy(&v->tid, b + 12, 4);
-	memcpy(&v->start, b + 16, 8);
-	memcpy(&v->len, b + 24, 8);
-	memcpy(&v->pgoff, b + 32, 8);
-	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-		uint8_t n = b[40];
-
-		if (n > 20)
-			return -EINVAL;
-		if (n) {
-			v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
-			v->bm.cookie.len = n;
-			memcpy(v->bm.cookie.bytes, b + 44, n);
-		}
-	} else {
-		memcpy(&v->bm.dev_major, b + 40, 4);
-		memcpy(&v->bm.dev_minor, b + 44, 4);
-		memcpy(&v->bm.ino, b + 48, 8);
-		memcpy(&v->bm.ino_generation, b + 56, 8);
+	v->pid = mm.pid;
+	v->tid = mm.tid;
+	v->start = mm.start;
+	v->len = mm.len;
+	v->pgoff = mm.pgoff;
+	v->prot = mm.prot;
+	if (mm.build_id_size) {
+		v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+		v->bm.cookie.len = mm.build_id_size;
+		memcpy(v->bm.cookie.bytes, mm.build_id, mm.build_id_size);
 	}
-	memcpy(&v->prot, b + 64, 4);
-	memcpy(&v->time, b + h->size - 24, 8);
-	v->name = (const char *)b + 72;
-	name_max = h->size - 72 - 32;
-	if (!memchr(v->name, '\0', name_max))
-		return -EINVAL;
+	v->bm.dev_major = mm.maj;
+	v->bm.dev_minor = mm.min;
+	v->bm.ino = mm.ino;
+	v->bm.ino_generation = mm.ino_generation;
+	v->time = bo_u64(b + h->size - REC_SAMPLE_ID_SIZE + REC_SAMPLE_ID_TIME, false);
+	v->name = mm.filename;
 	v->bm.pid = v->pid;
 	v->bm.start = v->start;
 	v->bm.end = v->start + v->len;
@@ -73,7 +71,7 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 
 int rec_watch_pid(struct record *r, uint32_t pid)
 {
-	struct rec_perfmap **n, *pm;
+	struct perfmap_watch **n, *pm;
 	size_t i;
 	int err;
 
@@ -83,21 +81,21 @@ int rec_watch_pid(struct record *r, uint32_t pid)
 		if (!r->perfmaps[i]->gone)
 			return 0;
 		/* the pid was reused by a new process: watch its map afresh */
-		err = rec_perfmap__new(pid, &pm);
+		err = perfmap_watch__new(pid, &pm);
 		if (err)
 			return err == -ESRCH || err == -ENOENT ? 0 : err;
-		rec_perfmap__free(r->perfmaps[i]);
+		perfmap_watch__free(r->perfmaps[i]);
 		r->perfmaps[i] = pm;
 		return 0;
 	}
 	if (r->nr_perfmaps >= REC_MAX_PERFMAPS)
 		return 0;
-	err = rec_perfmap__new(pid, &pm);
+	err = perfmap_watch__new(pid, &pm);
 	if (err)
 		return err == -ESRCH || err == -ENOENT ? 0 : err;
 	n = realloc(r->perfmaps, (r->nr_perfmaps + 1) * sizeof(*n));
 	if (!n) {
-		rec_perfmap__free(pm);
+		perfmap_watch__free(pm);
 		return -ENOMEM;
 	}
 	r->perfmaps = n;
@@ -109,7 +107,7 @@ int rec_watch_pid(struct record *r, uint32_t pid)
 
 static int start_jitdump(struct record *r, const struct mmap2_view *v)
 {
-	struct rec_jitdump **n, *j;
+	struct jitdump_copy **n, *j;
 	char mf[80];
 	size_t i;
 	int fd, err;
@@ -130,19 +128,19 @@ static int start_jitdump(struct record *r, const struct mmap2_view *v)
 				strerror(errno));
 		return 0;
 	}
-	err = rec_jitdump__new(fd, v->pid, v->time, v->name, &j);
+	err = jitdump_copy__new(fd, v->pid, v->time, v->name, &j);
 	if (err) {
 		close(fd);
 		return err;
 	}
 	n = realloc(r->jitdumps, (r->nr_jitdumps + 1) * sizeof(*n));
 	if (!n) {
-		rec_jitdump__free(j);
+		jitdump_copy__free(j);
 		return -ENOMEM;
 	}
 	r->jitdumps = n;
 	r->jitdumps[r->nr_jitdumps++] = j;
-	rec_jitdump__update(j);
+	jitdump_copy__update(j);
 	if (r->opts.verbose)
 		fprintf(stderr, "jrec record: copying %s\n", v->name);
 	/* a JIT with a jitdump may also write a perf map */
@@ -156,12 +154,12 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->pid != pid || r->perfmaps[i]->gone)
 			continue;
-		rec_perfmap__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
+		perfmap_watch__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
 		r->perfmaps[i]->gone = 1; /* no more polling of a dead pid */
 	}
 	for (i = 0; i < r->nr_jitdumps; i++)
 		if (r->jitdumps[i]->pid == pid)
-			rec_jitdump__update(r->jitdumps[i]);
+			jitdump_copy__update(r->jitdumps[i]);
 	return 0;
 }
 
@@ -185,13 +183,13 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 		 */
 		if (r->jm && v.bm.cookie.kind == JMMAP_COOKIE_NONE)
 			return 0;
-		return rec_bidcache__add(r->bid, &v.bm);
+		return bidcache__add(r->bid, &v.bm);
 	case PERF_RECORD_EXIT:
 		if (h->size >= 8 + 16) {
-			uint32_t pid, tid;
+			/* struct {pid, ppid, tid, ptid, time} after the header */
+			uint32_t pid = bo_u32((const uint8_t *)h + 8, false);
+			uint32_t tid = bo_u32((const uint8_t *)h + 16, false);
 
-			memcpy(&pid, (const uint8_t *)h + 8, 4);
-			memcpy(&tid, (const uint8_t *)h + 16, 4);
 			if (pid == tid)
 				return on_exit_pid(r, pid);
 		}
@@ -201,48 +199,40 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 	}
 }
 
+static int on_jmmap(const struct jm_event *e, void *ctx)
+{
+	struct record *r = ctx;
+	struct bidcache_map bm;
+
+	if (e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' || !(e->prot & PROT_EXEC) ||
+	    map_name__is_jitdump(e->filename))
+		return 0;
+	memset(&bm, 0, sizeof(bm));
+	bm.pid = e->pid;
+	/* map_files/ names the vma, not the part this call changed */
+	bm.start = e->vma_start;
+	bm.end = e->vma_end;
+	bm.path = e->filename;
+	bm.cookie.kind = e->cookie_kind;
+	bm.cookie.len = e->cookie_len;
+	memcpy(bm.cookie.bytes, e->cookie, e->cookie_len);
+	bm.dev_major = e->dev_major;
+	bm.dev_minor = e->dev_minor;
+	bm.ino = e->ino;
+	bm.ino_generation = e->ino_generation;
+	return bidcache__add(r->bid, &bm);
+}
+
 int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
 {
-	size_t off = 0;
 	int err;
 
-	while (len - off >= sizeof(struct jmmap_rec_header)) {
-		struct jmmap_rec_header h;
-		struct jmmap_rec_mmap3 m;
-		struct rec_bidcache_map bm;
-		const char *name;
-
-		memcpy(&h, bytes + off, sizeof(h));
-		if (h.size < sizeof(h) || h.size > len - off)
-			return -EINVAL; /* rec_jmmap_scan() passed only whole records */
-		if (h.type != JMMAP_REC_MMAP3 || h.size <= sizeof(m) || !r->bid)
-			goto next;
-		memcpy(&m, bytes + off, sizeof(m));
-		name = (const char *)bytes + off + sizeof(m);
-		if (!memchr(name, '\0', h.size - sizeof(m)) || name[0] != '/' ||
-		    !(m.prot & PROT_EXEC) || m.cookie_len > JMMAP_COOKIE_MAX ||
-		    map_name__is_jitdump(name))
-			goto next;
-		memset(&bm, 0, sizeof(bm));
-		bm.pid = m.pid;
-		/* map_files/ names the vma, not the part this call changed */
-		bm.start = m.vma_start;
-		bm.end = m.vma_end;
-		bm.path = name;
-		bm.cookie.kind = m.cookie_kind;
-		bm.cookie.len = m.cookie_len;
-		memcpy(bm.cookie.bytes, m.cookie, m.cookie_len);
-		bm.dev_major = m.dev_major;
-		bm.dev_minor = m.dev_minor;
-		bm.ino = m.ino;
-		bm.ino_generation = m.ino_generation;
-		err = rec_bidcache__add(r->bid, &bm);
-		if (err)
-			return err;
-	next:
-		off += h.size;
-	}
-	return 0;
+	if (!r->bid)
+		return 0;
+	/* whole records only (jmmap_reader__scan); one the module should never write ends the batch
+	 */
+	err = jmmap_reader__walk(bytes, len, false, on_jmmap, r);
+	return err == -EBADMSG ? 0 : err;
 }
 
 int rec_watch_tick(struct record *r, int final)
@@ -257,14 +247,14 @@ int rec_watch_tick(struct record *r, int final)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->gone)
 			continue;
-		err = rec_perfmap__update(r->perfmaps[i], now, &r->perfmap_lines);
+		err = perfmap_watch__update(r->perfmaps[i], now, &r->perfmap_lines);
 		if (err == -ENOMEM)
 			return err;
 	}
 	for (i = 0; i < r->nr_jitdumps; i++) {
-		rec_jitdump__update(r->jitdumps[i]);
+		jitdump_copy__update(r->jitdumps[i]);
 		if (final)
-			rec_jitdump__close(r->jitdumps[i]);
+			jitdump_copy__close(r->jitdumps[i]);
 	}
 	return 0;
 }
@@ -274,12 +264,12 @@ void rec_watch_free(struct record *r)
 	size_t i;
 
 	for (i = 0; i < r->nr_perfmaps; i++)
-		rec_perfmap__free(r->perfmaps[i]);
+		perfmap_watch__free(r->perfmaps[i]);
 	free(r->perfmaps);
 	r->perfmaps = NULL;
 	r->nr_perfmaps = 0;
 	for (i = 0; i < r->nr_jitdumps; i++)
-		rec_jitdump__free(r->jitdumps[i]);
+		jitdump_copy__free(r->jitdumps[i]);
 	free(r->jitdumps);
 	r->jitdumps = NULL;
 	r->nr_jitdumps = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The build-id cache writer thread; see rec-bidcache.h. */
+/* The build-id cache writer thread; see bidcache.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -13,20 +13,21 @@
 #include "array.h"
 #include "buildid-cache.h"
 #include "perf-file.h"
-#include "rec-bidcache.h"
+#include "bidcache.h"
 #include "stored-syms.h"
+#include "strpool.h"
 
 #define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
 
 struct job {
 	struct job *next;
-	struct rec_bidcache_map m;
+	struct bidcache_map m;
 	char *path;
 	int fd; /* map_files descriptor opened at enqueue, or -1 */
 	int fd_err;
 };
 
-struct rec_bidcache {
+struct bidcache {
 	char *dir;
 	pthread_t thread;
 	int thread_started;
@@ -35,59 +36,20 @@ struct rec_bidcache {
 	struct job *head, *tail;
 	int stopping;
 	unsigned int pinned;
-	/* dedup set of keys: open addressing, power-of-two size */
-	char **keys;
-	size_t nr_keys, keys_cap;
+	struct strpool keys; /* the mappings queued so far, as keys */
 	/* results, appended by the thread under lock */
-	struct rec_bidcache_result *res;
+	struct bidcache_result *res;
 	size_t nr_res, res_cap;
 };
 
-static uint64_t fnv1a(const char *s, size_t n)
+/* 1 if added, 0 if present, -ENOMEM. */
+static int keyset_add(struct bidcache *c, const char *key)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t before = c->keys.nr;
 
-	while (n--) {
-		h ^= (uint8_t)*s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
-/* 1 if added, 0 if present, -ENOMEM. Keys are NUL-free strings. */
-static int keyset_add(struct rec_bidcache *c, const char *key)
-{
-	size_t i, mask;
-
-	if ((c->nr_keys + 1) * 2 > c->keys_cap) {
-		size_t ncap = c->keys_cap ? c->keys_cap * 2 : 256;
-		char **nk = calloc(ncap, sizeof(*nk));
-
-		if (!nk)
-			return -ENOMEM;
-		for (i = 0; i < c->keys_cap; i++) {
-			size_t j;
-
-			if (!c->keys[i])
-				continue;
-			j = fnv1a(c->keys[i], strlen(c->keys[i])) & (ncap - 1);
-			while (nk[j])
-				j = (j + 1) & (ncap - 1);
-			nk[j] = c->keys[i];
-		}
-		free(c->keys);
-		c->keys = nk;
-		c->keys_cap = ncap;
-	}
-	mask = c->keys_cap - 1;
-	for (i = fnv1a(key, strlen(key)) & mask; c->keys[i]; i = (i + 1) & mask)
-		if (!strcmp(c->keys[i], key))
-			return 0;
-	c->keys[i] = strdup(key);
-	if (!c->keys[i])
+	if (!strpool__str(&c->keys, key))
 		return -ENOMEM;
-	c->nr_keys++;
-	return 1;
+	return c->keys.nr > before;
 }
 
 static int mkdir_p(char *path)
@@ -142,7 +104,7 @@ static int copy_fd(int in, int out)
 }
 
 /* Copy fd into DIR/<hex>/file, verified. Returns a status. */
-static int save_file(struct rec_bidcache *c, int fd, const struct jrec_cookie *ck,
+static int save_file(struct bidcache *c, int fd, const struct jrec_cookie *ck,
 		     const char *orig_path, int *errp)
 {
 	char *dir, *file, *tmp = NULL, *pfile = NULL;
@@ -210,7 +172,7 @@ out:
 	return status;
 }
 
-static void process(struct rec_bidcache *c, struct job *j, struct rec_bidcache_result *r)
+static void process(struct bidcache *c, struct job *j, struct bidcache_result *r)
 {
 	const struct jrec_cookie *want = &j->m.cookie;
 	struct jrec_cookie got;
@@ -276,11 +238,11 @@ out:
 
 static void *worker(void *arg)
 {
-	struct rec_bidcache *c = arg;
+	struct bidcache *c = arg;
 
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		struct rec_bidcache_result r;
+		struct bidcache_result r;
 		struct job *j;
 
 		while (!c->head && !c->stopping)
@@ -312,9 +274,9 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
+int bidcache__new(const char *dir, struct bidcache **out)
 {
-	struct rec_bidcache *c;
+	struct bidcache *c;
 	int err;
 
 	c = calloc(1, sizeof(*c));
@@ -325,18 +287,18 @@ int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
 	if (dir) {
 		c->dir = strdup(dir);
 		if (!c->dir) {
-			rec_bidcache__free(c);
+			bidcache__free(c);
 			return -ENOMEM;
 		}
 		err = mkdir_p(c->dir);
 		if (err) {
-			rec_bidcache__free(c);
+			bidcache__free(c);
 			return err;
 		}
 	}
 	err = -pthread_create(&c->thread, NULL, worker, c);
 	if (err) {
-		rec_bidcache__free(c);
+		bidcache__free(c);
 		return err;
 	}
 	c->thread_started = 1;
@@ -344,7 +306,7 @@ int rec_bidcache__new(const char *dir, struct rec_bidcache **out)
 	return 0;
 }
 
-int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m)
+int bidcache__add(struct bidcache *c, const struct bidcache_map *m)
 {
 	char hex[JREC_COOKIE_HEX_LEN], *key = NULL;
 	struct job *j;
@@ -399,7 +361,7 @@ int rec_bidcache__add(struct rec_bidcache *c, const struct rec_bidcache_map *m)
 	return 0;
 }
 
-void rec_bidcache__stop(struct rec_bidcache *c)
+void bidcache__stop(struct bidcache *c)
 {
 	if (!c || !c->thread_started)
 		return;
@@ -411,13 +373,13 @@ void rec_bidcache__stop(struct rec_bidcache *c)
 	c->thread_started = 0;
 }
 
-size_t rec_bidcache__results(struct rec_bidcache *c, const struct rec_bidcache_result **out)
+size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out)
 {
 	*out = c->res;
 	return c->nr_res;
 }
 
-void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
+void bidcache__counts(struct bidcache *c, unsigned int counts[8])
 {
 	size_t i;
 
@@ -427,14 +389,14 @@ void rec_bidcache__counts(struct rec_bidcache *c, unsigned int counts[8])
 			counts[c->res[i].status]++;
 }
 
-void rec_bidcache__free(struct rec_bidcache *c)
+void bidcache__free(struct bidcache *c)
 {
 	struct job *j;
 	size_t i;
 
 	if (!c)
 		return;
-	rec_bidcache__stop(c);
+	bidcache__stop(c);
 	while ((j = c->head)) {
 		c->head = j->next;
 		if (j->fd >= 0)
@@ -442,9 +404,7 @@ void rec_bidcache__free(struct rec_bidcache *c)
 		free(j->path);
 		free(j);
 	}
-	for (i = 0; i < c->keys_cap; i++)
-		free(c->keys[i]);
-	free(c->keys);
+	strpool__release(&c->keys);
 	for (i = 0; i < c->nr_res; i++) {
 		free(c->res[i].path);
 		buf__release(&c->res[i].syms);

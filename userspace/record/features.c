@@ -52,17 +52,13 @@ static int build_id_entry(struct buf *b, uint16_t misc, int32_t pid, const uint8
 	if (!err)
 		err = buf__append(b, path, n);
 	if (!err)
-		err = buf__reserve(b, padded - n);
-	if (!err) {
-		memset(b->data + b->len, 0, padded - n);
-		b->len += padded - n;
-	}
+		err = buf__append_zeros(b, padded - n);
 	return err;
 }
 
 static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 {
-	const struct rec_bidcache_result *res = NULL;
+	const struct bidcache_result *res = NULL;
 	struct buf b = BUF_INIT;
 	size_t n = 0, i, k;
 	int err = 0;
@@ -71,17 +67,15 @@ static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 		err = build_id_entry(&b, PERF_RECORD_MISC_KERNEL, -1, kid, kid_len,
 				     "[kernel.kallsyms]");
 	if (r->bid)
-		n = rec_bidcache__results(r->bid, &res);
+		n = bidcache__results(r->bid, &res);
 	for (i = 0; i < n && !err; i++) {
-		const struct rec_bidcache_result *x = &res[i];
+		const struct bidcache_result *x = &res[i];
 		int dup = 0;
 
 		if (x->cookie.kind != JMMAP_COOKIE_ELF_BUILD_ID || x->status == JREC_FILE_MISMATCH)
 			continue;
 		for (k = 0; k < i && !dup; k++)
-			dup = res[k].cookie.kind == x->cookie.kind &&
-			      res[k].cookie.len == x->cookie.len &&
-			      !memcmp(res[k].cookie.bytes, x->cookie.bytes, x->cookie.len) &&
+			dup = jrec_cookie_equal(&res[k].cookie, &x->cookie) &&
 			      !strcmp(res[k].path, x->path);
 		if (!dup)
 			err = build_id_entry(&b, PERF_RECORD_MISC_USER, -1, x->cookie.bytes,
@@ -230,7 +224,7 @@ static int kallsyms(struct record *r)
 
 static int side_files(struct record *r)
 {
-	const struct rec_bidcache_result *res = NULL;
+	const struct bidcache_result *res = NULL;
 	struct buf b = BUF_INIT;
 	size_t i, n;
 	int err;
@@ -245,7 +239,7 @@ static int side_files(struct record *r)
 	if (r->nr_jitdumps) {
 		err = jrec_section__begin(&b, JREC_FEAT_JITDUMP);
 		for (i = 0; i < r->nr_jitdumps && !err; i++)
-			err = rec_jitdump__emit(r->jitdumps[i], &b);
+			err = jitdump_copy__emit(r->jitdumps[i], &b);
 		err = add(r, JREC_FEAT_JITDUMP, &b, err);
 		if (err)
 			return err;
@@ -258,7 +252,7 @@ static int side_files(struct record *r)
 			return err;
 	}
 	if (r->bid) {
-		n = rec_bidcache__results(r->bid, &res);
+		n = bidcache__results(r->bid, &res);
 		err = jrec_section__begin(&b, JREC_FEAT_FILES);
 		for (i = 0; i < n && !err; i++) {
 			struct jrec_file_rec f = {res[i].pid, res[i].status, res[i].cookie,
