@@ -21,7 +21,7 @@
 #define JMMAP_FEATURES                                                                             \
 	(JMMAP_FEAT_MMAP3 | JMMAP_FEAT_MUNMAP | JMMAP_FEAT_PROC_TREE | JMMAP_FEAT_SNAPSHOT |       \
 	 JMMAP_FEAT_COOKIE_ELF | JMMAP_FEAT_COOKIE_CONTENT | JMMAP_FEAT_SYSTEM_WIDE |              \
-	 JMMAP_FEAT_DATA_MMAPS)
+	 JMMAP_FEAT_DATA_MMAPS | JMMAP_FEAT_WAKEUP_BYTES)
 
 /*
  * Sessions open at once: each holds a ring (up to JMMAP_BUF_MAX) and a
@@ -51,6 +51,7 @@ struct jmmap_session {
 	u64 lost[JMMAP_REC_MAX];         /* since open */
 	u64 lost_pending[JMMAP_REC_MAX]; /* since the last LOST record */
 	bool lost_owed;
+	u32 wakeup_bytes;        /* readers are woken at this fill; 0 acts as 1 */
 	struct mutex read_mutex;
 	wait_queue_head_t wait;
 	struct irq_work wakeup;

@@ -128,6 +128,9 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		return -EINVAL;
 	if (bytes && (bytes < JMMAP_BUF_MIN || bytes > JMMAP_BUF_MAX))
 		return -EINVAL;
+	/* A reader must be woken before the ring is full. */
+	if (cfg->wakeup_bytes > (bytes ? roundup_pow_of_two(bytes) : READ_ONCE(s->size)) / 2)
+		return -EINVAL;
 	/* As for targets: a descriptor handed on cannot widen what it sees. */
 	if (!perfmon_capable())
 		return -EPERM;
@@ -156,6 +159,7 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		vfree(old);
 	}
 	WRITE_ONCE(s->config_flags, cfg->flags);
+	WRITE_ONCE(s->wakeup_bytes, cfg->wakeup_bytes);
 out:
 	mutex_unlock(&s->ioctl_mutex);
 	return err;
@@ -164,6 +168,14 @@ out:
 static u32 ring_free(const struct jmmap_session *s)
 {
 	return s->size - (u32)(s->head - s->tail);
+}
+
+/* Whether what is queued is enough to wake or report to a reader. */
+static bool ring_ready(const struct jmmap_session *s)
+{
+	u32 fill = (u32)(READ_ONCE(s->head) - READ_ONCE(s->tail));
+
+	return fill && fill >= READ_ONCE(s->wakeup_bytes);
 }
 
 static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
@@ -218,19 +230,20 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 {
 	u32 type = rec->type < JMMAP_REC_MAX ? rec->type : 0;
 	unsigned long flags;
-	bool queued = false;
+	bool wake = false;
 
 	raw_spin_lock_irqsave(&s->lock, flags);
 	queue_lost_locked(s, rec->size);
 	if (!s->lost_owed && ring_free(s) >= rec->size) {
 		ring_copy_in(s, rec, rec->size);
 		s->emitted[type]++;
-		queued = true;
+		wake = ring_ready(s);
 	} else {
 		count_lost_locked(s, type);
+		wake = true; /* a reader behind should catch up */
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
-	if (queued)
+	if (wake)
 		wake_readers(s);
 }
 
@@ -373,11 +386,6 @@ void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid)
 	rcu_read_unlock();
 }
 
-static bool ring_has_data(struct jmmap_session *s)
-{
-	return READ_ONCE(s->head) != READ_ONCE(s->tail);
-}
-
 static int copy_out(struct jmmap_session *s, char __user *ubuf, u64 from, u32 len)
 {
 	u32 off = (u32)(from & (s->size - 1));
@@ -416,7 +424,7 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 			goto out;
 		}
 		mutex_unlock(&s->read_mutex);
-		if (wait_event_interruptible(s->wait, ring_has_data(s)))
+		if (wait_event_interruptible(s->wait, ring_ready(s)))
 			return -ERESTARTSYS;
 		if (mutex_lock_interruptible(&s->read_mutex))
 			return -ERESTARTSYS;
@@ -451,7 +459,7 @@ out:
 __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt)
 {
 	poll_wait(file, &s->wait, pt);
-	return ring_has_data(s) ? EPOLLIN | EPOLLRDNORM : 0;
+	return ring_ready(s) ? EPOLLIN | EPOLLRDNORM : 0;
 }
 
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st)

@@ -202,6 +202,7 @@ struct jmmap_rec_lost {
 #define JMMAP_FEAT_COOKIE_CONTENT (1ULL << 5) /* content cookies */
 #define JMMAP_FEAT_SYSTEM_WIDE (1ULL << 6)    /* JMMAP_TARGET_SYSTEM_WIDE */
 #define JMMAP_FEAT_DATA_MMAPS (1ULL << 7)     /* JMMAP_CONFIG_DATA_MMAPS */
+#define JMMAP_FEAT_WAKEUP_BYTES (1ULL << 8)   /* jmmap_config.wakeup_bytes */
 
 struct jmmap_version {
 	__u32 size; /* in: sizeof(struct jmmap_version) as the caller knows it */
@@ -225,7 +226,8 @@ struct jmmap_target {
 
 struct jmmap_config {
 	__u32 size;
-	__u32 __reserved;
+	__u32 wakeup_bytes; /* wake readers once this many bytes are queued; 0: at
+			     * every record (also what a module before this field did) */
 	__u64 flags;
 	__u64 buffer_bytes; /* 0 keeps the current size */
 };

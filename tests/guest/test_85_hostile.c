@@ -10,6 +10,7 @@
  * replaced by shmat(SHM_REMAP).
  */
 #include <linux/capability.h>
+#include <pthread.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/shm.h>
@@ -380,6 +381,60 @@ static void test_shm_remap_once(void)
 	close(fd);
 }
 
+static void *poll_5s(void *arg)
+{
+	struct pollfd p = { .fd = *(int *)arg, .events = POLLIN };
+
+	return (void *)(long)poll(&p, 1, 5000);
+}
+
+/*
+ * CONFIG's wakeup_bytes: below it a session is not readable to poll() (its
+ * records can still be read), and a reader asleep in poll() is woken once
+ * that much is queued.
+ */
+static void test_wakeup_bytes(void)
+{
+	struct jmmap_config cfg = { .size = sizeof(cfg), .wakeup_bytes = 16384 };
+	struct pollfd p = { .events = POLLIN };
+	struct js_records r = { 0 };
+	int fd, below = -1, i, ok = 0;
+	size_t drained = 0;
+	pthread_t t;
+	void *woke = (void *)-1L;
+
+	fd = js_open(0, 0);
+	if (fd < 0 || ioctl(fd, JMMAP_IOC_CONFIG, &cfg) ||
+	    js_add(fd, getpid(), JMMAP_TARGET_NO_SNAPSHOT)) {
+		ktap_ok(0, "wakeup_bytes: CONFIG with wakeup_bytes 16384 (%s)", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* One record: queued, not enough to be readable. */
+	munmap(mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+	       JS_PAGE);
+	p.fd = fd;
+	below = poll(&p, 1, 50);
+	drained = js_drain(fd, &r);
+	js_free(&r);
+	/* A reader asleep in poll() is woken once 16 KiB are queued. */
+	if (pthread_create(&t, NULL, poll_5s, &fd) == 0) {
+		usleep(100000);
+		for (i = 0; i < 200; i++)
+			munmap(mmap(NULL, JS_PAGE, PROT_READ | PROT_EXEC,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
+			       JS_PAGE);
+		pthread_join(t, &woke);
+		ok = 1;
+	}
+	ktap_ok(ok && below == 0 && drained > 0 && (long)woke == 1,
+		"wakeup_bytes: one record is not readable to poll (poll %d, %zu records read "
+		"all the same), 400 records wake a poll asleep (poll %ld)",
+		below, drained, (long)woke);
+	close(fd);
+}
+
 /*
  * One mprotect() over more executable vmas than the module keeps pending
  * records for: every vma is either reported or counted lost.
@@ -443,6 +498,7 @@ int main(void)
 	test_chroot_names();
 	test_withheld_cookie();
 	test_shm_remap_once();
+	test_wakeup_bytes();
 	test_mprotect_many_vmas();
 	return ktap_finish();
 }

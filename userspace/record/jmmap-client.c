@@ -11,6 +11,9 @@
 #include "jmmap-reader.h"
 #include "jmmap-client.h"
 
+/* Wake the recorder once a quarter of the module's default ring is full. */
+#define JMMAP_CLIENT_WAKEUP (256 * 1024)
+
 int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason, size_t reason_len)
 {
 	struct jmmap_client *s;
@@ -55,6 +58,20 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
 		err = -EOPNOTSUPP;
 		snprintf(reason, reason_len, "module does not emit MMAP3 records");
 		goto out_free;
+	}
+	/*
+	 * The recorder reads at every tick whether woken or not: a wake-up per
+	 * record would only cost the traced program a context switch each.
+	 */
+	if (s->version.features & JMMAP_FEAT_WAKEUP_BYTES) {
+		struct jmmap_config cfg = { .size = sizeof(cfg), .wakeup_bytes = JMMAP_CLIENT_WAKEUP };
+
+		if (ioctl(s->fd, JMMAP_IOC_CONFIG, &cfg)) {
+			err = -errno;
+			snprintf(reason, reason_len, "configuring %s failed: %s", path,
+				 strerror(-err));
+			goto out_free;
+		}
 	}
 	*out = s;
 	return 0;
