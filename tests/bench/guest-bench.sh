@@ -7,6 +7,9 @@
 #                                         the mean, the median iteration
 #   RESULT node MODE RUN WORKLOAD EXEC    milliseconds: the JS workload's own
 #                                         wall time, and from node's exec
+#
+# Times are read from the guest's CLOCK_MONOTONIC, which counts executed
+# instructions when QEMU runs with -icount (see scripts/bench-guest).
 #   INFO KEY TEXT...                      what the host prints beside them
 #   ERROR TEXT...                         the bench could not run (exit 1)
 #
@@ -19,11 +22,12 @@
 # the page's physical address, shared through the page cache). It also
 # checks that jrec recorded in the mode asked for.
 #
-#   guest-bench.sh LOOPS RUNS NODE_FUNCS NODE_RUNS FREQ
+#   guest-bench.sh LOOPS RUNS NODE_FUNCS NODE_RUNS FREQ NODE_FLAGS
 #
-# /add holds bench_mmap_loop, and node with jit-workload.js when NODE_RUNS > 0.
+# /add holds bench_mmap_loop, and node, jit-workload.js and bench_exec_stamp
+# when NODE_RUNS > 0.
 set -u
-loops=$1 runs=$2 node_funcs=$3 node_runs=$4 freq=$5
+loops=$1 runs=$2 node_funcs=$3 node_runs=$4 freq=$5 node_flags=$6
 data=/tmp/bench.data
 cd /tmp || exit 1
 
@@ -96,11 +100,13 @@ loop_run() { # MODE RUN
 }
 
 node_run() { # MODE RUN
+	# shellcheck disable=SC2086 # node's flags are words
 	if [ "$1" = perf ]; then
-		out=$(record --no-jmmap -- /add/node --perf-basic-prof /add/jit-workload.js "$node_funcs")
-		[ "$2" = 0 ] && check_mode fallback
+		out=$(record --no-jmmap -- /add/bench_exec_stamp /add/node $node_flags \
+			/add/jit-workload.js "$node_funcs")
 	else
-		out=$(record -- /add/node --perf-basic-prof /add/jit-workload.js "$node_funcs")
+		out=$(record -- /add/bench_exec_stamp /add/node $node_flags \
+			/add/jit-workload.js "$node_funcs")
 		[ "$2" = 0 ] && check_mode jmmap
 	fi
 	t=$(numbers 2 "$out") || error "node ($1) printed '$out', not two times"
@@ -124,10 +130,15 @@ while [ "$r" -le "$runs" ]; do
 done
 load
 if [ "$node_runs" -gt 0 ]; then
-	echo "INFO node $(/add/node --version)"
+	echo "INFO node $(/add/node --version) $node_flags"
 	r=0
 	while [ "$r" -le "$node_runs" ]; do
-		if [ $((r % 2)) = 1 ]; then order="perf jmmap"; else order="jmmap perf"; fi
+		# the warm-up is one run (jrec's modes were checked by the loop's)
+		case $r in
+		0) order=jmmap ;;
+		*[13579]) order="perf jmmap" ;;
+		*) order="jmmap perf" ;;
+		esac
 		for m in $order; do
 			node_run "$m" "$r"
 		done
