@@ -8,18 +8,32 @@
  * the iterations' own times: on a shared host, the time a virtual CPU spends
  * preempted lands in a few iterations, which move the mean, not the median.
  *
- *   bench_mmap_loop N       prints "MEAN MEDIAN", both in microseconds
+ *   bench_mmap_loop N [--jmmap-session]
+ *
+ * prints "MEAN MEDIAN", both in microseconds. With --jmmap-session it opens a
+ * jmmap session of its own first (itself as target, no snapshot) and drains
+ * the records from a second thread, as a recorder would, with no perf
+ * events: what the module costs without a recorder's other work.
  *
  * Exit 0, or 1 with a message when a call fails or the code returns the
  * wrong value.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "jmmap.h"
 
 #define BENCH_PAGE   4096UL
 #define BENCH_WARMUP 50
@@ -79,6 +93,71 @@ static int loop(unsigned long n, uint64_t *t)
 	return 0;
 }
 
+/* A jmmap session on this process, drained by a thread. */
+struct drain {
+	int fd;
+	pthread_t thread;
+	atomic_bool stop;
+	uint64_t bytes;
+};
+
+static void drain_read(struct drain *d)
+{
+	static uint8_t buf[64 * 1024];
+	ssize_t n;
+
+	while ((n = read(d->fd, buf, sizeof(buf))) > 0)
+		d->bytes += (uint64_t)n;
+}
+
+static void *drain_thread(void *arg)
+{
+	struct drain *d = arg;
+
+	while (!atomic_load(&d->stop)) {
+		struct pollfd p = {.fd = d->fd, .events = POLLIN};
+
+		if (poll(&p, 1, 50) > 0)
+			drain_read(d);
+	}
+	return NULL;
+}
+
+/* 0 or a negative errno. */
+static int drain_start(struct drain *d)
+{
+	struct jmmap_target t = {.size = sizeof(t), .flags = JMMAP_TARGET_NO_SNAPSHOT};
+	int err;
+
+	d->fd = open("/dev/" JMMAP_DEVICE_NAME, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (d->fd < 0)
+		return -errno;
+	t.pid = (uint32_t)getpid();
+	if (ioctl(d->fd, JMMAP_IOC_ADD_TARGET, &t)) {
+		err = -errno;
+		goto out_close;
+	}
+	atomic_init(&d->stop, false);
+	err = -pthread_create(&d->thread, NULL, drain_thread, d);
+	if (err)
+		goto out_close;
+	return 0;
+
+out_close:
+	close(d->fd);
+	return err;
+}
+
+/* The bytes of records read in all. */
+static uint64_t drain_stop(struct drain *d)
+{
+	atomic_store(&d->stop, true);
+	pthread_join(d->thread, NULL);
+	drain_read(d);
+	close(d->fd);
+	return d->bytes;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -88,14 +167,18 @@ static int cmp_u64(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	struct drain d = {.fd = -1};
+	bool session = false;
 	unsigned long n;
-	uint64_t t0, t1, *t;
+	uint64_t t0 = 0, t1 = 0, *t;
 	double median;
 	char *end;
 	int err;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s N\n", argv[0]);
+	if (argc == 3 && !strcmp(argv[2], "--jmmap-session"))
+		session = true;
+	else if (argc != 2) {
+		fprintf(stderr, "usage: %s N [--jmmap-session]\n", argv[0]);
 		return 2;
 	}
 	errno = 0;
@@ -110,11 +193,23 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_mmap_loop: %s\n", strerror(ENOMEM));
 		return 1;
 	}
+	if (session) {
+		err = drain_start(&d);
+		if (err) {
+			fprintf(stderr, "bench_mmap_loop: a jmmap session: %s\n", strerror(-err));
+			free(t);
+			return 1;
+		}
+	}
 	err = loop(BENCH_WARMUP, NULL);
 	if (!err) {
 		t0 = mono_ns();
 		err = loop(n, t);
 		t1 = mono_ns();
+	}
+	if (session && !drain_stop(&d) && !err) {
+		fprintf(stderr, "bench_mmap_loop: the jmmap session gave no records\n");
+		err = -ENODATA;
 	}
 	if (err) {
 		fprintf(stderr, "bench_mmap_loop: %s\n", strerror(-err));

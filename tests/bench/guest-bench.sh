@@ -14,7 +14,8 @@
 #   ERROR TEXT...                         the bench could not run (exit 1)
 #
 # Loop modes: none (jmmap not loaded), idle (loaded, no session open),
-# perf (`jrec record --no-jmmap`), jmmap (`jrec record` with the module).
+# perf (`jrec record --no-jmmap`), jmmap (`jrec record` with the module),
+# session (the loop's own jmmap session, drained by a thread, no jrec).
 # Node modes: perf and jmmap. Runs are interleaved, the order reversed on
 # every other round, so that a slow spell of a shared host hits all modes.
 # Round 0 warms up and is not reported: under TCG the first run of a
@@ -94,6 +95,10 @@ loop_run() { # MODE RUN
 		v=$(record -- /add/bench_mmap_loop "$loops")
 		[ "$2" = 0 ] && check_mode jmmap
 		;;
+	session)
+		load
+		v=$(/add/bench_mmap_loop "$loops" --jmmap-session)
+		;;
 	esac
 	t=$(numbers 2 "$v") || error "bench_mmap_loop ($1) printed '$v', not two times"
 	[ "$2" = 0 ] || echo "RESULT loop $1 $2 $t"
@@ -119,9 +124,9 @@ load
 r=0
 while [ "$r" -le "$runs" ]; do
 	if [ $((r % 2)) = 1 ]; then
-		order="none idle perf jmmap"
+		order="none idle perf jmmap session"
 	else
-		order="jmmap perf idle none"
+		order="session jmmap perf idle none"
 	fi
 	for m in $order; do
 		loop_run "$m" "$r"
