@@ -4,7 +4,9 @@
 #   make deps            install every Debian package the project needs (runs apt-get update)
 #   make check           deps, build, then every test suite in tests/suites/
 #   make demo            deps, build, then record and report the bundled demo JIT
-#   make bench           the report benchmarks against perf
+#   make bench           the benchmarks: jrec report against perf (scripts/bench), then
+#                        jmmap's cost in QEMU guests (scripts/bench-guest);
+#                        BENCH_ONLY=report or BENCH_ONLY=guest runs one of them
 #   make dkms-install KERNELRELEASE=<release>
 #
 # KERNELRELEASE= and KDIR= choose the kernel jmmap is built for. KERNELRELEASE is
@@ -46,9 +48,11 @@ demo: deps
 	$(MAKE) --no-print-directory jrec examples
 	scripts/demo
 
+BENCH_ONLY ?=
 bench: deps
-	$(MAKE) --no-print-directory jrec
-	scripts/bench
+	$(MAKE) --no-print-directory jrec tests
+	$(if $(filter guest,$(BENCH_ONLY)),,scripts/bench)
+	$(if $(filter report,$(BENCH_ONLY)),,scripts/bench-guest)
 
 dkms-install:
 	scripts/dkms-install $(VERSION) $(KREL)

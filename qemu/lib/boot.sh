@@ -32,6 +32,12 @@ qemu_boot() {
 		tty=(-chardev "file,id=tty,path=$work/tty.log" -serial chardev:tty -monitor none)
 	fi
 	args+=("${tty[@]}" -chardev "file,id=ctl,path=$work/ctl.log" -serial chardev:ctl)
+	# -icount: the guest's clock counts executed instructions, not host time
+	# (the guest benchmark's setting: its times then do not depend on how
+	# busy the host is)
+	if [ -n "${JMMAP_QEMU_ICOUNT:-}" ]; then
+		args+=(-icount "$JMMAP_QEMU_ICOUNT")
+	fi
 	if [ -f "$work/scratch.img" ]; then
 		args+=(-drive "file=$work/scratch.img,format=raw,if=virtio,cache=unsafe")
 	fi
