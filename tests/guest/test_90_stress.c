@@ -134,8 +134,14 @@ int main(void)
 			worker(lib, &iters[i], &iters[WORKERS + i]);
 	}
 
+	/*
+	 * At least five session cycles, so that the module is unloaded under
+	 * load at least once, however slowly sessions arm and disarm the hooks
+	 * (registering kprobes waits for RCU, slow on an emulated RT kernel
+	 * under load), within two minutes more than asked.
+	 */
 	end = now_s() + secs;
-	while (now_s() < end) {
+	while (now_s() < end || (cycles < 5 && now_s() < end + 120)) {
 		struct js_records r = { 0 };
 		int sys = open_retry(), one = open_retry();
 		double until;
