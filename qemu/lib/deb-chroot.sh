@@ -83,6 +83,10 @@ qemu_deb_chroot_make() {
 # --mount): the mounts go with it. Prints how the copy was made.
 qemu_deb_chroot_fresh() {
 	local lower=$1 dir=$2 how
+	if qemu_deb_chroot_mounted "$dir"; then
+		echo "$dir/root is still mounted" >&2
+		return 1
+	fi
 	rm -rf "$dir"
 	mkdir -p "$dir/root" "$dir/upper" "$dir/work" || return 1
 	if mount -t overlay overlay -o "lowerdir=$lower,upperdir=$dir/upper,workdir=$dir/work" \
@@ -94,6 +98,25 @@ qemu_deb_chroot_fresh() {
 	fi
 	mount -t proc proc "$dir/root/proc" && mount --rbind /dev "$dir/root/dev" || return 1
 	echo "$how"
+}
+
+# Whether anything of a fresh copy at DIR is still mounted.
+qemu_deb_chroot_mounted() {
+	mountpoint -q "$1/root" || mountpoint -q "$1/root/proc" || mountpoint -q "$1/root/dev"
+}
+
+# qemu_deb_chroot_remove DIR: unmount the fresh copy at DIR and remove it;
+# nothing is removed while anything is still mounted there.
+qemu_deb_chroot_remove() {
+	local dir=$1
+	umount -R "$dir/root/dev" 2>/dev/null
+	umount "$dir/root/proc" 2>/dev/null
+	umount "$dir/root" 2>/dev/null
+	if qemu_deb_chroot_mounted "$dir"; then
+		echo "$dir/root is still mounted; left in place" >&2
+		return 1
+	fi
+	rm -rf "$dir"
 }
 
 # qemu_deb_chroot_run ROOT COMMAND...: run COMMAND in the chroot with a
