@@ -8,6 +8,9 @@
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
 #                        BENCH_ONLY=report or BENCH_ONLY=guest runs one of them
 #   make dkms-install KERNELRELEASE=<release>
+#   make install         jrec, its man pages and bash completion under
+#                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
+#   make deb             the Debian packages jmmap-dkms and jrec, in build/deb/
 #
 # KERNELRELEASE= and KDIR= choose the kernel jmmap is built for. KERNELRELEASE is
 # also a kbuild-internal variable, so it is taken here as KREL and never passed
@@ -17,11 +20,14 @@ VERSION := $(shell cat VERSION)
 KREL := $(or $(KERNELRELEASE),$(shell scripts/default-krel))
 KDIR ?= /lib/modules/$(KREL)/build
 BUILD := $(CURDIR)/build
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 MAKEOVERRIDES := $(filter-out KERNELRELEASE=%,$(MAKEOVERRIDES))
 unexport KERNELRELEASE
 
 
-.PHONY: all jrec kmod tests examples deps check demo bench clean dkms-install fuzz
+.PHONY: all jrec kmod tests examples deps check demo bench clean dkms-install fuzz install deb
 
 all: jrec kmod tests examples
 
@@ -56,6 +62,17 @@ bench: deps
 
 dkms-install:
 	scripts/dkms-install $(VERSION) $(KREL)
+
+# Only the optimised jrec is built for this (not the sanitizer builds and the
+# tests that `make jrec` builds too).
+install:
+	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) PREFIX=$(PREFIX) install
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPLETIONDIR)
+	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 bash-completion/jrec $(DESTDIR)$(COMPLETIONDIR)/jrec
+
+deb:
+	scripts/build-deb
 
 clean:
 	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) clean

@@ -14,6 +14,7 @@
 #   kernels/<release>/.done   written last: the unpack is complete
 #   unstable/                 the private apt configuration (unstable.sh)
 #   chroot-unstable/          the build chroot of the newest kernel (chroot.sh)
+#   chroot-bookworm/          where 60-guest-deb installs the packages (deb-chroot.sh)
 
 . "$(dirname "${BASH_SOURCE[0]}")/unstable.sh"
 
