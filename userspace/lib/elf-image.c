@@ -319,19 +319,28 @@ void elf_image__set_layout(struct elf_image *img, const uint64_t (*loads)[3], un
 
 int elf_image__open(const char *path, struct elf_image **out)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*out = NULL;
+		return -errno;
+	}
+	return elf_image__open_fd(fd, out);
+}
+
+int elf_image__open_fd(int fd, struct elf_image **out)
+{
 	struct elf_image *img;
 	int err;
 
 	*out = NULL;
 	elf_version(EV_CURRENT);
 	img = calloc(1, sizeof(*img));
-	if (!img)
+	if (!img) {
+		close(fd);
 		return -ENOMEM;
-	img->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (img->fd < 0) {
-		err = -errno;
-		goto out_free;
 	}
+	img->fd = fd;
 	img->elf = elf_begin(img->fd, ELF_C_READ_MMAP, NULL);
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF) {
 		err = -ENOEXEC;
@@ -345,9 +354,6 @@ int elf_image__open(const char *path, struct elf_image **out)
 	return 0;
 out_close:
 	elf_image__close(img);
-	return err;
-out_free:
-	free(img);
 	return err;
 }
 

@@ -18,6 +18,8 @@ struct elf_image;
 
 /* 0, or -errno (-ENOEXEC: not an ELF file). */
 int elf_image__open(const char *path, struct elf_image **out);
+/* The same over an open descriptor, which the elf_image then owns (closed on failure too). */
+int elf_image__open_fd(int fd, struct elf_image **out);
 /* The same over a malloc'd image, which the elf_image then owns (freed on close). */
 int elf_image__open_mem(void *buf, size_t len, struct elf_image **out);
 void elf_image__close(struct elf_image *img);

@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "array.h"
 #include "bigalloc.h"
@@ -124,100 +121,16 @@ out_err:
 
 int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len)
 {
-	char *text = malloc(len + 1);
+	/* a kallsyms text is megabytes: a populated mapping for it (bigalloc.h) */
+	size_t map_len = len >= (1u << 20) ? len + 1 : 0;
+	char *text = map_len ? big_zalloc(map_len) : malloc(len + 1);
 
 	if (!text) {
 		memset(k, 0, sizeof(*k));
 		return -ENOMEM;
 	}
 	memcpy(text, buf, len);
-	return parse_owned(k, text, len, 0);
-}
-
-int kernel_syms__load_file(struct kernel_syms *k, const char *path)
-{
-	size_t cap = 1 << 20, len = 0;
-	struct stat st;
-	char *buf;
-	int fd, err;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/*
-	 * A regular file is read in one go, into a populated buffer (bigalloc.h:
-	 * a kallsyms copy is megabytes); /proc/kallsyms says size 0 and grows a
-	 * malloc'd buffer.
-	 */
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uint64_t)st.st_size < (256u << 20)) {
-		size_t map_len = (size_t)st.st_size + 1;
-
-		buf = big_zalloc(map_len);
-		if (!buf) {
-			close(fd);
-			return -ENOMEM;
-		}
-		while (len < map_len - 1) {
-			ssize_t n = read(fd, buf + len, map_len - 1 - len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				err = -errno;
-				close(fd);
-				big_free(buf, map_len);
-				return err;
-			}
-			if (!n)
-				break;
-			len += (size_t)n;
-		}
-		close(fd);
-		return parse_owned(k, buf, len, map_len);
-	}
-	buf = malloc(cap);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb = cap < (256u << 20) ? realloc(buf, cap * 2) : NULL;
-
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0) {
-			err = -errno;
-			goto out;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	if (len == cap) { /* room for the NUL */
-		char *nb = realloc(buf, cap + 1);
-
-		if (!nb) {
-			err = -ENOMEM;
-			goto out;
-		}
-		buf = nb;
-	}
-	close(fd);
-	return parse_owned(k, buf, len, 0);
-out:
-	close(fd);
-	free(buf);
-	return err;
+	return parse_owned(k, text, len, map_len);
 }
 
 int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, uint64_t text_addr)

@@ -22,7 +22,6 @@ struct kernel_syms {
 
 /* Parse "ADDR TYPE NAME [MODULE]" lines (kallsyms and System.map). 0 or -errno. */
 int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len);
-int kernel_syms__load_file(struct kernel_syms *k, const char *path);
 /*
  * Take the function symbols of a vmlinux (@tab, names owned by the caller's
  * image) with @text_addr the link-time _text. 0 or -errno.

@@ -83,7 +83,7 @@ static void usage(FILE *out)
 		DEFAULT_FREQ, DEFAULT_MMAP_PAGES);
 }
 
-uint64_t rec_now(void)
+uint64_t recorder__now(void)
 {
 	struct timespec ts;
 
@@ -138,13 +138,13 @@ static int parse_pages(const char *s, unsigned int *pages)
 static int parse_event(const char *s, enum record_event *ev)
 {
 	if (!strcmp(s, "cycles") || !strcmp(s, "cpu-cycles"))
-		*ev = REC_EV_CYCLES;
+		*ev = RECORD_EV_CYCLES;
 	else if (!strcmp(s, "instructions"))
-		*ev = REC_EV_INSTRUCTIONS;
+		*ev = RECORD_EV_INSTRUCTIONS;
 	else if (!strcmp(s, "cpu-clock"))
-		*ev = REC_EV_CPU_CLOCK;
+		*ev = RECORD_EV_CPU_CLOCK;
 	else if (!strcmp(s, "task-clock"))
-		*ev = REC_EV_TASK_CLOCK;
+		*ev = RECORD_EV_TASK_CLOCK;
 	else
 		return -EINVAL;
 	return 0;
@@ -395,8 +395,8 @@ static void stop_child(struct record *r, uint64_t *term_at)
 		return;
 	if (!*term_at) {
 		kill(r->child, SIGTERM);
-		*term_at = rec_now();
-	} else if (rec_now() - *term_at > STOP_GRACE_NS) {
+		*term_at = recorder__now();
+	} else if (recorder__now() - *term_at > STOP_GRACE_NS) {
 		kill(r->child, SIGKILL);
 	}
 }
@@ -429,7 +429,7 @@ static int read_jmmap(struct record *r)
 	}
 	if (err || r->jm->records.len == before)
 		return err;
-	return rec_watch_jmmap(r, r->jm->records.data + before, r->jm->records.len - before);
+	return watch__jmmap(r, r->jm->records.data + before, r->jm->records.len - before);
 }
 
 static int main_loop(struct record *r)
@@ -450,19 +450,19 @@ static int main_loop(struct record *r)
 	for (;;) {
 		int done;
 
-		if (poll(pfd, n, (int)(REC_TICK_NS / 1000000)) < 0 && errno != EINTR) {
+		if (poll(pfd, n, (int)(RECORDER_TICK_NS / 1000000)) < 0 && errno != EINTR) {
 			err = -errno;
 			break;
 		}
 		read_signals(r);
-		err = rec_events_drain(r);
+		err = events__drain(r);
 		if (!err && r->jm)
 			err = read_jmmap(r);
 		if (!err)
-			err = rec_watch_tick(r, 0);
+			err = watch__tick(r, 0);
 		if (err)
 			break;
-		if (r->child > 0 && rec_workload_reap(r) < 0)
+		if (r->child > 0 && workload__reap(r) < 0)
 			break;
 		done = (r->child > 0 && r->child_exited) || target_gone(r);
 		if (r->stop_signal) {
@@ -482,21 +482,21 @@ static int finish(struct record *r)
 {
 	int err;
 
-	rec_events_disable(r);
-	err = rec_events_drain(r);
+	events__disable(r);
+	err = events__drain(r);
 	if (!err && r->jm)
 		err = read_jmmap(r);
 	if (!err && r->jm && !r->jm_broken)
 		jmmap_client__sync_lost(r->jm); /* best effort: the stream's LOST counts stand */
 	if (!err)
-		err = rec_watch_tick(r, 1);
+		err = watch__tick(r, 1);
 	if (r->bid) {
 		if (r->opts.verbose)
 			fprintf(stderr, "jrec record: waiting for the build-id cache\n");
 		bidcache__stop(r->bid);
 	}
 	if (!err)
-		err = rec_features_write(r);
+		err = features__write(r);
 	if (!err)
 		err = perf_writer__finish(r->w);
 	return err;
@@ -532,10 +532,10 @@ static void cleanup(struct record *r)
 		close(r->err_fd);
 	if (r->child > 0 && !r->child_exited) {
 		kill(r->child, SIGKILL);
-		rec_workload_reap(r);
+		workload__reap(r);
 	}
-	rec_events_close(r);
-	rec_watch_free(r);
+	events__close(r);
+	watch__free(r);
 	bidcache__free(r->bid);
 	jmmap_client__free(r->jm);
 	perf_writer__free(r->w);
@@ -621,7 +621,7 @@ int cmd_record(int argc, char **argv)
 		}
 	}
 	if (r.opts.argc) {
-		err = rec_workload_prepare(&r);
+		err = workload__prepare(&r);
 		if (err) {
 			fprintf(stderr, "jrec record: cannot start the workload: %s\n",
 				strerror(-err));
@@ -631,12 +631,12 @@ int cmd_record(int argc, char **argv)
 	err = setup_buildid_cache(&r);
 	if (err)
 		goto out;
-	err = rec_events_open(&r);
+	err = events__open(&r);
 	if (err) {
 		events_error(&r, err);
 		goto out;
 	}
-	err = rec_events_mmap(&r);
+	err = events__mmap(&r);
 	if (err) {
 		fprintf(stderr, "jrec record: cannot map the ring buffers (%s); try a smaller "
 				"-m or raise kernel.perf_event_mlock_kb\n", strerror(-err));
@@ -647,19 +647,19 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		goto out;
 
-	r.t0 = rec_now();
-	err = rec_synth_kernel(&r);
+	r.t0 = recorder__now();
+	err = synth__kernel(&r);
 	/* a workload's events start at its exec (enable_on_exec); others now */
 	if (!err && !r.attr.enable_on_exec)
-		err = rec_events_enable(&r);
+		err = events__enable(&r);
 	if (!err && r.opts.pid)
-		err = rec_synth_process(&r, r.opts.pid);
+		err = synth__process(&r, r.opts.pid);
 	else if (!err && r.opts.system_wide)
-		err = rec_synth_all(&r);
+		err = synth__all(&r);
 	if (!err && r.child > 0)
-		err = rec_watch_pid(&r, (uint32_t)r.child);
+		err = watch__pid(&r, (uint32_t)r.child);
 	if (!err && r.opts.pid)
-		err = rec_watch_pid(&r, (uint32_t)r.opts.pid);
+		err = watch__pid(&r, (uint32_t)r.opts.pid);
 	if (!err)
 		err = perf_writer__flush(r.w);
 	if (err) {
@@ -668,11 +668,11 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	if (r.opts.argc) {
-		err = rec_workload_start(&r);
+		err = workload__start(&r);
 		if (err) {
 			fprintf(stderr, "jrec record: cannot run '%s': %s\n", r.opts.argv[0],
 				strerror(-err));
-			rec_workload_reap(&r);
+			workload__reap(&r);
 			status = 127;
 			unlink(r.opts.output);
 			goto out;

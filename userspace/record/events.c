@@ -20,7 +20,7 @@
 #include "perf-file.h"
 #include "record.h"
 
-#define REC_RECORD_MAX 65536
+#define EVENTS_RECORD_MAX 65536
 
 static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group,
 			       unsigned long flags)
@@ -33,22 +33,22 @@ static void set_event(struct record *r, enum record_event ev)
 	struct perf_event_attr *a = &r->attr;
 
 	switch (ev) {
-	case REC_EV_CYCLES:
+	case RECORD_EV_CYCLES:
 		a->type = PERF_TYPE_HARDWARE;
 		a->config = PERF_COUNT_HW_CPU_CYCLES;
 		r->event_name = "cycles";
 		break;
-	case REC_EV_INSTRUCTIONS:
+	case RECORD_EV_INSTRUCTIONS:
 		a->type = PERF_TYPE_HARDWARE;
 		a->config = PERF_COUNT_HW_INSTRUCTIONS;
 		r->event_name = "instructions";
 		break;
-	case REC_EV_CPU_CLOCK:
+	case RECORD_EV_CPU_CLOCK:
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_CPU_CLOCK;
 		r->event_name = "cpu-clock";
 		break;
-	case REC_EV_TASK_CLOCK:
+	case RECORD_EV_TASK_CLOCK:
 		a->type = PERF_TYPE_SOFTWARE;
 		a->config = PERF_COUNT_SW_TASK_CLOCK;
 		r->event_name = "task-clock";
@@ -160,7 +160,7 @@ static int open_one(struct record *r, pid_t tid, int cpu)
 			if (!r->opts.quiet)
 				fprintf(stderr, "jrec record: cycles not supported (no hardware "
 						"counters), falling back to cpu-clock\n");
-			set_event(r, REC_EV_CPU_CLOCK);
+			set_event(r, RECORD_EV_CPU_CLOCK);
 			continue;
 		}
 		if ((errno == EACCES || errno == EPERM) && !r->attr.exclude_kernel) {
@@ -175,7 +175,7 @@ static int open_one(struct record *r, pid_t tid, int cpu)
 	}
 }
 
-int rec_events_open(struct record *r)
+int events__open(struct record *r)
 {
 	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	pid_t *tids = NULL;
@@ -229,13 +229,13 @@ out:
 	return err;
 }
 
-int rec_events_mmap(struct record *r)
+int events__mmap(struct record *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t i;
 
 	for (i = 0; i < r->nr_rings; i++) {
-		struct rec_ring *rg = &r->rings[i];
+		struct events_ring *rg = &r->rings[i];
 		size_t len = ((size_t)r->opts.mmap_pages + 1) * (size_t)page;
 
 		rg->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rg->fd, 0);
@@ -263,12 +263,12 @@ static int ioctl_all(struct record *r, unsigned long req)
 	return 0;
 }
 
-int rec_events_enable(struct record *r)
+int events__enable(struct record *r)
 {
 	return ioctl_all(r, PERF_EVENT_IOC_ENABLE);
 }
 
-int rec_events_disable(struct record *r)
+int events__disable(struct record *r)
 {
 	return ioctl_all(r, PERF_EVENT_IOC_DISABLE);
 }
@@ -295,17 +295,17 @@ static int handle(struct record *r, const struct perf_event_header *h)
 	err = perf_writer__write(r->w, h, h->size);
 	if (err)
 		return err;
-	return rec_watch_record(r, h);
+	return watch__record(r, h);
 }
 
-static int drain_ring(struct record *r, struct rec_ring *rg, int *wrote)
+static int drain_ring(struct record *r, struct events_ring *rg, int *wrote)
 {
 	struct perf_event_mmap_page *pg = rg->base;
 	const uint8_t *data = (const uint8_t *)rg->base + pg->data_offset;
 	uint64_t head, tail, mask = rg->data_size - 1;
 	union {
 		struct perf_event_header h;
-		uint8_t b[REC_RECORD_MAX];
+		uint8_t b[EVENTS_RECORD_MAX];
 	} tmp;
 	int err = 0;
 
@@ -348,7 +348,7 @@ static int drain_ring(struct record *r, struct rec_ring *rg, int *wrote)
 	return err;
 }
 
-int rec_events_drain(struct record *r)
+int events__drain(struct record *r)
 {
 	int wrote = 0, err;
 	size_t i;
@@ -370,7 +370,7 @@ int rec_events_drain(struct record *r)
 	return 0;
 }
 
-void rec_events_close(struct record *r)
+void events__close(struct record *r)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t i;

@@ -176,8 +176,8 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 	if (!err && r->bid && r->buildid_dir[0])
 		err = jrec_info__add(&b, "buildid_dir", "%s", r->buildid_dir);
 	if (!err)
-		err =
-		    jrec_info__add(&b, "perfmap_poll_ns", "%llu", (unsigned long long)REC_TICK_NS);
+		err = jrec_info__add(&b, "perfmap_poll_ns", "%llu",
+				     (unsigned long long)RECORDER_TICK_NS);
 	if (!err)
 		err = jrec_info__add(&b, "samples", "%llu", (unsigned long long)r->nr_samples);
 	if (!err)
@@ -274,7 +274,7 @@ static int side_files(struct record *r)
 	return 0;
 }
 
-int rec_features_write(struct record *r)
+int features__write(struct record *r)
 {
 	uint8_t kid[20];
 	uint8_t kid_len = 0;

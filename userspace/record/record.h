@@ -15,10 +15,10 @@
 #include "perfmap-watch.h"
 
 enum record_event {
-	REC_EV_CYCLES,
-	REC_EV_INSTRUCTIONS,
-	REC_EV_CPU_CLOCK,
-	REC_EV_TASK_CLOCK,
+	RECORD_EV_CYCLES,
+	RECORD_EV_INSTRUCTIONS,
+	RECORD_EV_CPU_CLOCK,
+	RECORD_EV_TASK_CLOCK,
 };
 
 struct record_opts {
@@ -40,7 +40,7 @@ struct record_opts {
 	char **full_argv;
 };
 
-struct rec_ring {
+struct events_ring {
 	int fd;
 	int cpu;
 	void *base; /* the mmap: control page, then data */
@@ -56,7 +56,7 @@ struct record {
 	uint64_t *ids;
 	int *out_fds; /* the ring fd each event writes into, -1 for ring owners */
 	size_t nr_fds;
-	struct rec_ring *rings;
+	struct events_ring *rings;
 	size_t nr_rings;
 
 	struct perf_writer *w;
@@ -88,39 +88,39 @@ struct record {
 	int stop_signal; /* SIGINT/SIGTERM received */
 };
 
-#define REC_TICK_NS 10000000ull /* perf-map and jitdump polling interval */
+#define RECORDER_TICK_NS 10000000ull /* perf-map and jitdump polling interval */
 
-uint64_t rec_now(void);
+uint64_t recorder__now(void);
 
 /* events.c */
-int rec_events_open(struct record *r);
-int rec_events_mmap(struct record *r);
-int rec_events_enable(struct record *r);
-int rec_events_disable(struct record *r);
+int events__open(struct record *r);
+int events__mmap(struct record *r);
+int events__enable(struct record *r);
+int events__disable(struct record *r);
 /* Move every ring's records to the file and look at them. 0 or -errno. */
-int rec_events_drain(struct record *r);
-void rec_events_close(struct record *r);
+int events__drain(struct record *r);
+void events__close(struct record *r);
 
 /* workload.c */
-int rec_workload_prepare(struct record *r);
-int rec_workload_start(struct record *r);
+int workload__prepare(struct record *r);
+int workload__start(struct record *r);
 /* Reap the child if it exited. 1 if it has, 0 if not, -errno. */
-int rec_workload_reap(struct record *r);
+int workload__reap(struct record *r);
 
 /* synth.c: records for what existed before the events were enabled. */
-int rec_synth_kernel(struct record *r);
-int rec_synth_process(struct record *r, pid_t pid);
-int rec_synth_all(struct record *r);
+int synth__kernel(struct record *r);
+int synth__process(struct record *r, pid_t pid);
+int synth__all(struct record *r);
 
 /* watch.c: side files and binaries, driven by the records seen. */
-int rec_watch_record(struct record *r, const struct perf_event_header *h);
-int rec_watch_pid(struct record *r, uint32_t pid);
+int watch__record(struct record *r, const struct perf_event_header *h);
+int watch__pid(struct record *r, uint32_t pid);
 /* Whole jmmap records just read: file-backed executable MMAP3s go to the cache. */
-int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len);
-int rec_watch_tick(struct record *r, int final);
-void rec_watch_free(struct record *r);
+int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len);
+int watch__tick(struct record *r, int final);
+void watch__free(struct record *r);
 
 /* features.c */
-int rec_features_write(struct record *r);
+int features__write(struct record *r);
 
 #endif

@@ -37,11 +37,11 @@ static int emit(struct record *r, void *rec, uint8_t *end)
 	h->size = (uint16_t)(end - (uint8_t *)rec);
 	err = perf_writer__write(r->w, h, h->size);
 	if (!err)
-		err = rec_watch_record(r, h);
+		err = watch__record(r, h);
 	return err;
 }
 
-int rec_synth_kernel(struct record *r)
+int synth__kernel(struct record *r)
 {
 	union {
 		struct perf_event_header h;
@@ -149,7 +149,7 @@ static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)
 	return emit(r, &u, p);
 }
 
-int rec_synth_process(struct record *r, pid_t pid)
+int synth__process(struct record *r, pid_t pid)
 {
 	struct synth_ctx c = {r, (uint32_t)pid};
 	struct dirent *de;
@@ -174,7 +174,7 @@ int rec_synth_process(struct record *r, pid_t pid)
 	return err;
 }
 
-int rec_synth_all(struct record *r)
+int synth__all(struct record *r)
 {
 	struct dirent *de;
 	DIR *d;
@@ -188,7 +188,7 @@ int rec_synth_all(struct record *r)
 
 		if (pid <= 0)
 			continue;
-		err = rec_synth_process(r, (pid_t)pid);
+		err = synth__process(r, (pid_t)pid);
 		if (err == -ESRCH || err == -ENOENT)
 			err = 0;
 		if (err)

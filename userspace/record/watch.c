@@ -3,7 +3,7 @@
  * jrec record: what the recorder does with the records it sees. A
  * file-backed executable MMAP2 goes to the build-id cache thread; a mapped
  * jit-PID.dump starts a jitdump copy; an anonymous executable mapping starts
- * watching the process's perf map. rec_watch_tick() polls the side files.
+ * watching the process's perf map. watch__tick() polls the side files.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,8 +19,8 @@
 #include "perf-reader.h"
 #include "record.h"
 
-#define REC_MAX_PERFMAPS 4096
-#define REC_MAX_JITDUMPS 1024
+#define WATCH_MAX_PERFMAPS 4096
+#define WATCH_MAX_JITDUMPS 1024
 
 struct mmap2_view {
 	uint32_t pid, tid;
@@ -33,8 +33,8 @@ struct mmap2_view {
 
 /* The recorder's sample_id trailer: {pid, tid}, time, {cpu, res}, id (Documentation/jrec-data.rst).
  */
-#define REC_SAMPLE_ID_SIZE 32
-#define REC_SAMPLE_ID_TIME 8
+#define WATCH_SAMPLE_ID_SIZE 32
+#define WATCH_SAMPLE_ID_TIME 8
 
 /* A MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
 static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
@@ -42,7 +42,7 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 	const uint8_t *b = (const uint8_t *)h;
 	struct pr_mmap mm;
 
-	if (perf_records__decode_mmap(h, h->size, REC_SAMPLE_ID_SIZE, &mm))
+	if (perf_records__decode_mmap(h, h->size, WATCH_SAMPLE_ID_SIZE, &mm))
 		return -EINVAL;
 	memset(v, 0, sizeof(*v));
 	v->pid = mm.pid;
@@ -60,7 +60,7 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 	v->bm.dev_minor = mm.min;
 	v->bm.ino = mm.ino;
 	v->bm.ino_generation = mm.ino_generation;
-	v->time = bo_u64(b + h->size - REC_SAMPLE_ID_SIZE + REC_SAMPLE_ID_TIME, false);
+	v->time = bo_u64(b + h->size - WATCH_SAMPLE_ID_SIZE + WATCH_SAMPLE_ID_TIME, false);
 	v->name = mm.filename;
 	v->bm.pid = v->pid;
 	v->bm.start = v->start;
@@ -69,7 +69,7 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 	return 0;
 }
 
-int rec_watch_pid(struct record *r, uint32_t pid)
+int watch__pid(struct record *r, uint32_t pid)
 {
 	struct perfmap_watch **n, *pm;
 	size_t i;
@@ -88,7 +88,7 @@ int rec_watch_pid(struct record *r, uint32_t pid)
 		r->perfmaps[i] = pm;
 		return 0;
 	}
-	if (r->nr_perfmaps >= REC_MAX_PERFMAPS)
+	if (r->nr_perfmaps >= WATCH_MAX_PERFMAPS)
 		return 0;
 	err = perfmap_watch__new(pid, &pm);
 	if (err)
@@ -115,7 +115,7 @@ static int start_jitdump(struct record *r, const struct mmap2_view *v)
 	for (i = 0; i < r->nr_jitdumps; i++)
 		if (r->jitdumps[i]->pid == v->pid && !strcmp(r->jitdumps[i]->path, v->name))
 			return 0;
-	if (r->nr_jitdumps >= REC_MAX_JITDUMPS)
+	if (r->nr_jitdumps >= WATCH_MAX_JITDUMPS)
 		return 0;
 	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", v->pid,
 		 (unsigned long long)v->start, (unsigned long long)(v->start + v->len));
@@ -144,7 +144,7 @@ static int start_jitdump(struct record *r, const struct mmap2_view *v)
 	if (r->opts.verbose)
 		fprintf(stderr, "jrec record: copying %s\n", v->name);
 	/* a JIT with a jitdump may also write a perf map */
-	return rec_watch_pid(r, v->pid);
+	return watch__pid(r, v->pid);
 }
 
 static int on_exit_pid(struct record *r, uint32_t pid)
@@ -154,7 +154,7 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->pid != pid || r->perfmaps[i]->gone)
 			continue;
-		perfmap_watch__update(r->perfmaps[i], rec_now(), &r->perfmap_lines);
+		perfmap_watch__update(r->perfmaps[i], recorder__now(), &r->perfmap_lines);
 		r->perfmaps[i]->gone = 1; /* no more polling of a dead pid */
 	}
 	for (i = 0; i < r->nr_jitdumps; i++)
@@ -163,7 +163,7 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	return 0;
 }
 
-int rec_watch_record(struct record *r, const struct perf_event_header *h)
+int watch__record(struct record *r, const struct perf_event_header *h)
 {
 	struct mmap2_view v;
 
@@ -172,7 +172,7 @@ int rec_watch_record(struct record *r, const struct perf_event_header *h)
 		if (parse_mmap2(h, &v) || !(v.prot & PROT_EXEC) || v.pid == (uint32_t)-1)
 			return 0;
 		if (map_name__is_jit_anon(v.name))
-			return rec_watch_pid(r, v.pid);
+			return watch__pid(r, v.pid);
 		if (map_name__is_jitdump(v.name))
 			return start_jitdump(r, &v);
 		if (v.name[0] != '/' || !r->bid)
@@ -223,7 +223,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 	return bidcache__add(r->bid, &bm);
 }
 
-int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
+int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len)
 {
 	int err;
 
@@ -235,13 +235,13 @@ int rec_watch_jmmap(struct record *r, const uint8_t *bytes, size_t len)
 	return err == -EBADMSG ? 0 : err;
 }
 
-int rec_watch_tick(struct record *r, int final)
+int watch__tick(struct record *r, int final)
 {
-	uint64_t now = rec_now();
+	uint64_t now = recorder__now();
 	size_t i;
 	int err;
 
-	if (!final && now - r->last_tick < REC_TICK_NS)
+	if (!final && now - r->last_tick < RECORDER_TICK_NS)
 		return 0;
 	r->last_tick = now;
 	for (i = 0; i < r->nr_perfmaps; i++) {
@@ -259,7 +259,7 @@ int rec_watch_tick(struct record *r, int final)
 	return 0;
 }
 
-void rec_watch_free(struct record *r)
+void watch__free(struct record *r)
 {
 	size_t i;
 

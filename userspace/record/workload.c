@@ -15,7 +15,7 @@
 
 #include "record.h"
 
-int rec_workload_prepare(struct record *r)
+int workload__prepare(struct record *r)
 {
 	int go[2], ep[2];
 	sigset_t none;
@@ -64,7 +64,7 @@ int rec_workload_prepare(struct record *r)
 	return 0;
 }
 
-int rec_workload_start(struct record *r)
+int workload__start(struct record *r)
 {
 	ssize_t n;
 	int e = 0;
@@ -84,7 +84,7 @@ int rec_workload_start(struct record *r)
 	return 0;
 }
 
-int rec_workload_reap(struct record *r)
+int workload__reap(struct record *r)
 {
 	int status;
 	pid_t p;

@@ -6,6 +6,7 @@
  * agrees with the recorded kallsyms), the recorded kallsyms, perf's copy of
  * kallsyms, and the running kernel's when it is the recorded one. Relocated
  * by the recorded _text (KASLR); module symbols from the recorded kallsyms.
+ * Every file of this machine is read through machine-files.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,18 @@
 #include <sys/utsname.h>
 
 #include "elf-image.h"
+#include "machine-files.h"
 #include "procfs.h"
 #include "session.h"
 
+static int parse_ksyms(const void *bytes, size_t len, void *ctx)
+{
+	return kernel_syms__parse(ctx, bytes, len);
+}
+
 static bool try_ksyms_file(struct session *s, const char *path, const char *source)
 {
-	if (kernel_syms__load_file(&s->ksyms, path))
+	if (machine_file__read(path, parse_ksyms, &s->ksyms))
 		return false;
 	if (!s->ksyms.tab.nr) {
 		kernel_syms__release(&s->ksyms);
@@ -42,6 +49,7 @@ static bool try_vmlinux(struct session *s)
 	for (i = 0; i < 4; i++) {
 		struct elf_image *img;
 		uint64_t text;
+		int fd;
 
 		if (i == 0)
 			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug",
@@ -52,7 +60,8 @@ static bool try_vmlinux(struct session *s)
 			snprintf(path, sizeof(path), "/lib/modules/%s/build/vmlinux", rel);
 		else
 			snprintf(path, sizeof(path), "/boot/vmlinux-%s", rel);
-		if (elf_image__open(path, &img))
+		fd = machine_file__open(path);
+		if (fd < 0 || elf_image__open_fd(fd, &img))
 			continue;
 		if (elf_image__build_id(img, id, sizeof(id)) != s->kernel_bid.len ||
 		    memcmp(id, s->kernel_bid.bytes, s->kernel_bid.len) ||
@@ -101,12 +110,23 @@ static bool system_map_agrees(struct session *s)
 	return same * 10 >= checked * 9;
 }
 
+struct kernel_bid {
+	uint8_t id[20], len;
+};
+
+static int parse_notes(const void *bytes, size_t len, void *ctx)
+{
+	struct kernel_bid *b = ctx;
+
+	return procfs_parse_build_id_note(bytes, len, b->id, &b->len);
+}
+
 void session__kernel_load(struct session *s)
 {
 	char path[512];
 	const void *p;
 	size_t len;
-	uint8_t id[20], idlen = 0;
+	struct kernel_bid running = {{0}, 0};
 	struct utsname u;
 
 	s->ksyms_tried = true;
@@ -141,11 +161,11 @@ void session__kernel_load(struct session *s)
 			goto found;
 	}
 	/* the running kernel, when it is the recorded one */
-	if (procfs_read_kernel_build_id(id, &idlen))
-		idlen = 0;
-	if (s->kernel_bid.len
-		? (idlen == s->kernel_bid.len && !memcmp(id, s->kernel_bid.bytes, idlen))
-		: (!uname(&u) && !strcmp(u.release, s->kernel_release))) {
+	if (machine_file__read("/sys/kernel/notes", parse_notes, &running))
+		running.len = 0;
+	if (s->kernel_bid.len ? (running.len == s->kernel_bid.len &&
+				 !memcmp(running.id, s->kernel_bid.bytes, running.len))
+			      : (!uname(&u) && !strcmp(u.release, s->kernel_release))) {
 		if (try_ksyms_file(s, "/proc/kallsyms", "/proc/kallsyms"))
 			goto found;
 	}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * machine-files: the report's reads of files of this machine that the
- * recording only names, for processes it has no copy of them for: a jitdump
- * that a JIT mapped, and /tmp/perf-PID.map. Every such read goes through
- * map_file().
+ * machine-files: the report's reads of files of this machine. Every open
+ * goes through machine_file__open(), every read through machine_file__read():
+ * the jitdumps and perf maps that the recording only names, for processes
+ * it has no copy of them for (here), and the kernel's symbol files
+ * (kernel-symbols.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,31 +12,75 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "machine-files.h"
 #include "map-names.h"
 #include "session.h"
 
-/* @fn over the bytes of the regular, non-empty file at @path. */
-static int map_file(const char *path, int (*fn)(const void *bytes, size_t len, void *ctx),
-		    void *ctx)
+int machine_file__open(const char *path)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* All of @fd to its end, at most MACHINE_FILE_MAX bytes. 0 or -errno. */
+static int read_to_end(int fd, struct buf *b)
+{
+	for (;;) {
+		/* room to double, and for one byte past the limit to tell a file too big */
+		size_t want = b->len < 32768 ? 65536 : 2 * b->len;
+		ssize_t n;
+		int err;
+
+		if (b->len > MACHINE_FILE_MAX)
+			return -EFBIG;
+		if (want > MACHINE_FILE_MAX + 1)
+			want = MACHINE_FILE_MAX + 1;
+		err = buf__reserve(b, want - b->len);
+		if (err)
+			return err;
+		n = read(fd, b->data + b->len, want - b->len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return 0;
+		b->len += (size_t)n;
+	}
+}
+
+int machine_file__read(const char *path, int (*fn)(const void *bytes, size_t len, void *ctx),
+		       void *ctx)
+{
+	struct buf b = BUF_INIT;
 	struct stat st;
 	void *m;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = machine_file__open(path);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		return fd;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 0) {
 		close(fd);
 		return -ENODATA;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	err = m == MAP_FAILED ? -errno : 0;
+	if (st.st_size > 0) {
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m != MAP_FAILED) {
+			close(fd);
+			err = fn(m, (size_t)st.st_size, ctx);
+			munmap(m, (size_t)st.st_size);
+			return err;
+		}
+	}
+	/* /proc says size 0, and a /sys file may not map: read them */
+	err = read_to_end(fd, &b);
 	close(fd);
-	if (err)
-		return err;
-	err = fn(m, (size_t)st.st_size, ctx);
-	munmap(m, (size_t)st.st_size);
+	if (!err)
+		err = b.len ? fn(b.data, b.len, ctx) : -ENODATA;
+	buf__release(&b);
 	return err;
 }
 
@@ -61,7 +106,7 @@ void session__machine_jitdump(struct session *s, uint32_t pid, const char *path)
 
 	if (!map_name__is_jitdump(path) || (jp && jp->has_jitdump))
 		return;
-	map_file(path, add_jitdump, &f);
+	machine_file__read(path, add_jitdump, &f);
 }
 
 static int add_perfmap(const void *bytes, size_t len, void *ctx)
@@ -85,6 +130,6 @@ void session__machine_perfmaps(struct session *s)
 		if ((jp && jp->has_timed_perfmap) ||
 		    map_name__perfmap_path(path, sizeof(path), "", p->pid))
 			continue;
-		map_file(path, add_perfmap, &f);
+		machine_file__read(path, add_perfmap, &f);
 	}
 }

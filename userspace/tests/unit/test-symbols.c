@@ -14,6 +14,7 @@
 #include "demangle.h"
 #include "elf-image.h"
 #include "kernel-syms.h"
+#include "report/machine-files.h"
 #include "tap.h"
 
 __attribute__((noinline)) int test_symbols_marker(int x);
@@ -52,6 +53,18 @@ static void kernel(void)
 }
 
 /* kallsyms from a regular file: read into a populated buffer, parsed in place */
+static int parse_ksyms(const void *bytes, size_t len, void *ctx)
+{
+	return kernel_syms__parse(ctx, bytes, len);
+}
+
+static int count_bytes(const void *bytes, size_t len, void *ctx)
+{
+	*(size_t *)ctx = len;
+	return 0;
+}
+
+/* A kallsyms copy read through the report's one reader of this machine's files. */
 static void kernel_file(void)
 {
 	static const char text[] = "ffffffff81000000 T _text\n"
@@ -60,13 +73,14 @@ static void kernel_file(void)
 	char path[] = "kallsyms-XXXXXX";
 	struct kernel_syms k;
 	const struct sym *s;
+	size_t got = 0;
 	int fd = mkstemp(path);
 
 	check(fd >= 0 && write(fd, text, sizeof(text) - 1) == (ssize_t)sizeof(text) - 1,
 	      "a kallsyms copy written to a file");
 	if (fd >= 0)
 		close(fd);
-	check(!kernel_syms__load_file(&k, path) && k.tab.nr == 3 &&
+	check(!machine_file__read(path, parse_ksyms, &k) && k.tab.nr == 3 &&
 		      k.text_addr == 0xffffffff81000000ULL,
 	      "kallsyms loaded from a regular file");
 	s = symtab__find(&k.tab, 0xffffffffc0001004ULL);
@@ -74,7 +88,10 @@ static void kernel_file(void)
 	      "names from the file end at the tab; the module is kept");
 	kernel_syms__release(&k);
 	unlink(path);
-	check(kernel_syms__load_file(&k, "no-such-kallsyms") == -ENOENT, "a missing file is -ENOENT");
+	check(machine_file__read("no-such-kallsyms", parse_ksyms, &k) == -ENOENT,
+	      "a missing file is -ENOENT");
+	check(!machine_file__read("/proc/self/status", count_bytes, &got) && got > 0,
+	      "a /proc file that says size 0 is read to its end");
 }
 
 /* A table that outgrows malloc into a populated mapping (and is moved by mremap). */
