@@ -11,7 +11,7 @@
 
 #include "record.h"
 
-/* Task context, at arm time (once): the pool of batches. */
+/* Task context, at load: the pool of batches. */
 int jmmap_defer_init(void);
 /* At module exit: every batch has run (each pins the module). */
 void jmmap_defer_exit(void);

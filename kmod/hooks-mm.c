@@ -28,7 +28,6 @@
  */
 #include <asm/syscall.h>
 #include <linux/hashtable.h>
-#include <linux/kallsyms.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>

@@ -54,10 +54,7 @@ void *jmmap_pool_get(struct jmmap_pool *pool)
 	obj = pool->free;
 	if (obj) {
 		pool->free = *obj;
-		if (++pool->in_use > pool->peak)
-			pool->peak = pool->in_use;
-	} else {
-		pool->exhausted++;
+		pool->in_use++;
 	}
 	raw_spin_unlock_irqrestore(&pool->lock, flags);
 	if (obj)

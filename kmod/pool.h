@@ -17,8 +17,7 @@ struct jmmap_pool {
 	void *mem;       /* nr objects of size bytes */
 	void *free;      /* free objects, linked through their first word */
 	u32 size, nr;
-	u32 in_use, peak;
-	u64 exhausted;   /* gets that found the pool empty */
+	u32 in_use;      /* checked empty at destroy */
 	const char *name;
 };
 

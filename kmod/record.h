@@ -4,7 +4,7 @@
  * knows at the moment of the call (time, range, a reference to the file);
  * jmmap_pending_finish() turns it into the record sessions read: it adds the
  * cookie and the file name, which need the file read and so task context.
- * Pending records come from a pool set aside at arm time, so that a hook
+ * Pending records come from a pool set aside at load, so that a hook
  * never allocates.
  */
 #ifndef JMMAP_RECORD_H
@@ -47,7 +47,7 @@ struct jmmap_pending {
 	} r; /* fixed part; the file name is added when finishing */
 };
 
-/* Task context, at arm time (once): the pool of pending records. */
+/* Task context, at load: the pool of pending records. */
 int jmmap_record_init(void);
 void jmmap_record_exit(void);
 
