@@ -17,6 +17,26 @@ qemu_chroot_dir() {
 	echo "$(qemu_cache_dir)/chroot-unstable"
 }
 
+# qemu_chroot_current ROOT WANT: whether the chroot at ROOT was made for
+# WANT, as its stamp (.jmmap-chroot, written last) says. Also for
+# deb-chroot.sh's chroot.
+qemu_chroot_current() {
+	[ -f "$1/.jmmap-chroot" ] && [ "$(cat "$1/.jmmap-chroot")" = "$2" ]
+}
+
+# qemu_chroot_can_make LOG WHAT: whether mmdebstrap and root are there for
+# WHAT ("making the ... chroot"); if not, the reason goes to LOG.
+qemu_chroot_can_make() {
+	if ! command -v mmdebstrap >/dev/null; then
+		echo "mmdebstrap is not installed (make deps)" >>"$1"
+		return 1
+	fi
+	if [ "$(id -u)" != 0 ]; then
+		echo "$2 needs root" >>"$1"
+		return 1
+	fi
+}
+
 # The major version of the gcc a kernel was built with, from the text of a
 # .config or autoconf.h on stdin.
 qemu_cc_major_of_config() {
@@ -58,18 +78,11 @@ qemu_chroot_make() {
 	ver=$(qemu_series_apt "$series" apt-cache policy "linux-headers-$rel" 2>/dev/null |
 		sed -n 's/^ *Candidate: *//p')
 	want="linux-headers-$rel ${ver:-unknown}"
-	if [ -f "$root/.jmmap-chroot" ] && [ "$(cat "$root/.jmmap-chroot")" = "$want" ]; then
+	if qemu_chroot_current "$root" "$want"; then
 		echo "$root"
 		return 0
 	fi
-	if ! command -v mmdebstrap >/dev/null; then
-		echo "mmdebstrap is not installed (make deps)" >>"$log"
-		return 1
-	fi
-	if [ "$(id -u)" != 0 ]; then
-		echo "making and entering the build chroot needs root" >>"$log"
-		return 1
-	fi
+	qemu_chroot_can_make "$log" "making and entering the build chroot" || return 1
 	mirror=$(qemu_debian_mirror 2>>"$log") || return 1
 	tmp=$root.new
 	rm -rf "$tmp" "$root"

@@ -13,6 +13,8 @@
 # libraries jrec links, and man-db and bash-completion to check the man pages
 # and the completion, so that installing the packages needs no network.
 
+. "$(dirname "${BASH_SOURCE[0]}")/chroot.sh"
+
 QEMU_DEB_CHROOT_PACKAGES="linux-headers-amd64,dkms,man-db,bash-completion,libelf1,libdw1,liblzma5,libssl3"
 
 qemu_deb_chroot_dir() {
@@ -37,18 +39,11 @@ qemu_deb_chroot_make() {
 	mkdir -p "$(qemu_cache_dir)"
 	(
 		flock 9
-		if [ -f "$root/.jmmap-chroot" ] && [ "$(cat "$root/.jmmap-chroot")" = "$want" ]; then
+		if qemu_chroot_current "$root" "$want"; then
 			echo "$root"
 			exit 0
 		fi
-		if ! command -v mmdebstrap >/dev/null; then
-			echo "mmdebstrap is not installed (make deps)" >>"$log"
-			exit 1
-		fi
-		if [ "$(id -u)" != 0 ]; then
-			echo "making the bookworm chroot needs root" >>"$log"
-			exit 1
-		fi
+		qemu_chroot_can_make "$log" "making the bookworm chroot" || exit 1
 		mapfile -t sources < <(qemu_machine_apt_sources)
 		if [ ${#sources[@]} -eq 0 ]; then
 			echo "no apt sources on this machine to make the chroot from" >>"$log"
