@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char line[128];
 	bool trunc;
 
-	if (!jit_symbols__add_jitdump(&js, 1, data, size, &trunc) && !jit_symbols__finish(&js)) {
+	if (!jit_symbols__add_jitdump(&js, 1, data, size, &trunc) && !jit_symbols__finish(&js, NULL)) {
 		s = jit_symbols__find(&js, 1, size > 8 ? *(const uint64_t *)(const void *)data : 0,
 				      UINT64_MAX - 1);
 		if (s)

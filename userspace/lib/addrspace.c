@@ -264,6 +264,7 @@ static int unmap_range(struct as_proc *p, struct open_set *o, uint64_t start, ui
 
 			left.end = start;
 			left.t_start = t;
+			left.rest = true;
 			if (!push_map(p, o, &left))
 				err = -ENOMEM;
 		}
@@ -273,6 +274,7 @@ static int unmap_range(struct as_proc *p, struct open_set *o, uint64_t start, ui
 			right.pgoff += end - old.start;
 			right.start = end;
 			right.t_start = t;
+			right.rest = true;
 			if (!push_map(p, o, &right))
 				err = -ENOMEM;
 		}
@@ -350,6 +352,7 @@ static int finish_proc(struct as_proc *p)
 			m.t_start = e->time;
 			m.t_end = UINT64_MAX;
 			m.from_jmmap = e->from_jmmap;
+			m.rest = false;
 			if (!err && !push_map(p, &o, &m))
 				err = -ENOMEM;
 			break;
@@ -536,6 +539,38 @@ const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, u
 		p = pidmap__get(&as->procs, ppid);
 	}
 	return NULL;
+}
+
+/* @m carries on what @prev held there: same file and rights, and @m a part of it or its growth. */
+static bool continues(const struct as_map *prev, const struct as_map *m)
+{
+	if (prev->t_end != m->t_start || prev->dso != m->dso || prev->prot != m->prot)
+		return false;
+	if (m->rest)
+		return m->start >= prev->start && m->end <= prev->end;
+	/* the kernel reports an anonymous vma's growth as a mapping of the whole */
+	return !m->dso && !m->from_jmmap && m->start <= prev->start && m->end >= prev->end &&
+	       m->end - m->start > prev->end - prev->start;
+}
+
+#define AS_SINCE_MAX_STEPS 4096
+
+int addrspace__since(const struct addrspace *as, uint32_t pid, uint64_t addr, uint64_t time,
+		     uint64_t *since)
+{
+	const struct as_map *m = addrspace__find(as, pid, addr, time), *prev;
+	int steps;
+
+	if (!m)
+		return -ENOENT;
+	for (steps = 0; steps < AS_SINCE_MAX_STEPS && m->t_start; steps++) {
+		prev = addrspace__find(as, pid, addr, m->t_start - 1);
+		if (!prev || !continues(prev, m))
+			break;
+		m = prev;
+	}
+	*since = m->t_start;
+	return 0;
 }
 
 void addrspace__release(struct addrspace *as)

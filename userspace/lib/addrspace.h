@@ -29,6 +29,7 @@ struct as_map {
 	struct dso *dso;         /* NULL for anonymous memory */
 	uint32_t prot;
 	bool from_jmmap;
+	bool rest; /* what a change beside it left of an older mapping */
 };
 
 enum as_ev_kind { AS_EV_MAP, AS_EV_UNMAP, AS_EV_EXEC, AS_EV_FORK };
@@ -91,6 +92,14 @@ int addrspace__set_jmmap(struct addrspace *as, uint32_t pid);
 int addrspace__finish(struct addrspace *as);
 const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, uint64_t addr,
 				     uint64_t time);
+/*
+ * Since when what covers @addr of @pid at @time has been there unchanged:
+ * the start of that mapping, or of the one it continues (the part of an
+ * older mapping that a change beside it left, or an anonymous mapping that a
+ * kernel record of the merged vma only grew). -ENOENT if nothing covers it.
+ */
+int addrspace__since(const struct addrspace *as, uint32_t pid, uint64_t addr, uint64_t time,
+		     uint64_t *since);
 struct as_proc *addrspace__proc(const struct addrspace *as, uint32_t pid);
 void addrspace__release(struct addrspace *as);
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrspace.h"
 #include "array.h"
 #include "jit-symbols.h"
 #include "jitdump.h"
@@ -64,6 +65,7 @@ int jit_symbols__add(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64
 	s->start = start;
 	s->end = start + size;
 	s->t_start = time;
+	s->t_named = time;
 	s->source = (uint8_t)src;
 	s->owner = pid;
 	if (src == JIT_SRC_JITDUMP)
@@ -317,7 +319,55 @@ static int line_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
+static uint64_t max_below(uint64_t acc, uint64_t t, uint64_t limit)
+{
+	return t > acc && t < limit ? t : acc;
+}
+
+/*
+ * Since when timed perf-map line @s names its range (see jit-symbols.h):
+ * the start of the mapping that holds it, or the last time something else
+ * named or changed the range before the line appeared.
+ */
+static uint64_t named_since(const struct jit_proc *p, size_t i, const struct addrspace *as)
+{
+	const struct jit_sym *s = &p->syms[i];
+	uint64_t t = s->t_start, from, m;
+	size_t k, lo = 0, hi = p->nr;
+
+	/* no mapping known to hold it: nothing to date it from */
+	if (!as || addrspace__since(as, p->pid, s->start, t, &from))
+		return t;
+	if (!addrspace__since(as, p->pid, s->end - 1, t, &m) && m > from)
+		from = m;
+	for (k = 0; k < p->nr_execs; k++)
+		from = max_below(from, p->execs[k], t + 1);
+	for (k = 0; k < p->nr_unmaps; k++)
+		if (p->unmaps[k].start < s->end && p->unmaps[k].end > s->start)
+			from = max_below(from, p->unmaps[k].time, t + 1);
+	/* the symbols that overlap it (sorted by start, max_end beside) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->syms[mid].start < s->end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0 && p->max_end[lo] > s->start) {
+		const struct jit_sym *o = &p->syms[lo];
+
+		if (lo == i || o->end <= s->start)
+			continue;
+		/* an earlier load or line; a move away from the range */
+		from = max_below(from, o->t_start, t);
+		if (o->t_end != UINT64_MAX)
+			from = max_below(from, o->t_end, t + 1);
+	}
+	return from;
+}
+
+static int finish_proc(struct jit_symbols *js, struct jit_proc *p, const struct addrspace *as)
 {
 	size_t i, k;
 
@@ -325,7 +375,7 @@ static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
 		struct jit_sym *s = &p->syms[i];
 
 		if (js->ignore_time)
-			s->t_start = 0, s->t_end = UINT64_MAX;
+			s->t_start = 0, s->t_named = 0, s->t_end = UINT64_MAX;
 		for (k = 0; k < p->nr_unmaps && !js->ignore_time; k++) {
 			uint64_t t = p->unmaps[k].time;
 
@@ -342,9 +392,9 @@ static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
 			if (p->execs[k] > s->t_start && p->execs[k] < s->t_end)
 				s->t_end = p->execs[k];
 		if (s->nr_lines > 1)
-			if (s->nr_lines)
-				qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
+			qsort(s->lines, s->nr_lines, sizeof(*s->lines), line_cmp);
 	}
+
 	if (p->nr)
 		qsort(p->syms, p->nr, sizeof(*p->syms), sym_cmp);
 	p->max_end = malloc((p->nr ? p->nr : 1) * sizeof(*p->max_end));
@@ -353,17 +403,21 @@ static int finish_proc(struct jit_symbols *js, struct jit_proc *p)
 	for (i = 0; i < p->nr; i++)
 		p->max_end[i] = i && p->max_end[i - 1] > p->syms[i].end ? p->max_end[i - 1]
 									 : p->syms[i].end;
+	/* after the ends above: a move or unmap before a line bounds its start */
+	for (i = 0; i < p->nr && !js->ignore_time; i++)
+		if (p->syms[i].source == JIT_SRC_PERFMAP && p->syms[i].t_start)
+			p->syms[i].t_named = named_since(p, i, as);
 	return 0;
 }
 
-int jit_symbols__finish(struct jit_symbols *js)
+int jit_symbols__finish(struct jit_symbols *js, const struct addrspace *as)
 {
 	struct jit_proc *p;
 	size_t it = 0;
 	int err;
 
 	while ((p = pidmap__next(&js->procs, &it))) {
-		err = finish_proc(js, p);
+		err = finish_proc(js, p, as);
 		if (err)
 			return err;
 	}
@@ -374,7 +428,7 @@ const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t p
 					uint64_t time)
 {
 	const struct jit_proc *p = pidmap__get(&js->procs, pid);
-	const struct jit_sym *best = NULL, *late = NULL;
+	const struct jit_sym *best = NULL, *early = NULL, *late = NULL;
 	size_t lo = 0, hi;
 
 	if (!p || !p->max_end)
@@ -395,10 +449,17 @@ const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t p
 			break;
 		if (addr >= s->end || time >= s->t_end)
 			continue;
-		if (s->t_start > time) {
-			if (s->source == JIT_SRC_PERFMAP && s->t_start - time <= js->perfmap_slack &&
+		if (s->t_named > time) {
+			if (s->source == JIT_SRC_PERFMAP && s->t_named - time <= js->perfmap_slack &&
 			    (!late || s->t_start < late->t_start))
 				late = s;
+			continue;
+		}
+		if (s->t_start > time) {
+			/* a line written later that names this time: the first one to appear */
+			if (!early || s->t_start < early->t_start ||
+			    (s->t_start == early->t_start && s->seq > early->seq))
+				early = s;
 			continue;
 		}
 		/* newest load wins; jitdump over an untimed perf-map line at the same time */
@@ -406,7 +467,7 @@ const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t p
 		    (s->t_start == best->t_start && s->seq > best->seq))
 			best = s;
 	}
-	return best ? best : late;
+	return best ? best : early ? early : late;
 }
 
 const char *jit_symbols__srcline(const struct jit_symbols *js, const struct jit_sym *s,

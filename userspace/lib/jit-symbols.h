@@ -5,6 +5,14 @@
  * them appear, else valid from the start) and jmmap's MUNMAP records. A
  * symbol is valid from its load until moved or unmapped; where several cover
  * an address at a time, the newest load wins (address reuse).
+ *
+ * A timed perf-map line is often written long after its code (a runtime
+ * that dumps its map at exit or on request): it names its range from the
+ * start of the mapping that holds it, unless something else named or
+ * changed that range in between (an earlier line or jitdump load, a move, an
+ * unmap, a new mapping over it, an exec); then from that moment. Before the
+ * line appeared it only names what no symbol seen by then names, so a later
+ * line for the same address wins from when it appeared.
  */
 #ifndef JREC_JIT_SYMBOLS_H
 #define JREC_JIT_SYMBOLS_H
@@ -16,6 +24,8 @@
 #include "pidmap.h"
 #include "proc-history.h"
 
+struct addrspace;
+
 enum jit_source { JIT_SRC_JITDUMP = 1, JIT_SRC_PERFMAP = 2 };
 
 struct jit_line {
@@ -26,7 +36,8 @@ struct jit_line {
 
 struct jit_sym {
 	uint64_t start, end;
-	uint64_t t_start, t_end;
+	uint64_t t_start, t_end; /* loaded (a perf-map line: seen) at t_start */
+	uint64_t t_named;	  /* names its range from here (<= t_start) */
 	uint64_t seq;
 	uint64_t code_index;
 	char *name;
@@ -87,7 +98,12 @@ int jit_symbols__exec(struct jit_symbols *js, uint32_t pid, uint64_t time);
  */
 int jit_symbols__subscribe(struct jit_symbols *js, struct proc_history *ph);
 struct jit_proc *jit_symbols__proc(const struct jit_symbols *js, uint32_t pid);
-int jit_symbols__finish(struct jit_symbols *js);
+/*
+ * Done adding: end symbols at their unmaps and execs, and date each timed
+ * perf-map line back to when its range was last named or changed, by @as's
+ * mappings (finished first; NULL: by the JIT records alone).
+ */
+int jit_symbols__finish(struct jit_symbols *js, const struct addrspace *as);
 const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
 					uint64_t time);
 /*

@@ -341,7 +341,7 @@ int session__load(struct session *s)
 	session__machine_perfmaps(s);
 	err = addrspace__finish(&s->as);
 	if (!err)
-		err = jit_symbols__finish(&s->jit);
+		err = jit_symbols__finish(&s->jit, &s->as);
 	return err;
 }
 

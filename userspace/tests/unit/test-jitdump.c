@@ -3,13 +3,15 @@
  * jitdump and perf-map parsing, and the time-aware JIT symbol table built
  * from them: LOAD/MOVE/DEBUG_INFO/CLOSE in both byte orders, a dump cut off
  * mid-record, address reuse decided by load time and by MUNMAP, perf-map
- * lines with and without times.
+ * lines with and without times, and a line written late dated back to when
+ * its range was last mapped, named or changed.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrspace.h"
 #include "jit-symbols.h"
 #include "jitdump.h"
 #include "perfmap.h"
@@ -107,11 +109,16 @@ static void close_rec(struct dumpbuf *d, uint64_t time)
 	u64(d, time);
 }
 
-static const char *name_at(struct jit_symbols *js, uint64_t addr, uint64_t t)
+static const char *name_of(struct jit_symbols *js, uint32_t pid, uint64_t addr, uint64_t t)
 {
-	const struct jit_sym *s = jit_symbols__find(js, 42, addr, t);
+	const struct jit_sym *s = jit_symbols__find(js, pid, addr, t);
 
 	return s ? s->name : "(none)";
+}
+
+static const char *name_at(struct jit_symbols *js, uint64_t addr, uint64_t t)
+{
+	return name_of(js, 42, addr, t);
 }
 
 static void dump_orders(int swap)
@@ -135,7 +142,7 @@ static void dump_orders(int swap)
 	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
 	snprintf(what, sizeof(what), "%s: dump parsed, not truncated", o);
 	check(!err && !trunc, what);
-	jit_symbols__finish(&js);
+	jit_symbols__finish(&js, NULL);
 	snprintf(what, sizeof(what), "%s: nothing before the first load", o);
 	check(!strcmp(name_at(&js, 0x1010, 50), "(none)"), what);
 	snprintf(what, sizeof(what), "%s: fn_a between its load and the reuse", o);
@@ -157,7 +164,7 @@ static void dump_orders(int swap)
 	/* cut off inside the last LOAD */
 	memset(&js, 0, sizeof(js));
 	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len - 16 - 30, &trunc);
-	jit_symbols__finish(&js);
+	jit_symbols__finish(&js, NULL);
 	snprintf(what, sizeof(what), "%s: truncated dump: earlier loads kept, cut reported", o);
 	check(!err && trunc && !strcmp(name_at(&js, 0x1010, 150), "fn_a") &&
 		      strcmp(name_at(&js, 0x1010, 450), "fn_c"),
@@ -198,7 +205,7 @@ static void munmap_ends_symbol(void)
 	/* the module saw the code unmapped at 200; a perf-map line reuses it at 300 */
 	jit_symbols__unmap(&js, 42, 200, 0x1000, 0x1000);
 	jit_symbols__add_perfmap(&js, 42, 300, "1000 40 new_fn\n", 15);
-	jit_symbols__finish(&js);
+	jit_symbols__finish(&js, NULL);
 	check(!strcmp(name_at(&js, 0x1010, 150), "old_fn"), "MUNMAP: old function before the unmap");
 	check(!strcmp(name_at(&js, 0x1010, 250), "(none)"), "MUNMAP: nothing between unmap and reuse");
 	check(!strcmp(name_at(&js, 0x1010, 350), "new_fn"), "MUNMAP: timed perf-map line after");
@@ -224,7 +231,7 @@ static void perfmap_lines(void)
 		      -EINVAL,
 	      "perf-map line with a 17-digit address: -EINVAL");
 	jit_symbols__add_perfmap(&js, 42, 0, text, strlen(text));
-	jit_symbols__finish(&js);
+	jit_symbols__finish(&js, NULL);
 	check(!strcmp(name_at(&js, 0x7f0000002008, 5), "bar baz") &&
 		      !strcmp(name_at(&js, 0x7f0000004004, 1), "last") &&
 		      !strcmp(name_at(&js, 0x7f0000003000, 1), "(none)"),
@@ -250,7 +257,7 @@ static void arch_timestamp_dump(void)
 	d->b[32] = 1; /* JITDUMP_FLAGS_ARCH_TIMESTAMP */
 	load(d, 900000000000ULL, 0x1000, 0x40, "tsc_fn");
 	jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
-	jit_symbols__finish(&js);
+	jit_symbols__finish(&js, NULL);
 	check(!strcmp(name_at(&js, 0x1010, 150), "tsc_fn"),
 	      "ARCH_TIMESTAMP dump: counter-stamped loads are not compared with sample times");
 	jit_symbols__release(&js);
@@ -267,7 +274,7 @@ static void exec_ends_timed_symbols(void)
 	jit_symbols__add(&js, 42, 300, 0x1000, 0x40, "after_exec", 10, JIT_SRC_JITDUMP);
 	jit_symbols__exec(&js, 42, 200);
 	jit_symbols__unmap(&js, 43, 250, 0x1000, 0x1000);
-	jit_symbols__finish(&js);
+	jit_symbols__finish(&js, NULL);
 	check(!strcmp(name_at(&js, 0x1010, 150), "before_exec") &&
 		      !strcmp(name_at(&js, 0x1010, 250), "(none)") &&
 		      !strcmp(name_at(&js, 0x1010, 350), "after_exec"),
@@ -284,6 +291,91 @@ static void exec_ends_timed_symbols(void)
 	jit_symbols__release(&js);
 }
 
+static void anon_map(struct addrspace *as, uint32_t pid, uint64_t t, uint64_t start,
+		     uint64_t end, bool jm)
+{
+	struct as_map m = { .start = start, .end = end, .prot = 7 };
+
+	addrspace__add_map(as, pid, t, &m, jm, false);
+}
+
+static void perfmap_line(struct jit_symbols *js, uint32_t pid, uint64_t t, const char *line)
+{
+	jit_symbols__add_perfmap(js, pid, t, line, strlen(line));
+}
+
+/*
+ * A map dumped late (at 1000, as a runtime does at exit or on request)
+ * names its code from the mapping's start, unless the range was named or
+ * changed in between; a later line for the same address wins from when it
+ * appeared.
+ */
+static void late_perfmap(void)
+{
+	struct addrspace as = { 0 };
+	struct jit_symbols js = { 0 };
+
+	/* pid 42, traced by jmmap: exact ranges, MUNMAPs */
+	anon_map(&as, 42, 100, 0x10000, 0x20000, true);
+	jit_symbols__add(&js, 42, 200, 0x10100, 0x40, "jd_old", 6, JIT_SRC_JITDUMP);
+	perfmap_line(&js, 42, 500, "10200 40 first\n");
+	perfmap_line(&js, 42, 800, "10200 40 second\n");
+	jit_symbols__unmap(&js, 42, 400, 0x10300, 0x100);
+	addrspace__add_unmap(&as, 42, 400, 0x10300, 0x100);
+	anon_map(&as, 42, 450, 0x10300, 0x10400, true);
+	anon_map(&as, 42, 600, 0x18000, 0x19000, true); /* a new mapping over the range */
+	perfmap_line(&js, 42, 1000,
+		     "10000 40 hot\n10100 40 reused\n10300 40 after_unmap\n18000 40 remapped\n"
+		     "1c000 40 kept_beside\n");
+	addrspace__finish(&as);
+	jit_symbols__finish(&js, &as);
+
+	check(!strcmp(name_at(&js, 0x10010, 150), "hot") &&
+		      !strcmp(name_at(&js, 0x10010, 1100), "hot") &&
+		      !strcmp(name_at(&js, 0x10010, 50), "(none)"),
+	      "late line: named from its mapping's start, not before it");
+	check(!strcmp(name_at(&js, 0x10110, 150), "(none)") &&
+		      !strcmp(name_at(&js, 0x10110, 300), "jd_old") &&
+		      !strcmp(name_at(&js, 0x10110, 1100), "reused"),
+	      "late line: an earlier jitdump load bounds it, and wins until the line appears");
+	check(!strcmp(name_at(&js, 0x10210, 150), "first") &&
+		      !strcmp(name_at(&js, 0x10210, 600), "first") &&
+		      !strcmp(name_at(&js, 0x10210, 900), "second"),
+	      "late lines for one address: the later one wins from when it appeared");
+	check(!strcmp(name_at(&js, 0x10310, 300), "(none)") &&
+		      !strcmp(name_at(&js, 0x10310, 500), "after_unmap"),
+	      "late line: named only since the MUNMAP and the new mapping there");
+	check(!strcmp(name_at(&js, 0x18010, 500), "(none)") &&
+		      !strcmp(name_at(&js, 0x18010, 700), "remapped") &&
+		      !strcmp(name_at(&js, 0x1c010, 150), "kept_beside"),
+	      "late line: a new mapping over the range bounds it; the old one's rest carries on");
+	jit_symbols__release(&js);
+	addrspace__release(&as);
+
+	/* kernel records: a grown vma carries on; the same range mapped again does not */
+	memset(&as, 0, sizeof(as));
+	memset(&js, 0, sizeof(js));
+	anon_map(&as, 43, 100, 0x10000, 0x11000, false);
+	anon_map(&as, 43, 200, 0x10000, 0x12000, false);
+	anon_map(&as, 43, 300, 0x30000, 0x31000, false);
+	anon_map(&as, 43, 400, 0x30000, 0x32000, false);
+	anon_map(&as, 43, 500, 0x30000, 0x31000, false);
+	anon_map(&as, 43, 100, 0x50000, 0x51000, false);
+	anon_map(&as, 43, 200, 0x50000, 0x51000, false); /* a W^X flip back to executable */
+	perfmap_line(&js, 43, 1000, "10000 40 grown\n30000 40 shrunk\n50000 40 flipped\n");
+	addrspace__finish(&as);
+	jit_symbols__finish(&js, &as);
+	check(!strcmp(name_of(&js, 43, 0x10010, 150), "grown") &&
+		      !strcmp(name_of(&js, 43, 0x30010, 450), "(none)") &&
+		      !strcmp(name_of(&js, 43, 0x30010, 550), "shrunk"),
+	      "kernel records: a merged vma that grew carries on, one that shrank is new");
+	check(!strcmp(name_of(&js, 43, 0x50010, 150), "(none)") &&
+		      !strcmp(name_of(&js, 43, 0x50010, 250), "flipped"),
+	      "kernel records: the same range reported again is a change");
+	jit_symbols__release(&js);
+	addrspace__release(&as);
+}
+
 int main(void)
 {
 	size_t bad;
@@ -296,6 +388,7 @@ int main(void)
 	exec_ends_timed_symbols();
 	arch_timestamp_dump();
 	perfmap_lines();
+	late_perfmap();
 	perfmap__parse("zz yy x\n1 1 x\n", 14, count_cb, NULL, &bad);
 	check(bad == 1, "perf map: bad lines counted");
 	return tap_done();
