@@ -439,7 +439,7 @@ static int main_loop(struct record *r)
 	size_t i, n = 0;
 	int err = 0;
 
-	pfd = calloc(r->nr_rings + 3, sizeof(*pfd));
+	pfd = calloc(r->nr_rings + 4, sizeof(*pfd));
 	if (!pfd)
 		return -ENOMEM;
 	for (i = 0; i < r->nr_rings; i++)
@@ -447,6 +447,8 @@ static int main_loop(struct record *r)
 	pfd[n++] = (struct pollfd){ r->sig_fd, POLLIN, 0 };
 	if (r->jm)
 		pfd[n++] = (struct pollfd){ r->jm->fd, POLLIN, 0 };
+	if (r->inotify_fd >= 0)
+		pfd[n++] = (struct pollfd){ r->inotify_fd, POLLIN, 0 };
 	for (;;) {
 		int done;
 
@@ -454,6 +456,10 @@ static int main_loop(struct record *r)
 			err = -errno;
 			break;
 		}
+		/* first, so that a perf-map line is timed as close to its write as can be */
+		err = watch__inotify(r);
+		if (err)
+			break;
 		read_signals(r);
 		err = events__drain(r);
 		if (!err && r->jm)
@@ -488,6 +494,8 @@ static int finish(struct record *r)
 		err = read_jmmap(r);
 	if (!err && r->jm && !r->jm_broken)
 		jmmap_client__sync_lost(r->jm); /* best effort: the stream's LOST counts stand */
+	if (!err)
+		err = watch__inotify(r);
 	if (!err)
 		err = watch__tick(r, 1);
 	if (r->bid) {
@@ -601,7 +609,7 @@ int cmd_record(int argc, char **argv)
 	int err, status = 1, masked = 0;
 
 	memset(&r, 0, sizeof(r));
-	r.go_fd = r.err_fd = r.sig_fd = r.pid_fd = -1;
+	r.go_fd = r.err_fd = r.sig_fd = r.pid_fd = r.inotify_fd = -1;
 	err = parse_args(argc, argv, &r.opts);
 	if (err)
 		return err > 0 ? 0 : 2;
@@ -644,6 +652,8 @@ int cmd_record(int argc, char **argv)
 	}
 	setup_jmmap(&r);
 	err = setup_output(&r);
+	if (!err)
+		err = watch__init(&r);
 	if (err)
 		goto out;
 

@@ -70,6 +70,7 @@ struct record {
 	size_t nr_jitdumps;
 	struct perfmap_watch **perfmaps;
 	size_t nr_perfmaps;
+	int inotify_fd; /* perf maps and their /tmp, -1: polled */
 	struct buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
 
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
@@ -88,7 +89,7 @@ struct record {
 	int stop_signal; /* SIGINT/SIGTERM received */
 };
 
-#define RECORDER_TICK_NS 10000000ull /* perf-map and jitdump polling interval */
+#define RECORDER_TICK_NS 10000000ull /* jitdump polling, and perf maps inotify does not cover */
 
 uint64_t recorder__now(void);
 
@@ -113,6 +114,9 @@ int synth__process(struct record *r, pid_t pid);
 int synth__all(struct record *r);
 
 /* watch.c: side files and binaries, driven by the records seen. */
+int watch__init(struct record *r);
+/* Read the perf maps inotify says were written (r->inotify_fd is readable). */
+int watch__inotify(struct record *r);
 int watch__record(struct record *r, const struct perf_event_header *h);
 int watch__pid(struct record *r, uint32_t pid);
 /* Whole jmmap records just read: file-backed executable MMAP3s go to the cache. */

@@ -3,13 +3,16 @@
  * jrec record: what the recorder does with the records it sees. A
  * file-backed executable MMAP2 goes to the build-id cache thread; a mapped
  * jit-PID.dump starts a jitdump copy; an anonymous executable mapping starts
- * watching the process's perf map. watch__tick() polls the side files.
+ * watching the process's perf map. watch__inotify() reads a perf map as
+ * soon as it is written; watch__tick() polls the side files inotify does not
+ * cover.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -81,7 +84,7 @@ int watch__pid(struct record *r, uint32_t pid)
 		if (!r->perfmaps[i]->gone)
 			return 0;
 		/* the pid was reused by a new process: watch its map afresh */
-		err = perfmap_watch__new(pid, &pm);
+		err = perfmap_watch__new(pid, r->inotify_fd, &pm);
 		if (err)
 			return err == -ESRCH || err == -ENOENT ? 0 : err;
 		perfmap_watch__free(r->perfmaps[i]);
@@ -90,7 +93,7 @@ int watch__pid(struct record *r, uint32_t pid)
 	}
 	if (r->nr_perfmaps >= WATCH_MAX_PERFMAPS)
 		return 0;
-	err = perfmap_watch__new(pid, &pm);
+	err = perfmap_watch__new(pid, r->inotify_fd, &pm);
 	if (err)
 		return err == -ESRCH || err == -ENOENT ? 0 : err;
 	n = realloc(r->perfmaps, (r->nr_perfmaps + 1) * sizeof(*n));
@@ -101,7 +104,8 @@ int watch__pid(struct record *r, uint32_t pid)
 	r->perfmaps = n;
 	r->perfmaps[r->nr_perfmaps++] = pm;
 	if (r->opts.verbose)
-		fprintf(stderr, "jrec record: watching %s\n", pm->path);
+		fprintf(stderr, "jrec record: watching %s%s\n", pm->path,
+			perfmap_watch__polled(pm) ? " (polled)" : "");
 	return 0;
 }
 
@@ -152,10 +156,14 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	size_t i;
 
 	for (i = 0; i < r->nr_perfmaps; i++) {
-		if (r->perfmaps[i]->pid != pid || r->perfmaps[i]->gone)
+		struct perfmap_watch *pm = r->perfmaps[i];
+
+		if (pm->pid != pid || pm->gone)
 			continue;
-		perfmap_watch__update(r->perfmaps[i], recorder__now(), &r->perfmap_lines);
-		r->perfmaps[i]->gone = 1; /* no more polling of a dead pid */
+		/* a runtime may write its whole map as it exits: read it for the last time */
+		perfmap_watch__update(pm, r->inotify_fd, recorder__now(), &r->perfmap_lines);
+		pm->gone = 1; /* no more reads of a dead pid's map */
+		perfmap_watch__close(pm, r->inotify_fd);
 	}
 	for (i = 0; i < r->nr_jitdumps; i++)
 		if (r->jitdumps[i]->pid == pid)
@@ -245,9 +253,11 @@ int watch__tick(struct record *r, int final)
 		return 0;
 	r->last_tick = now;
 	for (i = 0; i < r->nr_perfmaps; i++) {
-		if (r->perfmaps[i]->gone)
+		struct perfmap_watch *pm = r->perfmaps[i];
+
+		if (pm->gone || (!final && !perfmap_watch__polled(pm)))
 			continue;
-		err = perfmap_watch__update(r->perfmaps[i], now, &r->perfmap_lines);
+		err = perfmap_watch__update(pm, r->inotify_fd, now, &r->perfmap_lines);
 		if (err == -ENOMEM)
 			return err;
 	}
@@ -257,6 +267,57 @@ int watch__tick(struct record *r, int final)
 			jitdump_copy__close(r->jitdumps[i]);
 	}
 	return 0;
+}
+
+int watch__init(struct record *r)
+{
+	r->inotify_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (r->inotify_fd < 0 && r->opts.verbose)
+		fprintf(stderr, "jrec record: no inotify (%s): perf maps are polled\n",
+			strerror(errno));
+	return 0;
+}
+
+/* Update every map @ev concerns (all of them when the queue overflowed). */
+static int on_inotify(struct record *r, const struct inotify_event *ev, uint64_t now)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < r->nr_perfmaps; i++) {
+		struct perfmap_watch *pm = r->perfmaps[i];
+
+		if (pm->gone || !(ev->mask & IN_Q_OVERFLOW || perfmap_watch__wants(pm, ev)))
+			continue;
+		err = perfmap_watch__update(pm, r->inotify_fd, now, &r->perfmap_lines);
+		if (err == -ENOMEM)
+			return err;
+	}
+	return 0;
+}
+
+int watch__inotify(struct record *r)
+{
+	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+	uint64_t now = recorder__now();
+	int err;
+
+	if (r->inotify_fd < 0)
+		return 0;
+	for (;;) {
+		ssize_t n = read(r->inotify_fd, buf, sizeof(buf)), off = 0;
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+		while (off + (ssize_t)sizeof(struct inotify_event) <= n) {
+			const struct inotify_event *ev = (const void *)(buf + off);
+
+			err = on_inotify(r, ev, now);
+			if (err)
+				return err;
+			off += (ssize_t)sizeof(*ev) + ev->len;
+		}
+	}
 }
 
 void watch__free(struct record *r)
@@ -274,4 +335,7 @@ void watch__free(struct record *r)
 	r->jitdumps = NULL;
 	r->nr_jitdumps = 0;
 	buf__release(&r->perfmap_lines);
+	if (r->inotify_fd >= 0)
+		close(r->inotify_fd);
+	r->inotify_fd = -1;
 }
