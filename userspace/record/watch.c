@@ -72,6 +72,14 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 	return 0;
 }
 
+/* The map may exist already: read it now, and watch the file from here on. */
+static int first_read(struct record *r, struct perfmap_watch *pm)
+{
+	int err = perfmap_watch__update(pm, r->inotify_fd, recorder__now(), &r->perfmap_lines);
+
+	return err == -ENOMEM ? err : 0;
+}
+
 int watch__pid(struct record *r, uint32_t pid)
 {
 	struct perfmap_watch **n, *pm;
@@ -89,7 +97,7 @@ int watch__pid(struct record *r, uint32_t pid)
 			return err == -ESRCH || err == -ENOENT ? 0 : err;
 		perfmap_watch__free(r->perfmaps[i]);
 		r->perfmaps[i] = pm;
-		return 0;
+		return first_read(r, pm);
 	}
 	if (r->nr_perfmaps >= WATCH_MAX_PERFMAPS)
 		return 0;
@@ -103,10 +111,11 @@ int watch__pid(struct record *r, uint32_t pid)
 	}
 	r->perfmaps = n;
 	r->perfmaps[r->nr_perfmaps++] = pm;
+	err = first_read(r, pm);
 	if (r->opts.verbose)
 		fprintf(stderr, "jrec record: watching %s%s\n", pm->path,
 			perfmap_watch__polled(pm) ? " (polled)" : "");
-	return 0;
+	return err;
 }
 
 static int start_jitdump(struct record *r, const struct mmap2_view *v)
