@@ -3,7 +3,10 @@
 #ifndef JREC_DEMANGLE_H
 #define JREC_DEMANGLE_H
 
-/* A malloc'd demangled name, or NULL when @name is not mangled. */
+/*
+ * A malloc'd demangled name, or NULL when @name is not mangled. A name that
+ * does not demangle with its parameters is given without them.
+ */
 char *jrec_demangle(const char *name);
 
 #endif

@@ -150,16 +150,47 @@ static void own_elf(const char *self)
 	check(elf_image__open("/etc/passwd", &img) == -ENOEXEC, "a text file is not ELF: -ENOEXEC");
 }
 
+/*
+ * Names that libiberty cannot demangle with their parameters are given
+ * without them, as `c++filt -p` gives them. Both are V8's (`nm` of a node 20
+ * binary), the second a compiler clone (.isra.0); the expected text is
+ * `c++filt -p`'s (binutils 2.40).
+ */
+static const char v8_name[] =
+	"_ZN2v88internal11StringShape33DispatchToSpecificTypeWithoutCastIZNS1_22DispatchToSpecifi"
+	"cTypeIZNKS0_6String7GetImplEiNS0_16PtrComprCageBaseERKNS0_31SharedStringAccessGuardIfNee"
+	"dedEE19StringGetDispatchertJRiRS5_S8_EEET0_S4_DpOT1_E17CastingDispatchertJRS4_SA_SB_S8_E"
+	"EESC_SF_";
+static const char v8_clone[] =
+	"_ZN2v88internal11StringShape33DispatchToSpecificTypeWithoutCastIZNS1_22DispatchToSpecifi"
+	"cTypeIZNKS0_6String7GetImplEiNS0_16PtrComprCageBaseERKNS0_31SharedStringAccessGuardIfNee"
+	"dedEE19StringGetDispatchertJRiRS5_S8_EEET0_S4_DpOT1_E17CastingDispatchertJRS4_SA_SB_S8_E"
+	"EESC_SF_.isra.0";
+static const char v8_expect[] =
+	"v8::internal::StringShape::DispatchToSpecificTypeWithoutCast<v8::internal::StringShape::"
+	"DispatchToSpecificType<v8::internal::String::GetImpl(int, v8::internal::PtrComprCageBase"
+	", v8::internal::SharedStringAccessGuardIfNeeded const&) const::StringGetDispatcher, unsi"
+	"gned short, int&, v8::internal::PtrComprCageBase&, v8::internal::SharedStringAccessGuard"
+	"IfNeeded const&>(v8::internal::String, int&, v8::internal::PtrComprCageBase&, v8::intern"
+	"al::SharedStringAccessGuardIfNeeded const&)::CastingDispatcher, unsigned short, v8::inte"
+	"rnal::String&, int&, v8::internal::PtrComprCageBase&, v8::internal::SharedStringAccessGu"
+	"ardIfNeeded const&>";
+
 static void demangling(void)
 {
 	char *a = jrec_demangle("_ZN3foo3barEi");
 	char *b = jrec_demangle("_ZN4core3fmt5write17h0123456789abcdefE");
 	char *c = jrec_demangle("plain_c");
 	char *v0 = jrec_demangle("_RNvCs1234_7mycrate3foo");
+	char *v8 = jrec_demangle(v8_name), *v8c = jrec_demangle(v8_clone);
 
 	check(a && !strcmp(a, "foo::bar(int)"), "C++ names are demangled");
 	check(b && !strcmp(b, "core::fmt::write"), "Rust legacy names are demangled, hash dropped");
 	check(v0 && !strcmp(v0, "mycrate::foo"), "Rust v0 names are demangled");
+	check(v8 && !strcmp(v8, v8_expect) && v8c && !strcmp(v8c, v8_expect),
+	      "a name that fails with parameters is demangled without them, as c++filt -p does");
+	free(v8);
+	free(v8c);
 	check(!c, "C names are left alone");
 	free(v0);
 	free(a);
