@@ -259,19 +259,39 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	return 0;
 }
 
-static int paranoid_level(void)
+/* A number in a /proc/sys file, or @dflt. */
+static long sysctl_long(const char *path, long dflt)
 {
 	struct buf b = BUF_INIT;
-	int v = 2;
+	long v = dflt;
 
-	if (!procfs_read_file("/proc/sys/kernel/perf_event_paranoid", &b) && b.len) {
-		char tmp[16] = "";
+	if (!procfs_read_file(path, &b) && b.len) {
+		char tmp[24] = "";
 
-		memcpy(tmp, b.data, b.len < 15 ? b.len : 15);
-		v = atoi(tmp);
+		memcpy(tmp, b.data, b.len < 23 ? b.len : 23);
+		v = strtol(tmp, NULL, 10);
 	}
 	buf__release(&b);
 	return v;
+}
+
+static int paranoid_level(void)
+{
+	return (int)sysctl_long("/proc/sys/kernel/perf_event_paranoid", 2);
+}
+
+/* -F above what the kernel allows is lowered to its maximum, as perf does. */
+static void limit_freq(struct record *r)
+{
+	long max = sysctl_long("/proc/sys/kernel/perf_event_max_sample_rate", 0);
+
+	if (r->opts.period || max <= 0 || r->opts.freq <= (uint64_t)max)
+		return;
+	if (!r->opts.quiet)
+		fprintf(stderr, "jrec record: info: -F %llu Hz is above the kernel's maximum sample "
+				"rate, sampling at %ld Hz (kernel.perf_event_max_sample_rate)\n",
+			(unsigned long long)r->opts.freq, max);
+	r->opts.freq = (uint64_t)max;
 }
 
 static void events_error(struct record *r, int err)
@@ -613,6 +633,7 @@ int cmd_record(int argc, char **argv)
 	err = parse_args(argc, argv, &r.opts);
 	if (err)
 		return err > 0 ? 0 : 2;
+	limit_freq(&r);
 
 	err = setup_signals(&r, &old_mask);
 	masked = !err;
