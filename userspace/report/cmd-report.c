@@ -99,8 +99,9 @@ static void fill_key(struct report *r, const struct pr_event *ev, const char *co
 
 /*
  * --children: every entry the sample's call chain passes through, the
- * sample's own included, gets its period once. The chain's context markers
- * say whether the addresses after them are the kernel's or user space's.
+ * sample's own (@self, NULL when -S left it out) included, gets its period
+ * once. The chain's context markers say whether the addresses after them are
+ * the kernel's or user space's.
  */
 static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev,
 		     const char *comm, const struct hist_key *self, uint64_t t)
@@ -109,7 +110,7 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 	struct resolved res;
 	struct hist_key k;
 	uint64_t i;
-	int err = hist__add_chain(h, self, ev->sample.period);
+	int err = self ? hist__add_chain(h, self, ev->sample.period) : 0;
 
 	for (i = 0; i < ev->sample.nr_callchain && !err; i++) {
 		uint64_t ip = pr_callchain_at(r->s.r, &ev->sample, i);
@@ -157,8 +158,13 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		ai = (size_t)(ev->attr - r->attr0);
 	h = &r->hs[ai < r->nr_hs ? ai : 0];
 	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
-	if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
+	if (!filters__dso(&r->f, res.dso, res.anon_name))
 		return 0;
+	if (!filters__sym(&r->f, res.sym)) {
+		/* -S as perf's --symbols: percentages stay the whole profile's */
+		hist__count(h, ev->sample.period);
+		return r->children ? add_chain(r, h, ev, comm, NULL, t) : 0;
+	}
 	fill_key(r, ev, comm, &res, &k);
 	err = hist__add(h, &k, ev->sample.period);
 	if (!err && !res.sym)

@@ -140,12 +140,17 @@ int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 
 	if (!e)
 		return -ENOMEM;
-	h->total_period += period;
-	h->total_samples++;
-	h->seq++;
+	hist__count(h, period);
 	e->period += period;
 	e->samples++;
 	return 0;
+}
+
+void hist__count(struct hist *h, uint64_t period)
+{
+	h->total_period += period;
+	h->total_samples++;
+	h->seq++;
 }
 
 int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period)

@@ -65,6 +65,11 @@ int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
 /*
+ * A sample that counts in the totals but has no entry of its own (-S left
+ * its symbol out); its call chain's entries may still be added.
+ */
+void hist__count(struct hist *h, uint64_t period);
+/*
  * An entry of the current sample's call chain (the sample's own entry too):
  * its children period grows by @period once per sample, however often the
  * chain passes through it (recursion).
