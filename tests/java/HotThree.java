@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 // HotThree: three hot methods that the JIT compiles, run in turn for a given
-// number of seconds. Prints "pid PID" first and, with "perfmap", asks its own
-// JVM to write /tmp/perf-PID.map half way through (as `jcmd PID
-// Compiler.perfmap` would), printing "perfmap done" when it has.
+// number of seconds. Prints "pid PID" first and, with "perfmap", runs `jcmd
+// PID Compiler.perfmap` on itself half way through, so that its JVM writes
+// /tmp/perf-PID.map while the work goes on, printing "perfmap done STATUS"
+// when jcmd has finished.
 //
 //   java HotThree SECONDS [perfmap]
 public class HotThree {
@@ -29,6 +30,7 @@ public class HotThree {
 		long end = System.nanoTime() + (long) (Double.parseDouble(args[0]) * 1e9);
 		long half = System.nanoTime() + (long) (Double.parseDouble(args[0]) * 0.5e9);
 		boolean dump = args.length > 1 && args[1].equals("perfmap");
+		Process jcmd = null;
 		long x = 1;
 
 		System.out.println("pid " + pid);
@@ -38,17 +40,22 @@ public class HotThree {
 			x = beta(x);
 			x = gamma(x);
 			if (dump && System.nanoTime() >= half) {
+				/* the work goes on while jcmd attaches and the map is written */
 				dump = false;
-				String jcmd = System.getProperty("java.home") + "/bin/jcmd";
-				Process p = new ProcessBuilder(jcmd, Long.toString(pid), "Compiler.perfmap")
-						    .redirectErrorStream(true)
-						    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-						    .start();
-				p.waitFor();
-				System.out.println("perfmap done");
+				jcmd = new ProcessBuilder(System.getProperty("java.home") + "/bin/jcmd",
+							  Long.toString(pid), "Compiler.perfmap")
+					       .redirectErrorStream(true)
+					       .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+					       .start();
+			}
+			if (jcmd != null && !jcmd.isAlive()) {
+				System.out.println("perfmap done " + jcmd.exitValue());
 				System.out.flush();
+				jcmd = null;
 			}
 		}
+		if (jcmd != null)
+			System.out.println("perfmap done " + jcmd.waitFor());
 		System.out.println("result " + x);
 	}
 }
