@@ -38,7 +38,7 @@ static size_t utf8_len(const unsigned char *s)
  * a byte that does not start a well-formed sequence becomes U+FFFD, so that
  * the document always parses.
  */
-static void jstr(FILE *out, const char *s)
+void hist__json_str(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -85,7 +85,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		first = false;
 		if (h->has[SK_COMM]) {
 			fputs(", \"comm\": ", out);
-			jstr(out, e->k.comm);
+			hist__json_str(out, e->k.comm);
 		}
 		if (h->has[SK_PID])
 			fprintf(out, ", \"pid\": %u", e->k.pid);
@@ -93,17 +93,17 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"tid\": %u", e->k.tid);
 		if (h->has[SK_DSO] || h->has[SK_BUILDID]) {
 			fputs(", \"dso\": ", out);
-			jstr(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
+			hist__json_str(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
 			hex[0] = 0;
 			if (e->k.dso && e->k.dso->cookie.len)
 				jrec_cookie_hex(&e->k.dso->cookie, hex);
 			fputs(", \"build_id\": ", out);
-			jstr(out, hex);
+			hist__json_str(out, hex);
 		}
 		if (h->has[SK_SYM]) {
 			fputs(", \"sym\": ", out);
 			if (e->k.sym)
-				jstr(out, hist__sym_name(&e->k, buf, sizeof(buf)));
+				hist__json_str(out, hist__sym_name(&e->k, buf, sizeof(buf)));
 			else
 				fputs("null", out);
 			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",
@@ -111,7 +111,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		}
 		if (h->has[SK_SRCLINE]) {
 			fputs(", \"srcline\": ", out);
-			jstr(out, e->k.srcline ? e->k.srcline : "??:0");
+			hist__json_str(out, e->k.srcline ? e->k.srcline : "??:0");
 		}
 		fputc('}', out);
 	}
@@ -123,11 +123,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		if (u->dso && u->dso->cookie.len)
 			jrec_cookie_hex(&u->dso->cookie, hex);
 		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
-		jstr(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
+		hist__json_str(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
 		fputs(", \"build_id\": ", out);
-		jstr(out, hex);
+		hist__json_str(out, hex);
 		fputs(", \"reason\": ", out);
-		jstr(out, dso_status_str(u->why));
+		hist__json_str(out, dso_status_str(u->why));
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			hist__pct(u->period, h->total_period));
 	}
@@ -137,11 +137,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 
 		jrec_cookie_hex(&u->dso->cookie, hex);
 		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
-		jstr(out, u->dso->path);
+		hist__json_str(out, u->dso->path);
 		fputs(", \"cookie_kind\": ", out);
-		jstr(out, jrec_cookie_kind_name(&u->dso->cookie));
+		hist__json_str(out, jrec_cookie_kind_name(&u->dso->cookie));
 		fputs(", \"cookie\": ", out);
-		jstr(out, hex);
+		hist__json_str(out, hex);
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			hist__pct(u->period, h->total_period));
 	}
@@ -155,22 +155,22 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 	size_t i, k;
 
 	fprintf(out, "{\n  \"schema\": \"jrec-report\",\n  \"version\": 1,\n  \"file\": ");
-	jstr(out, m->file);
+	hist__json_str(out, m->file);
 	fprintf(out, ",\n  \"event\": ");
-	jstr(out, events[0]);
+	hist__json_str(out, events[0]);
 	fprintf(out, ",\n  \"mode\": ");
-	jstr(out, m->mode ? m->mode : "");
+	hist__json_str(out, m->mode ? m->mode : "");
 	fprintf(out, ",\n  \"cut_short\": ");
 	if (m->cut_short)
-		jstr(out, m->cut_short);
+		hist__json_str(out, m->cut_short);
 	else
 		fputs("null", out);
 	fprintf(out, ",\n  \"kernel_symbols\": ");
-	jstr(out, m->ksyms_source ? m->ksyms_source : "");
+	hist__json_str(out, m->ksyms_source ? m->ksyms_source : "");
 	fprintf(out, ",\n  \"kernel_release\": ");
-	jstr(out, m->kernel_release ? m->kernel_release : "");
+	hist__json_str(out, m->kernel_release ? m->kernel_release : "");
 	fprintf(out, ",\n  \"kernel_build_id\": ");
-	jstr(out, m->kernel_build_id ? m->kernel_build_id : "");
+	hist__json_str(out, m->kernel_build_id ? m->kernel_build_id : "");
 	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
 	fprintf(out, ",\n  \"children\": %s", h->children ? "true" : "false");
 	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
@@ -186,7 +186,7 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 		fputs(",\n  \"other_events\": [", out);
 		for (i = 1; i < n; i++) {
 			fprintf(out, "%s\n    {\"event\": ", i > 1 ? "," : "");
-			jstr(out, events[i]);
+			hist__json_str(out, events[i]);
 			fprintf(out, ", \"total_samples\": %llu, \"total_period\": %llu,\n",
 				(unsigned long long)hs[i]->total_samples,
 				(unsigned long long)hs[i]->total_period);
