@@ -5,8 +5,7 @@
 
 #include "hist.h"
 
-/* Bytes of the well-formed UTF-8 sequence at @s (RFC 3629), or 0. */
-static size_t utf8_len(const unsigned char *s)
+size_t hist__utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 	unsigned int cp;
@@ -44,7 +43,7 @@ void hist__json_str(FILE *out, const char *s)
 
 	fputc('"', out);
 	while (p && *p) {
-		size_t n = utf8_len(p);
+		size_t n = hist__utf8_len(p);
 
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
