@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON form of a report; Documentation/report-json.rst is its schema. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hist.h"
@@ -61,13 +62,57 @@ void hist__json_str(FILE *out, const char *s)
 static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
 					       "sym",  "srcline", "buildid" };
 
+/*
+ * -g: the call tree of an entry, nested: each node its frame's name, its
+ * period and samples, and the nodes under it; branches below the threshold
+ * left out. @kids is scratch space for calltree__children().
+ */
+static void print_tree(const struct hist *h, struct calltree *ct, uint32_t node, uint64_t min_hit,
+		       uint32_t **kids, size_t *cap, FILE *out)
+{
+	long nr = calltree__children(ct, node, kids, cap), i, shown = 0;
+	uint32_t *mine;
+
+	fputc('[', out);
+	if (nr <= 0) {
+		fputc(']', out);
+		return;
+	}
+	/* the recursion reuses the scratch space: keep this level's own copy */
+	mine = malloc((size_t)nr * sizeof(*mine));
+	if (!mine) {
+		fputc(']', out);
+		return;
+	}
+	memcpy(mine, *kids, (size_t)nr * sizeof(*mine));
+	for (i = 0; i < nr; i++) {
+		const struct ct_node *n = &ct->n[mine[i]];
+
+		if (n->total < min_hit)
+			continue;
+		fputs(shown++ ? ", {\"name\": " : "{\"name\": ", out);
+		hist__json_str(out, calltree__name(ct, n->frame));
+		fprintf(out, ", \"share\": %.4f, \"period\": %llu, \"samples\": %llu, "
+			     "\"self_period\": %llu, \"children\": ",
+			hist__pct(n->total, h->total_period), (unsigned long long)n->total,
+			(unsigned long long)n->total_n, (unsigned long long)n->self);
+		print_tree(h, ct, mine[i], min_hit, kids, cap, out);
+		fputc('}', out);
+	}
+	free(mine);
+	fputc(']', out);
+}
+
 /* "entries", "unresolved" and "images" of one event, each line indented by @ind. */
 static void print_arrays(const struct hist *h, const struct report_meta *m, const char *ind,
 			 FILE *out)
 {
-	size_t i;
+	size_t i, cap_kids = 0;
 	bool first = true;
 	char buf[1200], hex[JREC_COOKIE_HEX_LEN];
+	uint32_t *kids = NULL;
+	uint64_t min_hit = m->graph ? (uint64_t)((double)h->total_period * m->graph->min_pct / 100.0)
+				    : 0;
 
 	fprintf(out, "%s\"entries\": [", ind);
 	for (i = 0; i < h->nr; i++) {
@@ -112,8 +157,13 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fputs(", \"srcline\": ", out);
 			hist__json_str(out, e->k.srcline ? e->k.srcline : "??:0");
 		}
+		if (m->graph && e->tree != CT_NONE) {
+			fputs(", \"call_tree\": ", out);
+			print_tree(h, m->graph->ct, e->tree, min_hit, &kids, &cap_kids, out);
+		}
 		fputc('}', out);
 	}
+	free(kids);
 	fprintf(out, "\n%s],\n%s\"unresolved\": [", ind, ind);
 	for (i = 0; i < h->nr_u; i++) {
 		const struct unres_entry *u = &h->u[i];
@@ -172,6 +222,9 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 	hist__json_str(out, m->kernel_build_id ? m->kernel_build_id : "");
 	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
 	fprintf(out, ",\n  \"children\": %s", h->children ? "true" : "false");
+	if (m->graph)
+		fprintf(out, ",\n  \"call_graph\": {\"order\": \"%s\", \"threshold\": %.4f}",
+			m->graph->caller ? "caller" : "callee", m->graph->min_pct);
 	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
 		     "  \"total_period\": %llu,\n  \"sort\": [",
 		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
