@@ -201,19 +201,57 @@ int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, siz
 
 struct by_total {
 	const struct ct_node *n;
+	const struct ct_frame *f;
 	uint32_t id;
 };
 
+/* The address a frame is ordered by among equals: its function's start, or its own. */
+static uint64_t frame_addr(const struct ct_frame *f)
+{
+	return f->sym ? f->sym_start : f->addr;
+}
+
+/*
+ * Most period first; equal ones as perf orders them: by file, then the
+ * higher address first.
+ */
 static int total_cmp(const void *a, const void *b)
 {
 	const struct by_total *x = a, *y = b;
+	uintptr_t fx, fy;
 
 	if (x->n->total != y->n->total)
 		return x->n->total > y->n->total ? -1 : 1;
+	if (x->f && y->f) {
+		fx = (uintptr_t)x->f->dso ^ (uintptr_t)x->f->anon;
+		fy = (uintptr_t)y->f->dso ^ (uintptr_t)y->f->anon;
+		if (fx != fy)
+			return fx < fy ? -1 : 1;
+		if (frame_addr(x->f) != frame_addr(y->f))
+			return frame_addr(x->f) > frame_addr(y->f) ? -1 : 1;
+	}
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
+/* perf's order of children among themselves: by file, the higher address first */
+static int key_cmp(const void *a, const void *b)
+{
+	const struct by_total *x = a, *y = b;
+	struct ct_node zero = { 0 };
+	struct by_total xx = *x, yy = *y;
+
+	xx.n = &zero;
+	yy.n = &zero;
+	return total_cmp(&xx, &yy);
+}
+
 long calltree__children(const struct calltree *t, uint32_t node, uint32_t **out, size_t *cap)
+{
+	return calltree__children_sorted(t, node, true, out, cap);
+}
+
+long calltree__children_sorted(const struct calltree *t, uint32_t node, bool by_total,
+			       uint32_t **out, size_t *cap)
 {
 	struct by_total *s;
 	size_t nr = 0, i;
@@ -230,9 +268,10 @@ long calltree__children(const struct calltree *t, uint32_t node, uint32_t **out,
 		return -ENOMEM;
 	for (i = 0, c = t->n[node].child; c != CT_NONE; c = t->n[c].next, i++) {
 		s[i].n = &t->n[c];
+		s[i].f = t->n[c].frame != CT_NONE ? &t->f[t->n[c].frame] : NULL;
 		s[i].id = c;
 	}
-	qsort(s, nr, sizeof(*s), total_cmp);
+	qsort(s, nr, sizeof(*s), by_total ? total_cmp : key_cmp);
 	for (i = 0; i < nr; i++)
 		(*out)[i] = s[i].id;
 	free(s);

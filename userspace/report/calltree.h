@@ -68,10 +68,14 @@ int calltree__new_root(struct calltree *t, uint32_t *root);
 int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, size_t n,
 		  uint64_t period);
 /*
- * The children of @node, most period first (ties: first seen first), into
+ * The children of @node, most period first (ties: by file, then the higher
+ * address first, as perf), into
  * *out (grown as needed, freed by the caller); their number, or -ENOMEM.
  */
 long calltree__children(const struct calltree *t, uint32_t node, uint32_t **out, size_t *cap);
+/* The same, ordered only as perf orders equals when @by_total is false. */
+long calltree__children_sorted(const struct calltree *t, uint32_t node, bool by_total,
+			       uint32_t **out, size_t *cap);
 /* The frame's name as shown: demangled, "@plt", or its address or file when unresolved. */
 const char *calltree__name(struct calltree *t, uint32_t frame);
 void calltree__release(struct calltree *t);

@@ -276,18 +276,20 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 'g':
-			/* as perf's: "-g caller" takes the next word when it is a call graph spec */
-			if (!optarg && optind < argc && argv[optind][0] != '-' &&
-			    !graph_opts__parse(&r.graph, argv[optind]))
-				optind++;
+		case 'g': {
+			/* as perf's: "-g caller" takes the next word when it is not an option */
+			const char *spec = optarg;
+
+			if (!spec && optind < argc && argv[optind][0] != '-')
+				spec = argv[optind++];
 			/* a bare -g is perf's default: graph,0.5,caller */
-			else if (graph_opts__parse(&r.graph, optarg ? optarg : "graph,0.5,caller")) {
+			if (graph_opts__parse(&r.graph, spec ? spec : "graph,0.5,caller")) {
 				fprintf(stderr, "jrec report: bad call graph '%s' "
-						"(graph|flat|folded|none, caller|callee, MIN%%)\n", optarg);
+						"(graph|flat|folded|none, caller|callee, MIN%%)\n", spec);
 				goto out;
 			}
 			break;
+		}
 		case 's':
 			sort = optarg;
 			break;

@@ -200,6 +200,7 @@ static void print_tree(struct graph_printer *p, const struct graph_opts *g, uint
 struct leaf {
 	uint32_t node;
 	uint64_t self;
+	size_t seq; /* perf's order among equals: after the leaves below, children by key */
 };
 
 static int leaf_cmp(const void *a, const void *b)
@@ -208,44 +209,48 @@ static int leaf_cmp(const void *a, const void *b)
 
 	if (x->self != y->self)
 		return x->self > y->self ? -1 : 1;
-	return x->node < y->node ? -1 : x->node > y->node;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+struct leaves {
+	struct leaf *l;
+	size_t nr, cap;
+};
+
+/* The nodes under @n where samples end, at or above the threshold: children first. */
+static void collect(struct graph_printer *p, uint32_t n, struct leaves *ls)
+{
+	uint32_t *kids = NULL;
+	size_t cap = 0;
+	long nr = calltree__children_sorted(p->ct, n, false, &kids, &cap), i;
+
+	if (nr < 0)
+		p->oom = true;
+	for (i = 0; i < nr; i++)
+		collect(p, kids[i], ls);
+	free(kids);
+	if (p->ct->n[n].self && p->ct->n[n].self >= p->min_hit) {
+		if (array_grow(&ls->l, &ls->cap, ls->nr + 1)) {
+			p->oom = true;
+			return;
+		}
+		ls->l[ls->nr].node = n;
+		ls->l[ls->nr].self = p->ct->n[n].self;
+		ls->l[ls->nr].seq = ls->nr;
+		ls->nr++;
+	}
 }
 
 /* The nodes under @root where samples end, at or above the threshold, most first. */
 static size_t leaves(struct graph_printer *p, uint32_t root, struct leaf **out)
 {
-	struct leaf *l = NULL;
-	size_t nr = 0, cap = 0;
-	uint32_t *stack = NULL, n;
-	size_t sp = 0, cap_s = 0;
+	struct leaves ls = { 0 };
 
-	if (array_grow(&stack, &cap_s, 1))
-		goto oom;
-	stack[sp++] = root;
-	while (sp) {
-		n = stack[--sp];
-		if (p->ct->n[n].self && p->ct->n[n].self >= p->min_hit) {
-			if (array_grow(&l, &cap, nr + 1))
-				goto oom;
-			l[nr].node = n;
-			l[nr++].self = p->ct->n[n].self;
-		}
-		for (n = p->ct->n[n].child; n != CT_NONE; n = p->ct->n[n].next) {
-			if (array_grow(&stack, &cap_s, sp + 1))
-				goto oom;
-			stack[sp++] = n;
-		}
-	}
-	free(stack);
-	if (nr)
-		qsort(l, nr, sizeof(*l), leaf_cmp);
-	*out = l;
-	return nr;
-oom:
-	p->oom = true;
-	free(stack);
-	free(l);
-	return 0;
+	collect(p, root, &ls);
+	if (ls.nr)
+		qsort(ls.l, ls.nr, sizeof(*ls.l), leaf_cmp);
+	*out = ls.l;
+	return ls.nr;
 }
 
 /* The frames from below @root down to @n, joined by @sep (each line indented by @sep). */
