@@ -5,14 +5,16 @@
 // 127.0.0.1) with jrec's speedscope file. Prints one JSON line of findings;
 // the suite asserts on them.
 //
-//   node browser-checks.js NODE_MODULES CHROMIUM PROFILE_DIR SVG SEARCH SPEEDSCOPE_JSON
+//   node browser-checks.js NODE_MODULES CHROMIUM PROFILE_DIR SPEEDSCOPE_JSON SVG:SEARCH...
+//
+// For each SVG, SEARCH is searched for; the frames whose name contains it
+// should be the ones highlighted.
 'use strict';
 const path = require('path');
 const http = require('http');
 const fs = require('fs');
 
-const [modules, chromiumPath, profileDir, svgFile, searchName, speedscopeFile] =
-	process.argv.slice(2);
+const [modules, chromiumPath, profileDir, speedscopeFile, ...svgs] = process.argv.slice(2);
 const { chromium } = require(path.join(modules, 'playwright-core'));
 const appDir = path.join(modules, 'speedscope', 'dist', 'release');
 
@@ -42,13 +44,13 @@ function serve() {
 	return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function checkSvg(ctx, out) {
+async function checkSvg(ctx, svgFile, searchName) {
 	const page = await ctx.newPage();
 	const errors = [];
 	page.on('pageerror', (e) => errors.push(String(e)));
 	await page.goto('file://' + path.resolve(svgFile));
 	await page.waitForFunction(() => typeof window.flameSearch === 'function');
-	out.svg = await page.evaluate((name) => {
+	const r = await page.evaluate((name) => {
 		const r = {};
 		const frames = Array.from(document.querySelectorAll('g.f'));
 		const fname = (g) => g.querySelector('title').textContent.replace(/ \([0-9]+ samples, [0-9.]+%\)$/, '');
@@ -58,12 +60,13 @@ async function checkSvg(ctx, out) {
 		r.tooltip = frames.length ? frames[0].querySelector('title').textContent : '';
 		const hits = window.flameSearch(name);
 		const fill = (g) => g.querySelector('rect').getAttribute('fill');
-		const named = frames.filter((g) => fname(g) === name);
+		const named = frames.filter((g) => fname(g).includes(name));
 		r.searched = name;
 		r.hits = hits;
 		r.named = named.length;
 		r.namedHighlighted = named.filter((g) => fill(g) === 'rgb(230,0,230)').length;
 		r.namedJit = named.filter((g) => g.classList.contains('jit')).length;
+		r.namedClasses = Array.from(new Set(named.map((g) => g.getAttribute('class'))));
 		r.othersHighlighted = frames.filter((g) => !fname(g).includes(name) &&
 			fill(g) === 'rgb(230,0,230)').length;
 		r.matched = document.getElementById('matched').textContent;
@@ -83,8 +86,10 @@ async function checkSvg(ctx, out) {
 		frames.forEach((g) => g.classList.forEach((c) => { r.kinds[c] = (r.kinds[c] || 0) + 1; }));
 		return r;
 	}, searchName);
-	out.svg.errors = errors;
+	r.file = svgFile;
+	r.errors = errors;
 	await page.close();
+	return r;
 }
 
 async function checkSpeedscope(ctx, out) {
@@ -124,7 +129,11 @@ async function checkSpeedscope(ctx, out) {
 		       '--disable-sync'],
 	});
 	try {
-		await checkSvg(ctx, out);
+		out.svg = [];
+		for (const arg of svgs) {
+			const at = arg.lastIndexOf(':');
+			out.svg.push(await checkSvg(ctx, arg.substring(0, at), arg.substring(at + 1)));
+		}
 		await checkSpeedscope(ctx, out);
 	} finally {
 		await ctx.close();
