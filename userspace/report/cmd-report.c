@@ -381,6 +381,16 @@ int cmd_report(int argc, char **argv)
 		r.hs[i].flame_root = CT_NONE;
 	}
 	if (r.graph.mode != GRAPH_NONE) {
+		bool chains = false;
+
+		for (i = 0; i < nattr; i++)
+			chains = chains || (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN);
+		if (!chains) {
+			/* as perf report: a call graph needs call chains */
+			fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", input);
+			ret = 1;
+			goto out_close;
+		}
 		if (!r.graph.order_set)
 			r.graph.caller = r.children;
 		if (plimit_set)

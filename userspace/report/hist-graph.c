@@ -37,7 +37,7 @@ int graph_opts__parse(struct graph_opts *g, const char *spec)
 		else if (!strcmp(word, "none"))
 			g->mode = GRAPH_NONE;
 		else if (!strcmp(word, "caller") || !strcmp(word, "callee")) {
-			g->caller = word[4] == 'e' && word[5] == 'r';
+			g->caller = !strcmp(word, "caller");
 			g->order_set = true;
 		} else if (!have_pct && n) {
 			g->min_pct = strtod(word, &end);
