@@ -296,7 +296,9 @@ static char *make_name(const struct ct_frame *f)
 		return strdup(buf);
 	}
 	/* one frame for a file's unresolved code: its name in brackets, as perf's [kernel.kallsyms] */
-	s = (char *)(f->dso ? f->dso->short_name : f->anon);
+	if (!f->dso)
+		return strdup(f->anon); /* "//anon", "[heap]", "[unknown]" */
+	s = f->dso->short_name;
 	if (s[0] == '[')
 		return strdup(s);
 	if (asprintf(&s, "[%s]", s) < 0)
