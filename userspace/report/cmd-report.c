@@ -374,7 +374,8 @@ int cmd_report(int argc, char **argv)
 						"are not unwound; reporting self time\n");
 		}
 	}
-	r.children = children;
+	/* the flame graph outputs have no table: its Children column would go unused */
+	r.children = children && !r.want_flame;
 	for (i = 0; i < r.nr_hs; i++) {
 		hist__set_sort(&r.hs[i], sort, bad, sizeof(bad));
 		r.hs[i].children = r.children;
