@@ -26,8 +26,8 @@ static uint64_t frame_hash(const struct ct_frame *f)
 
 static bool frame_eq(const struct ct_frame *a, const struct ct_frame *b)
 {
-	return a->kind == b->kind && a->level == b->level && a->plt == b->plt &&
-	       a->dso == b->dso && a->anon == b->anon && a->sym == b->sym && a->comm == b->comm &&
+	return a->kind == b->kind && a->level == b->level && a->plt == b->plt && a->dso == b->dso &&
+	       a->anon == b->anon && a->sym == b->sym && a->comm == b->comm &&
 	       (a->sym || a->comm || a->addr == b->addr);
 }
 
@@ -104,7 +104,7 @@ static int intern(struct calltree *t, struct ct_frame *f, uint32_t *id)
 
 int calltree__frame(struct calltree *t, const struct resolved *res, uint32_t *id)
 {
-	struct ct_frame f = { 0 };
+	struct ct_frame f = {0};
 
 	f.sym = res->sym;
 	f.dso = res->dso;
@@ -121,7 +121,7 @@ int calltree__frame(struct calltree *t, const struct resolved *res, uint32_t *id
 
 int calltree__process(struct calltree *t, const char *comm, uint32_t *id)
 {
-	struct ct_frame f = { 0 };
+	struct ct_frame f = {0};
 
 	f.comm = comm ? comm : "[unknown]";
 	f.kind = CT_PROCESS;
@@ -237,7 +237,7 @@ static int total_cmp(const void *a, const void *b)
 static int key_cmp(const void *a, const void *b)
 {
 	const struct by_total *x = a, *y = b;
-	struct ct_node zero = { 0 };
+	struct ct_node zero = {0};
 	struct by_total xx = *x, yy = *y;
 
 	xx.n = &zero;
@@ -295,7 +295,8 @@ static char *make_name(const struct ct_frame *f)
 		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)f->addr);
 		return strdup(buf);
 	}
-	/* one frame for a file's unresolved code: its name in brackets, as perf's [kernel.kallsyms] */
+	/* one frame for a file's unresolved code: its name in brackets, as perf's [kernel.kallsyms]
+	 */
 	if (!f->dso)
 		return strdup(f->anon); /* "//anon", "[heap]", "[unknown]" */
 	s = f->dso->short_name;

@@ -21,7 +21,7 @@
 enum ct_kind {
 	CT_NATIVE,  /* code of a mapped file */
 	CT_KERNEL,  /* the kernel and its modules */
-	CT_JIT,     /* named by a jitdump or a perf map */
+	CT_JIT,	    /* named by a jitdump or a perf map */
 	CT_PROCESS, /* the command a flame graph's stacks start from */
 };
 
@@ -30,7 +30,7 @@ struct ct_frame {
 	const char *comm; /* CT_PROCESS: the command */
 	struct dso *dso;
 	const char *anon; /* "//anon", "[unknown]"... when dso is NULL */
-	uint64_t addr;    /* the first address seen; the key when unresolved */
+	uint64_t addr;	  /* the first address seen; the key when unresolved */
 	uint64_t sym_start;
 	uint64_t hash;
 	enum ct_kind kind;
@@ -41,8 +41,8 @@ struct ct_frame {
 
 struct ct_node {
 	uint32_t frame, parent;
-	uint32_t child, next; /* first child, next sibling (CT_NONE: none) */
-	uint64_t self, total;     /* period ending here, passing through here */
+	uint32_t child, next;	  /* first child, next sibling (CT_NONE: none) */
+	uint64_t self, total;	  /* period ending here, passing through here */
 	uint64_t self_n, total_n; /* the same in samples */
 };
 

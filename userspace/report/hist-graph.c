@@ -57,9 +57,9 @@ int graph_opts__parse(struct graph_opts *g, const char *spec)
 struct graph_printer {
 	struct calltree *ct;
 	FILE *out;
-	uint64_t total;   /* all samples' period: what the shares are of */
+	uint64_t total;	  /* all samples' period: what the shares are of */
 	uint64_t min_hit; /* branches below it are hidden */
-	uint32_t *kids;   /* scratch for calltree__children() */
+	uint32_t *kids;	  /* scratch for calltree__children() */
 	size_t cap_kids;
 	bool *bar; /* bar[i]: the tree's vertical line at depth i goes on */
 	size_t cap_bar;
@@ -69,8 +69,7 @@ struct graph_printer {
 /* The node that ends the run starting at @n: it has samples of its own, or branches. */
 static uint32_t run_end(const struct calltree *ct, uint32_t n)
 {
-	while (!ct->n[n].self && ct->n[n].child != CT_NONE &&
-	       ct->n[ct->n[n].child].next == CT_NONE)
+	while (!ct->n[n].self && ct->n[n].child != CT_NONE && ct->n[ct->n[n].child].next == CT_NONE)
 		n = ct->n[n].child;
 	return n;
 }
@@ -244,7 +243,7 @@ static void collect(struct graph_printer *p, uint32_t n, struct leaves *ls)
 /* The nodes under @root where samples end, at or above the threshold, most first. */
 static size_t leaves(struct graph_printer *p, uint32_t root, struct leaf **out)
 {
-	struct leaves ls = { 0 };
+	struct leaves ls = {0};
 
 	collect(p, root, &ls);
 	if (ls.nr)
@@ -286,10 +285,10 @@ static void print_flat(struct graph_printer *p, uint32_t root, bool folded)
 	free(l);
 }
 
-void hist__print_graph(const struct hist *h, const struct hist_entry *e,
-		       const struct graph_opts *g, FILE *out)
+void hist__print_graph(const struct hist *h, const struct hist_entry *e, const struct graph_opts *g,
+		       FILE *out)
 {
-	struct graph_printer p = { 0 };
+	struct graph_printer p = {0};
 
 	p.ct = g->ct;
 	p.out = out;

@@ -39,7 +39,7 @@ static int line(struct calltree *ct, uint32_t node, int depth, void *arg)
 
 int out_folded__write(struct calltree *ct, uint32_t root, FILE *out)
 {
-	struct folded f = { .out = out };
+	struct folded f = {.out = out};
 	int err = outputs__walk(ct, root, line, &f);
 
 	free(f.path.frames);

@@ -57,7 +57,8 @@ static int64_t str_id(struct strtab *t, const char *s)
 			return -1;
 		memset(n, 0xff, c * sizeof(*n));
 		for (j = 0; j < t->nr; j++) {
-			for (i = str_hash(t->s[j]) & (c - 1); n[i] != UINT32_MAX; i = (i + 1) & (c - 1))
+			for (i = str_hash(t->s[j]) & (c - 1); n[i] != UINT32_MAX;
+			     i = (i + 1) & (c - 1))
 				;
 			n[i] = (uint32_t)j;
 		}
@@ -218,7 +219,7 @@ static int sample(struct calltree *ct, uint32_t node, int depth, void *arg)
 /* @len bytes of @buf, gzipped, to @out. */
 static int gzip_to(FILE *out, const uint8_t *buf, size_t len)
 {
-	z_stream z = { 0 };
+	z_stream z = {0};
 	uint8_t chunk[65536];
 	int zr;
 
@@ -233,7 +234,8 @@ static int gzip_to(FILE *out, const uint8_t *buf, size_t len)
 		zr = deflate(&z, Z_FINISH);
 		if (zr == Z_STREAM_ERROR)
 			break;
-		if (fwrite(chunk, 1, sizeof(chunk) - z.avail_out, out) != sizeof(chunk) - z.avail_out)
+		if (fwrite(chunk, 1, sizeof(chunk) - z.avail_out, out) !=
+		    sizeof(chunk) - z.avail_out)
 			zr = Z_ERRNO;
 	} while (zr == Z_OK);
 	deflateEnd(&z);
@@ -276,12 +278,12 @@ static void pprof_release(struct pprof *p)
 
 int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out)
 {
-	struct pprof p = { .ct = ct };
+	struct pprof p = {.ct = ct};
 	Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
-	ValueType vt[2] = { PERFTOOLS__PROFILES__VALUE_TYPE__INIT,
-			    PERFTOOLS__PROFILES__VALUE_TYPE__INIT };
+	ValueType vt[2] = {PERFTOOLS__PROFILES__VALUE_TYPE__INIT,
+			   PERFTOOLS__PROFILES__VALUE_TYPE__INIT};
 	ValueType period = PERFTOOLS__PROFILES__VALUE_TYPE__INIT;
-	ValueType *vts[2] = { &vt[0], &vt[1] };
+	ValueType *vts[2] = {&vt[0], &vt[1]};
 	int64_t comment;
 	char title[600];
 	uint8_t *buf = NULL;
@@ -294,7 +296,9 @@ int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info
 	sid(&p, ""); /* string 0 is the empty string */
 	vt[0].type = sid(&p, "samples");
 	vt[0].unit = sid(&p, "count");
-	vt[1].type = sid(&p, fi->period_ns ? "cpu" : fi->event && *fi->event ? fi->event : "events");
+	vt[1].type = sid(&p, fi->period_ns	       ? "cpu"
+			     : fi->event && *fi->event ? fi->event
+						       : "events");
 	vt[1].unit = sid(&p, fi->period_ns ? "nanoseconds" : "count");
 	period = vt[1];
 	p.comm_key = sid(&p, "comm");

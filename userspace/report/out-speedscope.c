@@ -51,10 +51,12 @@ static int sample(struct calltree *ct, uint32_t node, int depth, void *arg)
 	if (depth == 1) {
 		/* a command: a profile of its own */
 		end_profile(s);
-		fprintf(s->out, "%s\n    {\"type\": \"sampled\", \"name\": ", s->nr_profiles++ ? "," : "");
+		fprintf(s->out,
+			"%s\n    {\"type\": \"sampled\", \"name\": ", s->nr_profiles++ ? "," : "");
 		hist__json_str(s->out, calltree__name(ct, n->frame));
-		fprintf(s->out, ", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n"
-				"     \"samples\": [",
+		fprintf(s->out,
+			", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n"
+			"     \"samples\": [",
 			s->fi->period_ns ? "nanoseconds" : "none", (unsigned long long)n->total);
 		s->in_profile = true;
 	}
@@ -80,7 +82,7 @@ static int sample(struct calltree *ct, uint32_t node, int depth, void *arg)
 int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame_info *fi,
 			  FILE *out)
 {
-	struct speedscope s = { .out = out, .fi = fi };
+	struct speedscope s = {.out = out, .fi = fi};
 	char title[600];
 	size_t i;
 	int err = -ENOMEM;
@@ -90,8 +92,10 @@ int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame
 	if (!s.index_of || !s.listed)
 		goto out;
 	fputs("{\"$schema\": \"https://www.speedscope.app/file-format-schema.json\",\n"
-	      " \"exporter\": \"jrec " JREC_VERSION "\",\n \"name\": ", out);
-	snprintf(title, sizeof(title), "%s (%s)", fi->file, fi->event && *fi->event ? fi->event : "samples");
+	      " \"exporter\": \"jrec " JREC_VERSION "\",\n \"name\": ",
+	      out);
+	snprintf(title, sizeof(title), "%s (%s)", fi->file,
+		 fi->event && *fi->event ? fi->event : "samples");
 	hist__json_str(out, title);
 	fputs(",\n \"activeProfileIndex\": 0,\n \"profiles\": [", out);
 	err = outputs__walk(ct, root, sample, &s);

@@ -11,10 +11,10 @@ static const struct {
 	const char *name;
 	int (*write)(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 } outputs[] = {
-	{ "svg", out_svg__write },
-	{ "pprof", out_pprof__write },
-	{ "speedscope", out_speedscope__write },
-	{ "folded", NULL },
+    {"svg", out_svg__write},
+    {"pprof", out_pprof__write},
+    {"speedscope", out_speedscope__write},
+    {"folded", NULL},
 };
 
 bool outputs__known(const char *format)

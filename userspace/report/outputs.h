@@ -18,7 +18,7 @@
 struct flame_info {
 	const char *file;  /* the recording */
 	const char *event; /* the event the samples are of */
-	bool period_ns;    /* the event's period is time in nanoseconds (cpu-clock, task-clock) */
+	bool period_ns;	   /* the event's period is time in nanoseconds (cpu-clock, task-clock) */
 };
 
 /* Whether @format is one of these outputs. */
@@ -29,8 +29,7 @@ int outputs__write(const char *format, struct calltree *ct, const struct hist *h
 
 int out_folded__write(struct calltree *ct, uint32_t root, FILE *out);
 int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
-int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info *fi,
-		     FILE *out);
+int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame_info *fi,
 			  FILE *out);
 

@@ -38,10 +38,11 @@ static uint32_t child(const struct calltree *t, uint32_t node, const char *name)
 int main(void)
 {
 	static const char main_s[] = "main", a_s[] = "a", b_s[] = "b", zn[] = "_ZN3foo3barEv";
-	struct calltree t = { 0 };
+	struct calltree t = {0};
 	struct resolved r_main = fn(main_s, 0x100, 0x123), r_a = fn(a_s, 0x200, 0x210),
 			r_a2 = fn(a_s, 0x200, 0x2ff), r_b = fn(b_s, 0x300, 0x310),
-			r_u1 = fn(NULL, 0, 0x5000), r_u2 = fn(NULL, 0, 0x6000), r_zn = fn(zn, 0x400, 0x400);
+			r_u1 = fn(NULL, 0, 0x5000), r_u2 = fn(NULL, 0, 0x6000),
+			r_zn = fn(zn, 0x400, 0x400);
 	uint32_t f_main, f_a, f_a2, f_b, f_u1, f_u2, f_zn, root, root2, chain[3], *kids = NULL;
 	size_t cap = 0;
 	long nr;
@@ -84,9 +85,11 @@ int main(void)
 	check(t.n[root].total == 75 && t.n[root].total_n == 5, "root: all period and samples");
 	check(t.n[n_main].total == 75 && t.n[n_main].self == 5 && t.n[n_main].self_n == 1,
 	      "main: total 75, self 5 (one sample)");
-	check(t.n[n_a].total == 30 && t.n[n_a].self == 30 && t.n[n_a].total_n == 3, "a: 30 in 3 samples");
+	check(t.n[n_a].total == 30 && t.n[n_a].self == 30 && t.n[n_a].total_n == 3,
+	      "a: 30 in 3 samples");
 	nr = calltree__children(&t, n_main, &kids, &cap);
-	check(nr == 2 && kids[0] == n_b && kids[1] == n_a, "children most period first: b (40), a (30)");
+	check(nr == 2 && kids[0] == n_b && kids[1] == n_a,
+	      "children most period first: b (40), a (30)");
 
 	/* a tie: the higher address first, as perf */
 	chain[1] = f_a;
@@ -102,8 +105,9 @@ int main(void)
 	chain[0] = f_b;
 	if (!err)
 		err = calltree__add(&t, root2, chain, 1, 7);
-	check(!err && t.n[root2].total == 7 && t.n[root].total == 85 && child(&t, root2, b_s) != CT_NONE &&
-	      child(&t, root2, main_s) == CT_NONE, "two roots, two separate trees");
+	check(!err && t.n[root2].total == 7 && t.n[root].total == 85 &&
+		  child(&t, root2, b_s) != CT_NONE && child(&t, root2, main_s) == CT_NONE,
+	      "two roots, two separate trees");
 
 	/* many frames and nodes: the indexes grow and still find everything */
 	for (i = 0; i < 5000 && !err; i++) {
@@ -126,7 +130,7 @@ int main(void)
 
 	/* per file, unresolved addresses are one frame */
 	{
-		struct calltree u = { 0 };
+		struct calltree u = {0};
 		uint32_t x, y;
 
 		err = calltree__frame(&u, &r_u1, &x);
