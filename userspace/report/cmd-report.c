@@ -8,9 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "commands.h"
 #include "filters.h"
 #include "hist.h"
+#include "outputs.h"
+#include "sample-chain.h"
 #include "session.h"
 
 static const char report_usage[] =
@@ -18,7 +21,15 @@ static const char report_usage[] =
 	"\n"
 	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
 	"      --stdio             table on standard output (the default)\n"
-	"      --format FMT        stdio or json (schema: Documentation/report-json.rst)\n"
+	"      --format FMT        stdio, json (schema: Documentation/report-json.rst), or a\n"
+	"                          flame graph: folded, svg, pprof, speedscope\n"
+	"                          (Documentation/report-outputs.rst)\n"
+	"  -o, --output FILE       write to FILE instead of standard output\n"
+	"  -g, --call-graph[=MODE,ORDER,MIN]  the call tree under each entry, as perf's:\n"
+	"                          MODE graph (default), flat, folded or none; ORDER caller\n"
+	"                          or callee; MIN the smallest share of all samples shown.\n"
+	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
+	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
 	"                          (default comm,dso,sym)\n"
@@ -30,7 +41,7 @@ static const char report_usage[] =
 	"                          profile's; with call chains, their Children too)\n"
 	"      --time START,END    only samples in this range, in seconds as jrec script\n"
 	"                          prints them; either end may be empty\n"
-	"      --percent-limit PCT hide entries below PCT percent\n"
+	"      --percent-limit PCT hide entries (and with -g, branches) below PCT percent\n"
 	"      --children          rank by the samples whose call chain passes through each\n"
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
@@ -44,6 +55,8 @@ static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
 	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "output", required_argument, NULL, 'o' },
+	{ "call-graph", optional_argument, NULL, 'g' },
 	{ "show-nr-samples", no_argument, NULL, 'n' },
 	{ "sort", required_argument, NULL, 's' },
 	{ "pid", required_argument, NULL, OPT_PID },
@@ -68,6 +81,13 @@ struct report {
 	struct filters f;
 	bool need_srcline, need_comm;
 	bool children;
+	struct graph_opts graph; /* -g */
+	struct calltree ct;      /* -g: the entries' call trees */
+	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
+	bool want_flame;
+	struct sample_chain chain; /* the current sample's */
+	uint32_t *frames;
+	size_t cap_frames;
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -101,35 +121,81 @@ static void fill_key(struct report *r, const struct pr_event *ev, const char *co
 /*
  * --children: every entry the sample's call chain passes through, the
  * sample's own (@self, NULL when -S left it out) included, gets its period
- * once. The chain's context markers say whether the addresses after them are
- * the kernel's or user space's.
+ * once.
  */
 static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev,
-		     const char *comm, const struct hist_key *self, uint64_t t)
+		     const char *comm, const struct hist_key *self)
 {
-	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	struct resolved res;
 	struct hist_key k;
-	uint64_t i;
+	size_t i;
 	int err = self ? hist__add_chain(h, self, ev->sample.period) : 0;
 
-	for (i = 0; i < ev->sample.nr_callchain && !err; i++) {
-		uint64_t ip = pr_callchain_at(r->s.r, &ev->sample, i);
+	for (i = 0; i < r->chain.nr && !err; i++) {
+		const struct resolved *res = &r->chain.res[i];
 
-		if (ip >= PERF_CONTEXT_MAX) {
-			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-							 : 0; /* hypervisor, guest: not ours */
+		if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
 			continue;
-		}
-		if (!mode)
-			continue;
-		session__resolve(&r->s, ev->id.pid, ip, t, mode, &res);
-		if (!filters__dso(&r->f, res.dso, res.anon_name) || !filters__sym(&r->f, res.sym))
-			continue;
-		fill_key(r, ev, comm, &res, &k);
+		fill_key(r, ev, comm, res, &k);
 		err = hist__add_chain(h, &k, ev->sample.period);
 	}
+	return err;
+}
+
+/* The chain's frames in @t, outermost first when @caller, into r->frames after @skip slots. */
+static int chain_frames(struct report *r, struct calltree *t, bool caller, size_t skip)
+{
+	size_t i, n = r->chain.nr;
+	int err;
+
+	if (array_grow(&r->frames, &r->cap_frames, n + skip))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		err = calltree__frame(t, &r->chain.res[caller ? n - 1 - i : i], &r->frames[skip + i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * -g: the sample's entry gets the whole chain; with --children, every entry
+ * the chain passes through gets the part from its first place in the chain's
+ * order on (as perf's: from the entry to the sampled function when callers
+ * come first).
+ */
+static int add_graph(struct report *r, struct hist *h, const struct pr_event *ev,
+		     const char *comm, const struct hist_key *self)
+{
+	bool caller = r->graph.caller;
+	size_t i, n = r->chain.nr;
+	struct hist_key k;
+	int err = chain_frames(r, &r->ct, caller, 0);
+
+	if (!err)
+		err = hist__add_tree(h, self, &r->ct, r->frames, n, ev->sample.period);
+	for (i = 0; i < n && h->children && !err; i++) {
+		const struct resolved *res = &r->chain.res[caller ? n - 1 - i : i];
+
+		if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
+			continue;
+		fill_key(r, ev, comm, res, &k);
+		err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, ev->sample.period);
+	}
+	return err;
+}
+
+/* The flame graph outputs: the command, then the chain from the outermost caller. */
+static int add_flame(struct report *r, struct hist *h, const struct pr_event *ev, const char *comm)
+{
+	int err = chain_frames(r, &r->flame, true, 1);
+
+	if (!err)
+		err = calltree__process(&r->flame, comm, &r->frames[0]);
+	if (!err && h->flame_root == CT_NONE)
+		err = calltree__new_root(&r->flame, &h->flame_root);
+	if (!err)
+		err = calltree__add(&r->flame, h->flame_root, r->frames, r->chain.nr + 1,
+				    ev->sample.period);
 	return err;
 }
 
@@ -164,7 +230,10 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	if (!filters__sym(&r->f, res.sym)) {
 		/* -S as perf's --symbols: percentages stay the whole profile's */
 		hist__count(h, ev->sample.period);
-		return r->children ? add_chain(r, h, ev, comm, NULL, t) : 0;
+		if (!r->children)
+			return 0;
+		err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
+		return err ? err : add_chain(r, h, ev, comm, NULL);
 	}
 	fill_key(r, ev, comm, &res, &k);
 	err = hist__add(h, &k, ev->sample.period);
@@ -172,8 +241,15 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		err = hist__add_unresolved(h, res.dso, k.anon, res.why, ev->sample.period);
 	else if (!err && res.jit && res.dso)
 		err = hist__add_image(h, res.dso, ev->sample.period);
+	if (err || !(r->children || r->graph.mode != GRAPH_NONE || r->want_flame))
+		return err;
+	err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
 	if (!err && r->children)
-		err = add_chain(r, h, ev, comm, &k, t);
+		err = add_chain(r, h, ev, comm, &k);
+	if (!err && r->graph.mode != GRAPH_NONE)
+		err = add_graph(r, h, ev, comm, &k);
+	if (!err && r->want_flame)
+		err = add_flame(r, h, ev, comm);
 	return err;
 }
 
@@ -181,7 +257,9 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio";
+	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio", *output = NULL;
+	FILE *out = stdout;
+	bool plimit_set = false;
 	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
 	struct hist one = { 0 }, **shown = NULL;
 	const char **events = NULL;
@@ -189,8 +267,9 @@ int cmd_report(int argc, char **argv)
 	bool quiet = false;
 	int c, ret = 1, children = -1; /* -1: as perf, on when there are call chains */
 
+	r.graph.min_pct = 0.5; /* perf's default threshold */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qh", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qhg::o:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -204,6 +283,23 @@ int cmd_report(int argc, char **argv)
 		case 'n':
 			meta.show_nr_samples = true;
 			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'g': {
+			/* as perf's: "-g caller" takes the next word when it is not an option */
+			const char *spec = optarg;
+
+			if (!spec && optind < argc && argv[optind][0] != '-')
+				spec = argv[optind++];
+			/* a bare -g is perf's default: graph,0.5,caller */
+			if (graph_opts__parse(&r.graph, spec ? spec : "graph,0.5,caller")) {
+				fprintf(stderr, "jrec report: bad call graph '%s' "
+						"(graph|flat|folded|none, caller|callee, MIN%%)\n", spec);
+				goto out;
+			}
+			break;
+		}
 		case 's':
 			sort = optarg;
 			break;
@@ -221,6 +317,7 @@ int cmd_report(int argc, char **argv)
 			return 0;
 		case OPT_PLIMIT:
 			meta.percent_limit = strtod(optarg, NULL);
+			plimit_set = true;
 			break;
 		case OPT_PID:
 		case OPT_TID:
@@ -239,17 +336,19 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (strcmp(format, "stdio") && strcmp(format, "json")) {
-		fprintf(stderr, "jrec report: unknown format '%s' (stdio or json)\n", format);
+	if (strcmp(format, "stdio") && strcmp(format, "json") && !outputs__known(format)) {
+		fprintf(stderr, "jrec report: unknown format '%s' "
+				"(stdio, json, folded, svg, pprof or speedscope)\n", format);
 		goto out;
 	}
+	r.want_flame = outputs__known(format);
 	if (hist__set_sort(&one, sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
 			bad);
 		goto out;
 	}
 	r.need_srcline = one.has[SK_SRCLINE];
-	r.need_comm = one.has[SK_COMM] || r.f.nr_comms;
+	r.need_comm = one.has[SK_COMM] || r.f.nr_comms || r.want_flame;
 	ret = session__open(&r.s, input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
@@ -285,10 +384,32 @@ int cmd_report(int argc, char **argv)
 						"are not unwound; reporting self time\n");
 		}
 	}
-	r.children = children;
+	/* the flame graph outputs have no table: its Children column would go unused */
+	r.children = children && !r.want_flame;
 	for (i = 0; i < r.nr_hs; i++) {
 		hist__set_sort(&r.hs[i], sort, bad, sizeof(bad));
 		r.hs[i].children = r.children;
+		r.hs[i].flame_root = CT_NONE;
+	}
+	if (r.graph.mode != GRAPH_NONE) {
+		bool chains = false;
+
+		for (i = 0; i < nattr; i++)
+			chains = chains || (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN);
+		if (!chains) {
+			/* as perf report: a call graph needs call chains */
+			fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", input);
+			ret = 1;
+			goto out_close;
+		}
+		if (!r.graph.order_set)
+			r.graph.caller = r.children;
+		if (plimit_set)
+			r.graph.min_pct = meta.percent_limit;
+		r.graph.skip_first = !strncmp(sort, "sym", 3);
+		r.graph.ct = &r.ct;
+		r.ct.by_address = true;
+		meta.graph = &r.graph;
 	}
 	ret = session__load(&r.s);
 	if (ret) {
@@ -343,19 +464,44 @@ int cmd_report(int argc, char **argv)
 	if (!quiet && perf_reader__nr_bad(r.s.r))
 		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
 			(unsigned long long)perf_reader__nr_bad(r.s.r));
-	if (!strcmp(format, "json")) {
-		hist__print_json((const struct hist *const *)shown, events, nr_shown, &meta,
-				 stdout);
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "jrec report: %s: %s\n", output, strerror(errno));
+		out = stdout;
+		ret = 1;
+		goto out_close;
+	}
+	ret = 0;
+	if (r.want_flame) {
+		struct flame_info fi = { .file = input, .event = events[0] };
+		size_t ai = (size_t)(shown[0] - r.hs);
+
+		fi.period_ns = nattr && perf_reader__attr(r.s.r, ai)->type == PERF_TYPE_SOFTWARE &&
+			       perf_reader__attr(r.s.r, ai)->config <= 1; /* cpu-clock, task-clock */
+		ret = outputs__write(format, &r.flame, shown[0], &fi, out);
+	} else if (!strcmp(format, "json")) {
+		hist__print_json((const struct hist *const *)shown, events, nr_shown, &meta, out);
 	} else {
 		for (i = 0; i < nr_shown; i++) {
 			meta.event = events[i];
 			meta.section_only = i > 0;
-			hist__print_stdio(shown[i], &meta, stdout);
+			hist__print_stdio(shown[i], &meta, out);
 		}
 	}
-	ret = 0;
+	if (fflush(out) || ferror(out))
+		ret = -EIO;
+	if (ret) {
+		fprintf(stderr, "jrec report: %s: %s\n", output ? output : "standard output",
+			strerror(-ret));
+		ret = 1;
+	}
 out_close:
+	if (out != stdout)
+		fclose(out);
 	session__close(&r.s);
+	calltree__release(&r.ct);
+	calltree__release(&r.flame);
+	sample_chain__release(&r.chain);
+	free(r.frames);
 out:
 	for (i = 0; i < r.nr_hs; i++)
 		hist__release(&r.hs[i]);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The JSON form of a report; Documentation/report-json.rst is its schema. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hist.h"
 
-/* Bytes of the well-formed UTF-8 sequence at @s (RFC 3629), or 0. */
-static size_t utf8_len(const unsigned char *s)
+size_t hist__utf8_len(const unsigned char *s)
 {
 	size_t n, i;
 	unsigned int cp;
@@ -38,13 +38,13 @@ static size_t utf8_len(const unsigned char *s)
  * a byte that does not start a well-formed sequence becomes U+FFFD, so that
  * the document always parses.
  */
-static void jstr(FILE *out, const char *s)
+void hist__json_str(FILE *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	fputc('"', out);
 	while (p && *p) {
-		size_t n = utf8_len(p);
+		size_t n = hist__utf8_len(p);
 
 		if (*p == '"' || *p == '\\')
 			fprintf(out, "\\%c", *p);
@@ -62,13 +62,57 @@ static void jstr(FILE *out, const char *s)
 static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
 					       "sym",  "srcline", "buildid" };
 
+/*
+ * -g: the call tree of an entry, nested: each node its frame's name, its
+ * period and samples, and the nodes under it; branches below the threshold
+ * left out. @kids is scratch space for calltree__children().
+ */
+static void print_tree(const struct hist *h, struct calltree *ct, uint32_t node, uint64_t min_hit,
+		       uint32_t **kids, size_t *cap, FILE *out)
+{
+	long nr = calltree__children(ct, node, kids, cap), i, shown = 0;
+	uint32_t *mine;
+
+	fputc('[', out);
+	if (nr <= 0) {
+		fputc(']', out);
+		return;
+	}
+	/* the recursion reuses the scratch space: keep this level's own copy */
+	mine = malloc((size_t)nr * sizeof(*mine));
+	if (!mine) {
+		fputc(']', out);
+		return;
+	}
+	memcpy(mine, *kids, (size_t)nr * sizeof(*mine));
+	for (i = 0; i < nr; i++) {
+		const struct ct_node *n = &ct->n[mine[i]];
+
+		if (n->total < min_hit)
+			continue;
+		fputs(shown++ ? ", {\"name\": " : "{\"name\": ", out);
+		hist__json_str(out, calltree__name(ct, n->frame));
+		fprintf(out, ", \"share\": %.4f, \"period\": %llu, \"samples\": %llu, "
+			     "\"self_period\": %llu, \"children\": ",
+			hist__pct(n->total, h->total_period), (unsigned long long)n->total,
+			(unsigned long long)n->total_n, (unsigned long long)n->self);
+		print_tree(h, ct, mine[i], min_hit, kids, cap, out);
+		fputc('}', out);
+	}
+	free(mine);
+	fputc(']', out);
+}
+
 /* "entries", "unresolved" and "images" of one event, each line indented by @ind. */
 static void print_arrays(const struct hist *h, const struct report_meta *m, const char *ind,
 			 FILE *out)
 {
-	size_t i;
+	size_t i, cap_kids = 0;
 	bool first = true;
 	char buf[1200], hex[JREC_COOKIE_HEX_LEN];
+	uint32_t *kids = NULL;
+	uint64_t min_hit = m->graph ? (uint64_t)((double)h->total_period * m->graph->min_pct / 100.0)
+				    : 0;
 
 	fprintf(out, "%s\"entries\": [", ind);
 	for (i = 0; i < h->nr; i++) {
@@ -85,7 +129,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		first = false;
 		if (h->has[SK_COMM]) {
 			fputs(", \"comm\": ", out);
-			jstr(out, e->k.comm);
+			hist__json_str(out, e->k.comm);
 		}
 		if (h->has[SK_PID])
 			fprintf(out, ", \"pid\": %u", e->k.pid);
@@ -93,17 +137,17 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"tid\": %u", e->k.tid);
 		if (h->has[SK_DSO] || h->has[SK_BUILDID]) {
 			fputs(", \"dso\": ", out);
-			jstr(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
+			hist__json_str(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
 			hex[0] = 0;
 			if (e->k.dso && e->k.dso->cookie.len)
 				jrec_cookie_hex(&e->k.dso->cookie, hex);
 			fputs(", \"build_id\": ", out);
-			jstr(out, hex);
+			hist__json_str(out, hex);
 		}
 		if (h->has[SK_SYM]) {
 			fputs(", \"sym\": ", out);
 			if (e->k.sym)
-				jstr(out, hist__sym_name(&e->k, buf, sizeof(buf)));
+				hist__json_str(out, hist__sym_name(&e->k, buf, sizeof(buf)));
 			else
 				fputs("null", out);
 			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",
@@ -111,10 +155,15 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		}
 		if (h->has[SK_SRCLINE]) {
 			fputs(", \"srcline\": ", out);
-			jstr(out, e->k.srcline ? e->k.srcline : "??:0");
+			hist__json_str(out, e->k.srcline ? e->k.srcline : "??:0");
+		}
+		if (m->graph && e->tree != CT_NONE) {
+			fputs(", \"call_tree\": ", out);
+			print_tree(h, m->graph->ct, e->tree, min_hit, &kids, &cap_kids, out);
 		}
 		fputc('}', out);
 	}
+	free(kids);
 	fprintf(out, "\n%s],\n%s\"unresolved\": [", ind, ind);
 	for (i = 0; i < h->nr_u; i++) {
 		const struct unres_entry *u = &h->u[i];
@@ -123,11 +172,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		if (u->dso && u->dso->cookie.len)
 			jrec_cookie_hex(&u->dso->cookie, hex);
 		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
-		jstr(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
+		hist__json_str(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
 		fputs(", \"build_id\": ", out);
-		jstr(out, hex);
+		hist__json_str(out, hex);
 		fputs(", \"reason\": ", out);
-		jstr(out, dso_status_str(u->why));
+		hist__json_str(out, dso_status_str(u->why));
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			hist__pct(u->period, h->total_period));
 	}
@@ -137,11 +186,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 
 		jrec_cookie_hex(&u->dso->cookie, hex);
 		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
-		jstr(out, u->dso->path);
+		hist__json_str(out, u->dso->path);
 		fputs(", \"cookie_kind\": ", out);
-		jstr(out, jrec_cookie_kind_name(&u->dso->cookie));
+		hist__json_str(out, jrec_cookie_kind_name(&u->dso->cookie));
 		fputs(", \"cookie\": ", out);
-		jstr(out, hex);
+		hist__json_str(out, hex);
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			hist__pct(u->period, h->total_period));
 	}
@@ -155,24 +204,27 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 	size_t i, k;
 
 	fprintf(out, "{\n  \"schema\": \"jrec-report\",\n  \"version\": 1,\n  \"file\": ");
-	jstr(out, m->file);
+	hist__json_str(out, m->file);
 	fprintf(out, ",\n  \"event\": ");
-	jstr(out, events[0]);
+	hist__json_str(out, events[0]);
 	fprintf(out, ",\n  \"mode\": ");
-	jstr(out, m->mode ? m->mode : "");
+	hist__json_str(out, m->mode ? m->mode : "");
 	fprintf(out, ",\n  \"cut_short\": ");
 	if (m->cut_short)
-		jstr(out, m->cut_short);
+		hist__json_str(out, m->cut_short);
 	else
 		fputs("null", out);
 	fprintf(out, ",\n  \"kernel_symbols\": ");
-	jstr(out, m->ksyms_source ? m->ksyms_source : "");
+	hist__json_str(out, m->ksyms_source ? m->ksyms_source : "");
 	fprintf(out, ",\n  \"kernel_release\": ");
-	jstr(out, m->kernel_release ? m->kernel_release : "");
+	hist__json_str(out, m->kernel_release ? m->kernel_release : "");
 	fprintf(out, ",\n  \"kernel_build_id\": ");
-	jstr(out, m->kernel_build_id ? m->kernel_build_id : "");
+	hist__json_str(out, m->kernel_build_id ? m->kernel_build_id : "");
 	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
 	fprintf(out, ",\n  \"children\": %s", h->children ? "true" : "false");
+	if (m->graph)
+		fprintf(out, ",\n  \"call_graph\": {\"order\": \"%s\", \"threshold\": %.4f}",
+			m->graph->caller ? "caller" : "callee", m->graph->min_pct);
 	fprintf(out, ",\n  \"lost_samples\": %llu,\n  \"total_samples\": %llu,\n"
 		     "  \"total_period\": %llu,\n  \"sort\": [",
 		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
@@ -186,7 +238,7 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 		fputs(",\n  \"other_events\": [", out);
 		for (i = 1; i < n; i++) {
 			fprintf(out, "%s\n    {\"event\": ", i > 1 ? "," : "");
-			jstr(out, events[i]);
+			hist__json_str(out, events[i]);
 			fprintf(out, ", \"total_samples\": %llu, \"total_period\": %llu,\n",
 				(unsigned long long)hs[i]->total_samples,
 				(unsigned long long)hs[i]->total_period);

@@ -131,6 +131,7 @@ static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 	memset(e, 0, sizeof(*e));
 	e->k = *k;
 	e->hash = hash;
+	e->tree = CT_NONE;
 	return e;
 }
 
@@ -164,6 +165,25 @@ int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period)
 		e->children += period;
 	}
 	return 0;
+}
+
+int hist__add_tree(struct hist *h, const struct hist_key *k, struct calltree *ct,
+		   const uint32_t *frames, size_t n, uint64_t period)
+{
+	struct hist_entry *e = lookup(h, k);
+	int err;
+
+	if (!e)
+		return -ENOMEM;
+	if (e->tree_stamp == h->seq)
+		return 0;
+	e->tree_stamp = h->seq;
+	if (e->tree == CT_NONE) {
+		err = calltree__new_root(ct, &e->tree);
+		if (err)
+			return err;
+	}
+	return calltree__add(ct, e->tree, frames, n, period);
 }
 
 static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso *d,
@@ -397,6 +417,8 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 				fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
 		}
 		fputc('\n', out);
+		if (m->graph && e->tree != CT_NONE)
+			hist__print_graph(h, e, m->graph, out);
 		shown++;
 	}
 	if (h->nr_img) {

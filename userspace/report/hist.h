@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "calltree.h"
 #include "session.h"
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_MAX };
@@ -34,6 +35,8 @@ struct hist_entry {
 	uint64_t period, samples; /* self: samples whose own address is this entry */
 	uint64_t children; /* period of the samples with this entry anywhere in their call chain */
 	uint64_t stamp;    /* the sample that last added to children */
+	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
+	uint64_t tree_stamp; /* the sample that last added to the tree */
 };
 
 /* What could not be symbolized, by file (or anonymous region) and reason. */
@@ -58,6 +61,7 @@ struct hist {
 	uint64_t total_period, total_samples;
 	bool children; /* perf's --children: entries ranked by the period of their call chains */
 	uint64_t seq;  /* the current sample, for hist__add_chain() */
+	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
@@ -75,6 +79,12 @@ void hist__count(struct hist *h, uint64_t period);
  * chain passes through it (recursion).
  */
 int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period);
+/*
+ * -g: the chain @frames (in the call graph's order) of the current sample
+ * added to the call tree of @k's entry, once per sample.
+ */
+int hist__add_tree(struct hist *h, const struct hist_key *k, struct calltree *ct,
+		   const uint32_t *frames, size_t n, uint64_t period);
 int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
 			 uint64_t period);
 /* A sample in a mapped file without ELF symbols, named by a JIT record. */
@@ -82,6 +92,24 @@ int hist__add_image(struct hist *h, struct dso *d, uint64_t period);
 /* Sort entries by period, highest first. */
 void hist__sort(struct hist *h);
 void hist__release(struct hist *h);
+
+/* perf's -g: how the call tree under each entry is printed */
+enum graph_mode { GRAPH_NONE, GRAPH_GRAPH, GRAPH_FLAT, GRAPH_FOLDED };
+
+struct graph_opts {
+	enum graph_mode mode;
+	bool caller;     /* outermost caller first; else the sampled function first */
+	bool order_set;  /* caller or callee given; else as perf: caller with --children */
+	double min_pct;  /* hide branches below this share of all samples */
+	bool skip_first; /* --sort starts with sym: the first frame is the entry itself */
+	struct calltree *ct;
+};
+
+/* "graph,caller,0.5" and the like; -EINVAL. */
+int graph_opts__parse(struct graph_opts *g, const char *spec);
+/* The call tree of entry @e (hist-graph.c). */
+void hist__print_graph(const struct hist *h, const struct hist_entry *e,
+		       const struct graph_opts *g, FILE *out);
 
 struct report_meta {
 	const char *file;
@@ -97,6 +125,7 @@ struct report_meta {
 	bool show_nr_samples;
 	double percent_limit;
 	bool section_only; /* stdio: the next event's table, without the file's header */
+	const struct graph_opts *graph; /* -g, or NULL */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
@@ -106,6 +135,10 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
  */
 void hist__print_json(const struct hist *const *hs, const char *const *events, size_t n,
 		      const struct report_meta *m, FILE *out);
+/* Bytes of the well-formed UTF-8 sequence at @s (RFC 3629), or 0. */
+size_t hist__utf8_len(const unsigned char *s);
+/* @s as a JSON string; bytes that are not well-formed UTF-8 become U+FFFD. */
+void hist__json_str(FILE *out, const char *s);
 /* @v as a percentage of @total (0 when there is nothing). */
 static inline double hist__pct(uint64_t v, uint64_t total)
 {

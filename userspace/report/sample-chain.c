@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0
+/* A sample's call chain, resolved (sample-chain.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "sample-chain.h"
+
+int sample_chain__resolve(struct session *s, const struct pr_event *ev, uint64_t time,
+			  const struct resolved *self, struct sample_chain *c)
+{
+	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t i;
+
+	c->nr = 0;
+	for (i = 0; i < ev->sample.nr_callchain; i++) {
+		uint64_t ip = pr_callchain_at(s->r, &ev->sample, i);
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+							 : 0; /* hypervisor, guest: not ours */
+			continue;
+		}
+		if (!mode)
+			continue;
+		if (array_grow(&c->res, &c->cap, c->nr + 1))
+			return -ENOMEM;
+		session__resolve(s, ev->id.pid, ip, time, mode, &c->res[c->nr++]);
+	}
+	if (!ev->sample.nr_callchain) {
+		if (array_grow(&c->res, &c->cap, 1))
+			return -ENOMEM;
+		c->res[c->nr++] = *self;
+	}
+	return 0;
+}
+
+void sample_chain__release(struct sample_chain *c)
+{
+	if (!c)
+		return;
+	free(c->res);
+	memset(c, 0, sizeof(*c));
+}
