@@ -34,10 +34,12 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
+	"      --symfs DIR         look for the binaries and their debuginfo under DIR\n"
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD };
+enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
+       OPT_SYMFS };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -54,6 +56,7 @@ static const struct option report_opts[] = {
 	{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
 	{ "children", no_argument, NULL, OPT_CHILD },
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -174,7 +177,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio";
+	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio", *symfs = NULL;
 	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
 	struct hist one = { 0 }, **shown = NULL;
 	const char **events = NULL;
@@ -208,6 +211,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case OPT_SYMFS:
+			symfs = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -248,6 +254,11 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
 		ret = 1;
 		goto out;
+	}
+	if (symfs && (ret = dso_set__set_symfs(&r.s.dsos, symfs))) {
+		fprintf(stderr, "jrec report: --symfs %s: %s\n", symfs, strerror(-ret));
+		ret = 1;
+		goto out_close;
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
 	nattr = perf_reader__nr_attrs(r.s.r);
