@@ -232,7 +232,8 @@ int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, b
 	for (i = 0; i < nr_files; i++) {
 		const uint8_t *e = files + (size_t)i * sizeof(struct jrec_archive_file);
 		struct archive_file *f = &as->files[i];
-		uint32_t path_off = bo_u32(e + offsetof(struct jrec_archive_file, path_off), swapped);
+		uint32_t path_off =
+		    bo_u32(e + offsetof(struct jrec_archive_file, path_off), swapped);
 
 		f->cookie.kind = e[offsetof(struct jrec_archive_file, cookie_kind)];
 		f->cookie.len = e[offsetof(struct jrec_archive_file, cookie_len)];
@@ -244,7 +245,8 @@ int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, b
 		    f->nr_loads > JREC_SYMTAB_MAX_LOADS || f->nr_loads > nr_loads - sum_loads ||
 		    f->nr_syms > nr_syms - sum_syms || f->nr_lines > nr_lines - sum_lines)
 			goto fail;
-		memcpy(f->cookie.bytes, e + offsetof(struct jrec_archive_file, cookie), f->cookie.len);
+		memcpy(f->cookie.bytes, e + offsetof(struct jrec_archive_file, cookie),
+		       f->cookie.len);
 		f->path = as->strtab + path_off;
 		f->loads = loads + sum_loads * sizeof(struct jrec_symtab_load);
 		f->syms = syms + sum_syms * sizeof(struct jrec_symtab_sym);
@@ -301,7 +303,8 @@ static int open_lines(const struct archive_syms *as, const struct archive_file *
 		lines[i].addr = bo_u64(y, as->swapped);
 		lines[i].line = line;
 		lines[i].file = line ? as->strtab + file_off : NULL;
-		if ((line && file_off >= as->strtab_len) || (i && lines[i].addr < lines[i - 1].addr)) {
+		if ((line && file_off >= as->strtab_len) ||
+		    (i && lines[i].addr < lines[i - 1].addr)) {
 			free(lines);
 			return -EBADMSG;
 		}
@@ -328,14 +331,15 @@ int archive_syms__open(const struct archive_syms *as, const struct archive_file 
 		loads[i][2] = bo_u64(l + 16, as->swapped);
 	}
 	/* the names stay in the section's string table */
-	err = elf_image__open_syms(NULL, (const uint64_t (*)[3])loads, f->nr_loads, &img);
+	err = elf_image__open_syms(NULL, (const uint64_t(*)[3])loads, f->nr_loads, &img);
 	if (err)
 		return err;
 	t = elf_image__symtab_mut(img);
 	err = f->nr_syms > SIZE_MAX / sizeof(struct sym) ? -ENOMEM : symtab__reserve(t, f->nr_syms);
 	for (i = 0; !err && i < f->nr_syms; i++) {
 		const uint8_t *y = f->syms + i * sizeof(struct jrec_symtab_sym);
-		uint32_t name_off = bo_u32(y + offsetof(struct jrec_symtab_sym, name_off), as->swapped);
+		uint32_t name_off =
+		    bo_u32(y + offsetof(struct jrec_symtab_sym, name_off), as->swapped);
 
 		if (name_off >= as->strtab_len) {
 			err = -EBADMSG;

@@ -26,9 +26,9 @@ struct archive_file_in {
 	struct jrec_cookie cookie;
 	const char *path;
 	bool full_symtab;
-	const uint64_t (*loads)[3]; /* {offset, filesz, vaddr} */
-	unsigned int nr_loads;      /* at most JREC_SYMTAB_MAX_LOADS */
-	const struct symtab *syms;  /* finished */
+	const uint64_t (*loads)[3];   /* {offset, filesz, vaddr} */
+	unsigned int nr_loads;	      /* at most JREC_SYMTAB_MAX_LOADS */
+	const struct symtab *syms;    /* finished */
 	const struct elf_line *lines; /* sorted by addr, as elf_image__lines() gives them */
 	size_t nr_lines;
 };

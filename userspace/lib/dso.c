@@ -206,26 +206,41 @@ static bool try_own_vdso(struct dso *d)
 	return ok;
 }
 
-/*
- * The last source: the symbols `jrec archive` stored for this cookie, else
- * those the recorder stored.
- */
-static bool try_stored(struct dso_set *s, struct dso *d)
+/* Symbols stored in the recording for @d, in place of any image it had. */
+static void use_stored(struct dso *d, struct elf_image *img, const char *source)
 {
-	const struct archive_file *a = archive_syms__find(s->archive, d->path, &d->cookie);
-	const struct stored_file *f = a ? NULL : stored_syms__find(s->stored, &d->cookie);
-	struct elf_image *img;
-
-	if (a ? archive_syms__open(s->archive, a, &img)
-	      : !f || stored_syms__open(s->stored, f, &img))
-		return false;
-	if (d->img)
-		elf_image__close(d->img);
+	elf_image__close(d->img);
 	free(d->used_path);
 	d->used_path = NULL;
 	d->img = img;
-	d->source = "recording";
+	d->source = source;
 	d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+}
+
+/*
+ * The first source: the symbols `jrec archive` stored for this file, which
+ * are those the recording machine's report used, from its best source.
+ */
+static bool try_archive(struct dso_set *s, struct dso *d)
+{
+	const struct archive_file *a = archive_syms__find(s->archive, d->path, &d->cookie);
+	struct elf_image *img;
+
+	if (!a || archive_syms__open(s->archive, a, &img))
+		return false;
+	use_stored(d, img, "archive");
+	return true;
+}
+
+/* The last source: the symbols the recorder stored for this cookie. */
+static bool try_stored(struct dso_set *s, struct dso *d)
+{
+	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
+	struct elf_image *img;
+
+	if (!f || stored_syms__open(s->stored, f, &img))
+		return false;
+	use_stored(d, img, "recording");
 	return true;
 }
 
@@ -238,7 +253,6 @@ static bool try_stored(struct dso_set *s, struct dso *d)
  */
 static void use_binary_layout(struct dso_set *s, struct dso *d)
 {
-	const struct archive_file *a = archive_syms__find(s->archive, d->path, &d->cookie);
 	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
 	struct elf_image *st;
 	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
@@ -255,8 +269,7 @@ static void use_binary_layout(struct dso_set *s, struct dso *d)
 	}
 	if (!elf_image__take_layout(d->img, machine_path(s, d->path, buf, sizeof(buf))))
 		return;
-	if (a ? !archive_syms__open(s->archive, a, &st)
-	      : f && !stored_syms__open(s->stored, f, &st)) {
+	if (f && !stored_syms__open(s->stored, f, &st)) {
 		n = elf_image__loads(st, loads, JREC_SYMTAB_MAX_LOADS);
 		if (n)
 			elf_image__set_layout(d->img, loads, n);
@@ -271,7 +284,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 	struct jrec_cookie now;
 	bool is_bid = d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len;
 
-	if (d->status != DSO_NOT_LOADED)
+	if (d->status != DSO_NOT_LOADED || try_archive(s, d))
 		return;
 	jrec_cookie_hex(&d->cookie, hex);
 	if (is_bid) {

@@ -2,13 +2,14 @@
 /*
  * dso: the files samples land in, identified by path and cookie, and where
  * their symbols come from. A file is looked for by its cookie, best source
- * first: separate debuginfo by build-id (/usr/lib/debug/.build-id/, then
- * debuginfod when DEBUGINFOD_URLS is set), jrec's build-id cache, perf's
- * build-id cache, the original path only if its cookie still matches, and
- * last the symbols stored in the recording (JREC_FEAT_ARCHIVE, then
- * JREC_FEAT_SYMTAB). A file whose cookie does not match is never used. With
- * a symfs root (--symfs), the original path and the separate debuginfo are
- * looked for under it.
+ * first: the symbols `jrec archive` stored in the recording
+ * (JREC_FEAT_ARCHIVE: what the recording machine's report used), separate
+ * debuginfo by build-id (/usr/lib/debug/.build-id/, then debuginfod when
+ * DEBUGINFOD_URLS is set), jrec's build-id cache, perf's build-id cache, the
+ * original path only if its cookie still matches, and last the symbols the
+ * recorder stored (JREC_FEAT_SYMTAB). A file whose cookie does not match is
+ * never used. With a symfs root (--symfs), the original path and the
+ * separate debuginfo are looked for under it.
  */
 #ifndef JREC_DSO_H
 #define JREC_DSO_H
