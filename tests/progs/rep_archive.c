@@ -3,8 +3,9 @@
  * rep_archive: samples in three places a report names, for the tests of
  * jrec archive and --symfs: main_spin() in this program, archlib_spin() in
  * its own shared library (librep_archlib.so, found beside it through
- * $ORIGIN), and "archive_jit_fn", JIT code announced in a jitdump in DIR.
- * Each runs for SECONDS of CPU time.
+ * $ORIGIN), "archive_jit_fn", JIT code announced in a jitdump in DIR, and
+ * "archive_pm_fn", announced in /tmp/perf-PID.map, which is left for the
+ * caller to remove. Each runs for SECONDS of CPU time.
  *
  *   rep_archive DIR SECONDS
  */
@@ -29,7 +30,7 @@ static double __attribute__((noinline)) main_spin(double secs)
 int main(int argc, char **argv)
 {
 	double secs;
-	void *code;
+	void *code, *pm;
 	FILE *f;
 
 	if (argc != 3) {
@@ -42,6 +43,9 @@ int main(int argc, char **argv)
 	tj_jitdump_load(f, (uint64_t)(uintptr_t)code, "archive_jit_fn", 1);
 	fflush(f);
 	tj_run(code, secs);
+	pm = tj_gen(NULL);
+	tj_perfmap_add((uint64_t)(uintptr_t)pm, "archive_pm_fn");
+	tj_run(pm, secs);
 	if (main_spin(secs) < 0 || archlib_spin(secs) < 0)
 		return 1;
 	fclose(f);

@@ -9,6 +9,7 @@
 #include "byteorder.h"
 #include "elf-image.h"
 #include "jrec-sections.h"
+#include "kernel-syms.h"
 #include "perf-file.h"
 #include "symtab.h"
 
@@ -104,7 +105,8 @@ int archive_writer__add(struct archive_writer *w, const struct archive_file_in *
 	e.cookie_kind = f->cookie.kind;
 	e.cookie_len = f->cookie.len;
 	memcpy(e.cookie, f->cookie.bytes, f->cookie.len);
-	e.flags = f->full_symtab ? JREC_ARCHIVE_F_FULL_SYMTAB : 0;
+	e.flags = (f->full_symtab ? JREC_ARCHIVE_F_FULL_SYMTAB : 0) |
+		  (f->kernel ? JREC_ARCHIVE_F_KERNEL : 0);
 	e.nr_loads = f->nr_loads;
 	e.nr_syms = t ? t->nr : 0;
 	e.nr_lines = f->nr_lines;
@@ -274,13 +276,66 @@ const struct archive_file *archive_syms__find(const struct archive_syms *as, con
 	for (i = 0; i < as->nr; i++) {
 		const struct archive_file *f = &as->files[i];
 
-		if (f->cookie.kind != cookie->kind || f->cookie.len != cookie->len)
+		if (f->cookie.kind != cookie->kind || f->cookie.len != cookie->len ||
+		    (f->flags & JREC_ARCHIVE_F_KERNEL))
 			continue;
 		if (cookie->len ? !memcmp(f->cookie.bytes, cookie->bytes, cookie->len)
 				: !strcmp(f->path, path))
 			return f;
 	}
 	return NULL;
+}
+
+/* Add entry @f's symbols to @t, names in the section; module @module for kernel entries. */
+static int add_syms(const struct archive_syms *as, const struct archive_file *f, struct symtab *t,
+		    uint16_t module)
+{
+	uint64_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < f->nr_syms; i++) {
+		const uint8_t *y = f->syms + i * sizeof(struct jrec_symtab_sym);
+		uint32_t name_off = bo_u32(y + offsetof(struct jrec_symtab_sym, name_off), as->swapped);
+
+		if (name_off >= as->strtab_len)
+			return -EBADMSG;
+		err = symtab__add(t, bo_u64(y, as->swapped), bo_u64(y + 8, as->swapped),
+				  as->strtab + name_off, y[offsetof(struct jrec_symtab_sym, bind)]);
+		if (err)
+			break;
+		if (y[offsetof(struct jrec_symtab_sym, flags)] & JREC_SYMTAB_SYM_PLT)
+			t->syms[t->nr - 1].is_plt = 1;
+		t->syms[t->nr - 1].module = module;
+	}
+	return err;
+}
+
+int archive_syms__kernel(const struct archive_syms *as, struct kernel_syms *k)
+{
+	size_t i;
+	int err = 0, idx;
+
+	memset(k, 0, sizeof(*k));
+	for (i = 0; !err && i < as->nr; i++) {
+		const struct archive_file *f = &as->files[i];
+
+		if (!(f->flags & JREC_ARCHIVE_F_KERNEL))
+			continue;
+		idx = 0;
+		/* modules[0] is the kernel itself */
+		if (!k->nr_modules)
+			err = kernel_syms__add_module(k, "[kernel.kallsyms]", &idx);
+		if (!err && strcmp(f->path, "[kernel.kallsyms]"))
+			err = kernel_syms__add_module(k, f->path, &idx);
+		if (!err)
+			err = add_syms(as, f, &k->tab, (uint16_t)idx);
+	}
+	if (err) {
+		kernel_syms__release(k);
+		return err;
+	}
+	symtab__finish(&k->tab, 1 << 20);
+	return 0;
 }
 
 static int open_lines(const struct archive_syms *as, const struct archive_file *f,
@@ -319,7 +374,7 @@ int archive_syms__open(const struct archive_syms *as, const struct archive_file 
 	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
 	struct elf_image *img;
 	struct symtab *t;
-	uint64_t i;
+	uint32_t i;
 	int err;
 
 	*out = NULL;
@@ -336,20 +391,8 @@ int archive_syms__open(const struct archive_syms *as, const struct archive_file 
 		return err;
 	t = elf_image__symtab_mut(img);
 	err = f->nr_syms > SIZE_MAX / sizeof(struct sym) ? -ENOMEM : symtab__reserve(t, f->nr_syms);
-	for (i = 0; !err && i < f->nr_syms; i++) {
-		const uint8_t *y = f->syms + i * sizeof(struct jrec_symtab_sym);
-		uint32_t name_off =
-		    bo_u32(y + offsetof(struct jrec_symtab_sym, name_off), as->swapped);
-
-		if (name_off >= as->strtab_len) {
-			err = -EBADMSG;
-			break;
-		}
-		err = symtab__add(t, bo_u64(y, as->swapped), bo_u64(y + 8, as->swapped),
-				  as->strtab + name_off, y[offsetof(struct jrec_symtab_sym, bind)]);
-		if (!err && (y[offsetof(struct jrec_symtab_sym, flags)] & JREC_SYMTAB_SYM_PLT))
-			t->syms[t->nr - 1].is_plt = 1;
-	}
+	if (!err)
+		err = add_syms(as, f, t, 0);
 	if (!err)
 		err = open_lines(as, f, img);
 	if (err) {

@@ -19,6 +19,7 @@
 
 struct elf_image;
 struct elf_line;
+struct kernel_syms;
 struct symtab;
 
 /* What the writer is given for one file. */
@@ -26,6 +27,7 @@ struct archive_file_in {
 	struct jrec_cookie cookie;
 	const char *path;
 	bool full_symtab;
+	bool kernel; /* the kernel or a module, @path its "[name]": syms at run-time addresses */
 	const uint64_t (*loads)[3];   /* {offset, filesz, vaddr} */
 	unsigned int nr_loads;	      /* at most JREC_SYMTAB_MAX_LOADS */
 	const struct symtab *syms;    /* finished */
@@ -65,7 +67,12 @@ struct archive_syms {
  */
 int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, bool swapped);
 /*
- * The entry recorded for @cookie, or for @path when the recording gave the
+ * The kernel's symbols from the kernel entries, module names pointing into
+ * the section; k is left empty without any. 0, -EBADMSG or -ENOMEM.
+ */
+int archive_syms__kernel(const struct archive_syms *as, struct kernel_syms *k);
+/*
+ * The entry (not the kernel's) recorded for @cookie, or for @path when the recording gave the
  * file no cookie (the vdso of a kernel without build-ids), or NULL.
  */
 const struct archive_file *archive_syms__find(const struct archive_syms *as, const char *path,

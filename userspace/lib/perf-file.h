@@ -255,6 +255,7 @@ struct jrec_archive_file {
 };
 
 #define JREC_ARCHIVE_F_FULL_SYMTAB 1 /* the symbols were a full .symtab, not .dynsym only */
+#define JREC_ARCHIVE_F_KERNEL 2 /* the kernel or a module ("[name]"): sampled symbols, at run-time addresses */
 
 /*
  * A source line from @addr up to the next entry's addr: line 0 means no line

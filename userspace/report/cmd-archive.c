@@ -22,6 +22,10 @@
 #include "array.h"
 #include "commands.h"
 #include "elf-image.h"
+#include "jrec-sections.h"
+#include "kernel-syms.h"
+#include "machine-files.h"
+#include "map-names.h"
 #include "perf-amend.h"
 #include "session.h"
 
@@ -42,7 +46,7 @@ static const struct option archive_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A file that has samples, and the addresses sampled in it (file layout). */
+/* A file that has samples, and the addresses sampled in it (file layout), or the kernel's. */
 struct hit_file {
 	struct dso *dso;
 	uint64_t *addrs;
@@ -53,6 +57,11 @@ struct archiver {
 	struct session s;
 	struct hit_file *files;
 	size_t nr_files, cap_files;
+	struct hit_file kernel; /* the kernel symbols sampled: their indexes in s.ksyms.tab */
+	/* JIT side files the report read from this machine, for the recording's sections */
+	struct hit_file jd_pids, pm_pids; /* pids the recording has jitdumps, perf-map lines for */
+	struct buf jitdumps, perfmaps;    /* entries to add */
+	size_t nr_jitdumps, nr_perfmap_lines;
 	size_t last; /* the file of the last hit */
 	int err;
 };
@@ -77,11 +86,29 @@ static void compact(struct hit_file *f)
 	f->nr = f->sorted = out;
 }
 
+static int add_addr(struct hit_file *f, uint64_t addr)
+{
+	if (f->nr && f->addrs[f->nr - 1] == addr)
+		return 0;
+	if (f->nr == f->cap) {
+		compact(f);
+		/* still more than half full of distinct addresses: grow */
+		if (f->nr * 2 >= f->cap && array_grow(&f->addrs, &f->cap, f->nr + 1))
+			return -ENOMEM;
+	}
+	f->addrs[f->nr++] = addr;
+	return 0;
+}
+
 static int add_hit(struct archiver *a, const struct resolved *res)
 {
-	struct hit_file *f;
 	size_t i;
 
+	if (res->level == RES_KERNEL) {
+		const struct sym *k = res->sym ? symtab__find(&a->s.ksyms.tab, res->addr) : NULL;
+
+		return k ? add_addr(&a->kernel, (uint64_t)(k - a->s.ksyms.tab.syms)) : 0;
+	}
 	if (!res->dso || !res->dso->img || res->jit)
 		return 0;
 	if (a->last < a->nr_files && a->files[a->last].dso == res->dso) {
@@ -98,17 +125,148 @@ static int add_hit(struct archiver *a, const struct resolved *res)
 		}
 		a->last = i;
 	}
-	f = &a->files[i];
-	if (f->nr && f->addrs[f->nr - 1] == res->vaddr)
-		return 0;
-	if (f->nr == f->cap) {
-		compact(f);
-		/* still more than half full of distinct addresses: grow */
-		if (f->nr * 2 >= f->cap && array_grow(&f->addrs, &f->cap, f->nr + 1))
-			return -ENOMEM;
+	return add_addr(&a->files[i], res->vaddr);
+}
+
+static bool has_pid(struct hit_file *pids, uint32_t pid)
+{
+	size_t lo = 0, hi = pids->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pids->addrs[mid] == pid)
+			return true;
+		if (pids->addrs[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	f->addrs[f->nr++] = res->vaddr;
-	return 0;
+	return false;
+}
+
+static int on_recorded_jitdump(const struct jrec_jitdump_rec *j, void *ctx)
+{
+	return add_addr(ctx, j->pid);
+}
+
+static int on_recorded_line(const struct jrec_perfmap_rec *l, void *ctx)
+{
+	return add_addr(ctx, l->pid);
+}
+
+/* The pids the recording's own JITDUMP and PERFMAP sections cover, sorted. */
+static int recorded_pids(struct archiver *a)
+{
+	bool swapped = perf_reader__swapped(a->s.r);
+	const void *p;
+	size_t len;
+	int err = 0;
+
+	if (!perf_reader__jrec_feature(a->s.r, JREC_FEAT_JITDUMP, &p, &len))
+		err = jrec_jitdumps__walk(p, len, swapped, on_recorded_jitdump, &a->jd_pids);
+	if (!err && !perf_reader__jrec_feature(a->s.r, JREC_FEAT_PERFMAP, &p, &len))
+		err = jrec_perfmaps__walk(p, len, swapped, on_recorded_line, &a->pm_pids);
+	compact(&a->jd_pids);
+	compact(&a->pm_pids);
+	return err == -EBADMSG ? 0 : err;
+}
+
+struct jitdump_file {
+	struct archiver *a;
+	const struct pr_event *ev;
+};
+
+static int add_jitdump(const void *bytes, size_t len, void *ctx)
+{
+	struct jitdump_file *f = ctx;
+	struct jrec_jitdump_rec j = {f->ev->mmap.pid, session__time(f->ev), f->ev->mmap.filename,
+				     bytes, len};
+
+	f->a->nr_jitdumps++;
+	return jrec_jitdumps__emit(&f->a->jitdumps, &j);
+}
+
+/*
+ * A jitdump the report reads from this machine (the recording has no copy
+ * for its process, as in perf's own recordings): into the recording.
+ */
+static int machine_jitdump(struct archiver *a, const struct pr_event *ev)
+{
+	struct jitdump_file f = {a, ev};
+	int err;
+
+	if (ev->mmap.pid == UINT32_MAX || !map_name__is_jitdump(ev->mmap.filename) ||
+	    has_pid(&a->jd_pids, ev->mmap.pid))
+		return 0;
+	err = machine_file__read(ev->mmap.filename, add_jitdump, &f);
+	if (err == -ENOMEM)
+		return err;
+	/* one copy per process, as the report reads one */
+	err = add_addr(&a->jd_pids, ev->mmap.pid);
+	compact(&a->jd_pids);
+	return err;
+}
+
+struct perfmap_file {
+	struct archiver *a;
+	uint32_t pid;
+};
+
+static int add_perfmap(const void *bytes, size_t len, void *ctx)
+{
+	struct perfmap_file *f = ctx;
+	const char *p = bytes, *end = p + len;
+	int err = 0;
+
+	while (!err && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		struct jrec_perfmap_rec l = {0, f->pid, p, (size_t)((nl ? nl : end) - p)};
+
+		if (l.len) {
+			err = jrec_perfmaps__emit(&f->a->perfmaps, &l);
+			f->a->nr_perfmap_lines++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return err;
+}
+
+/* The perf maps the report reads from this machine, untimed as it reads them. */
+static int machine_perfmaps(struct archiver *a)
+{
+	const struct as_proc *p;
+	size_t it = 0;
+	int err = 0;
+
+	while (!err && (p = pidmap__next(&a->s.as.procs, &it))) {
+		struct jit_proc *jp = jit_symbols__proc(&a->s.jit, p->pid);
+		struct perfmap_file f = {a, p->pid};
+		char path[64];
+
+		if ((jp && jp->has_timed_perfmap) || has_pid(&a->pm_pids, p->pid) ||
+		    map_name__perfmap_path(path, sizeof(path), "", p->pid))
+			continue;
+		err = machine_file__read(path, add_perfmap, &f);
+		if (err != -ENOMEM)
+			err = 0;
+	}
+	return err;
+}
+
+/* A side-file section: what the recording had, then the entries added. */
+static int side_section(struct archiver *a, unsigned int id, const struct buf *added,
+			struct buf *out)
+{
+	const void *p;
+	size_t len;
+	int err = jrec_section__begin(out, id);
+
+	if (!err && !perf_reader__jrec_feature(a->s.r, id, &p, &len))
+		err = buf__append(out, p, len);
+	if (!err)
+		err = buf__append(out, added->data, added->len);
+	return err;
 }
 
 /* Every address a report resolves for this sample: its ip and its call chain. */
@@ -120,6 +278,8 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	struct resolved res;
 	int err;
 
+	if (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)
+		return machine_jitdump(a, ev);
 	if (ev->type != PERF_RECORD_SAMPLE)
 		return 0;
 	t = session__time(ev);
@@ -129,9 +289,7 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		uint64_t ip = pr_callchain_at(a->s.r, &ev->sample, i);
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-							 : 0;
+			mode = session__chain_mode(ip);
 			continue;
 		}
 		if (!mode)
@@ -174,6 +332,39 @@ struct archive_counts {
 	size_t files, syms, lines;
 };
 
+/* The sampled kernel symbols, one entry per module ("[kernel.kallsyms]" the kernel's). */
+static int kernel_entries(struct archiver *a, struct archive_writer *w, struct archive_counts *n)
+{
+	const struct kernel_syms *k = &a->s.ksyms;
+	size_t mod, i;
+	int err = 0;
+
+	compact(&a->kernel);
+	for (mod = 0; !err && mod < k->nr_modules; mod++) {
+		struct archive_file_in in;
+		struct symtab t = {0};
+
+		for (i = 0; !err && i < a->kernel.nr; i++) {
+			const struct sym *y = &k->tab.syms[a->kernel.addrs[i]];
+
+			if (y->module == mod)
+				err = symtab__add(&t, y->start, y->end - y->start, y->name, y->bind);
+		}
+		if (!err && t.nr) {
+			symtab__finish(&t, 1 << 20);
+			memset(&in, 0, sizeof(in));
+			in.path = k->modules[mod];
+			in.kernel = true;
+			in.syms = &t;
+			err = archive_writer__add(w, &in);
+			n->files++;
+			n->syms += t.nr;
+		}
+		symtab__release(&t);
+	}
+	return err;
+}
+
 static int build_section(struct archiver *a, struct buf *sec, struct archive_counts *n)
 {
 	struct archive_writer *w;
@@ -206,14 +397,17 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 		n->lines += nr_lines;
 	}
 	if (!err)
+		err = kernel_entries(a, w, n);
+	if (!err)
 		err = archive_writer__finish(w, sec);
 	free(lines);
 	archive_writer__free(w);
 	return err;
 }
 
-/* Write @path's bytes with the section into a new file beside it, then rename it over. */
-static int rewrite(const char *path, const struct buf *sec, char *msg, size_t msglen)
+/* Write @path's bytes with the sections into a new file beside it, then rename it over. */
+static int rewrite(const char *path, const struct perf_amend_sec *secs, size_t nr, char *msg,
+		   size_t msglen)
 {
 	char tmp[4200];
 	struct stat st;
@@ -244,8 +438,7 @@ static int rewrite(const char *path, const struct buf *sec, char *msg, size_t ms
 		snprintf(msg, msglen, "cannot create a file beside %s: %s", path, strerror(-err));
 		goto out;
 	}
-	err = perf_amend__write(map, (size_t)st.st_size, JREC_FEAT_ARCHIVE, sec->data, sec->len,
-				out);
+	err = perf_amend__write(map, (size_t)st.st_size, secs, nr, out);
 	if (!err && (fchmod(out, st.st_mode & 07777) || fsync(out)))
 		err = -errno;
 	if (!err && close(out))
@@ -274,9 +467,10 @@ int archive__file(const char *path, bool quiet)
 {
 	struct archiver a;
 	struct archive_counts n = {0};
-	struct buf sec = BUF_INIT;
+	struct buf sec = BUF_INIT, jd = BUF_INIT, pm = BUF_INIT;
+	struct perf_amend_sec secs[3];
 	char msg[4400] = "";
-	size_t i;
+	size_t i, nr = 0;
 	int err;
 
 	memset(&a, 0, sizeof(a));
@@ -287,14 +481,27 @@ int archive__file(const char *path, bool quiet)
 	}
 	err = session__load(&a.s);
 	if (!err)
+		err = recorded_pids(&a);
+	if (!err)
 		err = perf_reader__for_each_event(a.s.r, on_sample, &a);
 	if (!err)
+		err = machine_perfmaps(&a);
+	if (!err)
 		err = build_section(&a, &sec, &n);
+	if (!err && a.jitdumps.len)
+		err = side_section(&a, JREC_FEAT_JITDUMP, &a.jitdumps, &jd);
+	if (!err && a.perfmaps.len)
+		err = side_section(&a, JREC_FEAT_PERFMAP, &a.perfmaps, &pm);
 	if (err) {
 		fprintf(stderr, "jrec archive: %s: %s\n", path, strerror(-err));
 		goto out;
 	}
-	err = rewrite(path, &sec, msg, sizeof(msg));
+	secs[nr++] = (struct perf_amend_sec){JREC_FEAT_ARCHIVE, sec.data, sec.len};
+	if (jd.len)
+		secs[nr++] = (struct perf_amend_sec){JREC_FEAT_JITDUMP, jd.data, jd.len};
+	if (pm.len)
+		secs[nr++] = (struct perf_amend_sec){JREC_FEAT_PERFMAP, pm.data, pm.len};
+	err = rewrite(path, secs, nr, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "jrec archive: %s\n", msg);
 		goto out;
@@ -302,13 +509,21 @@ int archive__file(const char *path, bool quiet)
 	if (!quiet)
 		fprintf(stderr,
 			"jrec archive: %s: symbols of %zu files with samples (%zu symbols, %zu "
-			"source lines, %zu bytes)\n",
-			path, n.files, n.syms, n.lines, sec.len);
+			"source lines, %zu bytes); %zu jitdumps and %zu perf-map lines of this "
+			"machine added\n",
+			path, n.files, n.syms, n.lines, sec.len, a.nr_jitdumps, a.nr_perfmap_lines);
 out:
 	buf__release(&sec);
+	buf__release(&jd);
+	buf__release(&pm);
+	buf__release(&a.jitdumps);
+	buf__release(&a.perfmaps);
 	for (i = 0; i < a.nr_files; i++)
 		free(a.files[i].addrs);
 	free(a.files);
+	free(a.kernel.addrs);
+	free(a.jd_pids.addrs);
+	free(a.pm_pids.addrs);
 	session__close(&a.s);
 	return err ? 1 : 0;
 }

@@ -118,9 +118,7 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 		uint64_t ip = pr_callchain_at(r->s.r, &ev->sample, i);
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-							 : 0; /* hypervisor, guest: not ours */
+			mode = session__chain_mode(ip);
 			continue;
 		}
 		if (!mode)

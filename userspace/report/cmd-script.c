@@ -90,9 +90,7 @@ static int on_event(const struct pr_event *ev, void *ctx)
 
 			/* the context markers say whose addresses follow */
 			if (ip >= PERF_CONTEXT_MAX) {
-				mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-				       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-								 : 0;
+				mode = session__chain_mode(ip);
 				continue;
 			}
 			/* the chain starts with the sample's own address, printed above */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernel-symbols: the report's kernel symbol table, loaded once, on a thread
- * of its own while the first pass goes on. The best source first: a vmlinux
+ * of its own while the first pass goes on. The best source first: the
+ * symbols jrec archive stored (those the recording machine used), a vmlinux
  * with the recorded build-id, the System.map of the recorded release (if it
  * agrees with the recorded kallsyms), the recorded kallsyms, perf's copy of
  * kallsyms, and the running kernel's when it is the recorded one. Relocated
@@ -130,6 +131,13 @@ void session__kernel_load(struct session *s)
 	struct utsname u;
 
 	s->ksyms_tried = true;
+	/* those the recording machine's report used, if jrec archive stored them */
+	if (!archive_syms__kernel(&s->archive, &s->ksyms) && s->ksyms.tab.nr) {
+		s->ksyms_source = "archive";
+		s->have_ksyms = true;
+		return;
+	}
+	kernel_syms__release(&s->ksyms);
 	/* vmlinux by build-id, then System.map for the recorded release */
 	if (try_vmlinux(s))
 		goto found;

@@ -307,11 +307,43 @@ static int amend(const char *in, const char *out, const char *sec, size_t len)
 	uint8_t *p = slurp(in, &n);
 	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), err;
 
-	err = p && fd >= 0 ? perf_amend__write(p, n, JREC_FEAT_ARCHIVE, sec, len, fd) : -EIO;
+	struct perf_amend_sec a = {JREC_FEAT_ARCHIVE, sec, len};
+
+	err = p && fd >= 0 ? perf_amend__write(p, n, &a, 1, fd) : -EIO;
 	if (fd >= 0)
 		close(fd);
 	free(p);
 	return err;
+}
+
+/* Amend @in with ARCHIVE = "3rd", 211 = "two" and 210 = "new" (replacing "abcde") into @out. */
+static int amend2(const char *in, const char *out)
+{
+	const struct perf_amend_sec secs[] = {
+		{211, "two", 3}, {JREC_FEAT_ARCHIVE, "3rd", 3}, {210, "new", 3}};
+	size_t n;
+	uint8_t *p = slurp(in, &n);
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), err;
+
+	err = p && fd >= 0 ? perf_amend__write(p, n, secs, 3, fd) : -EIO;
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	return err;
+}
+
+static bool feature_is(const char *path, unsigned int id, const char *want, size_t want_len)
+{
+	struct perf_reader *r;
+	const void *p;
+	size_t len;
+	bool ok;
+
+	if (perf_reader__open(path, &r, NULL, 0))
+		return false;
+	ok = !perf_reader__feature(r, id, &p, &len) && len == want_len && !memcmp(p, want, len);
+	perf_reader__close(r);
+	return ok;
 }
 
 static bool features_ok(const char *path, const char *want, size_t want_len)
@@ -325,8 +357,7 @@ static bool features_ok(const char *path, const char *want, size_t want_len)
 	if (perf_reader__open(path, &r, NULL, 0))
 		return false;
 	ok = perf_reader__feature_string(r, PERF_FEAT_HOSTNAME, host, sizeof(host)) &&
-	     !strcmp(host, "host") && !perf_reader__feature(r, 210, &p, &len) && len == 5 &&
-	     !memcmp(p, "abcde", 5) && !perf_reader__feature(r, JREC_FEAT_ARCHIVE, &p, &len) &&
+	     !strcmp(host, "host") && !perf_reader__feature(r, JREC_FEAT_ARCHIVE, &p, &len) &&
 	     len == want_len && !memcmp(p, want, len) && perf_reader__data_size(r) == 8 &&
 	     !perf_reader__cut_short(r);
 	perf_reader__close(r);
@@ -345,25 +376,31 @@ static void amend_tests(void)
 	close(fb);
 	close(fc);
 	check(!write_recording(a), "a recording with HOSTNAME and a private feature");
-	check(!amend(a, b, "first section", 13) && features_ok(b, "first section", 13),
+	check(!amend(a, b, "first section", 13) && features_ok(b, "first section", 13) &&
+		  feature_is(b, 210, "abcde", 5),
 	      "amended: data and features kept, ARCHIVE added");
-	check(!amend(b, c, "2nd", 3) && features_ok(c, "2nd", 3),
+	check(!amend(b, c, "2nd", 3) && features_ok(c, "2nd", 3) && feature_is(c, 210, "abcde", 5),
 	      "amended again: ARCHIVE replaced, the rest kept");
+	check(!amend2(c, b) && features_ok(b, "3rd", 3) && feature_is(b, 211, "two", 3) &&
+		  feature_is(b, 210, "new", 3),
+	      "two sections at once: one added, one replaced, ARCHIVE kept");
 	p = slurp(a, &n);
 	if (p) {
 		uint64_t swapped = PERF_FILE_MAGIC_SWAPPED;
+		struct perf_amend_sec x = {JREC_FEAT_ARCHIVE, "x", 1};
 		int fd = open(c, O_WRONLY | O_TRUNC);
 
 		memcpy(p, &swapped, 8);
-		check(fd >= 0 &&
-			  perf_amend__write(p, n, JREC_FEAT_ARCHIVE, "x", 1, fd) == -EOPNOTSUPP,
+		check(fd >= 0 && perf_amend__write(p, n, &x, 1, fd) == -EOPNOTSUPP,
 		      "a file of the other byte order is refused");
-		check(perf_amend__write(p, 40, JREC_FEAT_ARCHIVE, "x", 1, fd) == -EBADMSG,
+		check(perf_amend__write(p, 40, &x, 1, fd) == -EBADMSG,
 		      "a file shorter than its header is refused");
 		memcpy(p, &(uint64_t){PERF_FILE_MAGIC}, 8);
 		memcpy(p + 48, &(uint64_t){~0ULL}, 8); /* data.size */
-		check(perf_amend__write(p, n, JREC_FEAT_ARCHIVE, "x", 1, fd) == -EBADMSG,
+		check(perf_amend__write(p, n, &x, 1, fd) == -EBADMSG,
 		      "a data section past the end is refused");
+		x.id = PERF_FILE_FEAT_BITS;
+		check(perf_amend__write(p, n, &x, 1, fd) == -EINVAL, "a feature id out of range is refused");
 		if (fd >= 0)
 			close(fd);
 		free(p);
