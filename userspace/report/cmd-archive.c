@@ -269,7 +269,10 @@ static int side_section(struct archiver *a, unsigned int id, const struct buf *a
 	return err;
 }
 
-/* Every address a report resolves for this sample: its ip and its call chain. */
+/*
+ * Every address a report resolves for this sample: its ip and its call
+ * chain, walked as jrec report's --children walks it.
+ */
 static int on_sample(const struct pr_event *ev, void *ctx)
 {
 	struct archiver *a = ctx;
@@ -289,7 +292,9 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		uint64_t ip = pr_callchain_at(a->s.r, &ev->sample, i);
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			mode = session__chain_mode(ip);
+			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+							 : 0;
 			continue;
 		}
 		if (!mode)

@@ -118,7 +118,9 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 		uint64_t ip = pr_callchain_at(r->s.r, &ev->sample, i);
 
 		if (ip >= PERF_CONTEXT_MAX) {
-			mode = session__chain_mode(ip);
+			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+							 : 0; /* hypervisor, guest: not ours */
 			continue;
 		}
 		if (!mode)

@@ -90,7 +90,9 @@ static int on_event(const struct pr_event *ev, void *ctx)
 
 			/* the context markers say whose addresses follow */
 			if (ip >= PERF_CONTEXT_MAX) {
-				mode = session__chain_mode(ip);
+				mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+				       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+								 : 0;
 				continue;
 			}
 			/* the chain starts with the sample's own address, printed above */

@@ -114,18 +114,6 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		      struct resolved *out);
 /* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
 const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
-/*
- * The cpumode of the call-chain addresses after context marker @ip
- * (>= PERF_CONTEXT_MAX): kernel or user, 0 for those that are not ours
- * (hypervisor, guest).
- */
-static inline uint16_t session__chain_mode(uint64_t ip)
-{
-	return ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-	       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-					 : 0;
-}
-
 /* The sample's time, or its file offset when the recording has no times. */
 static inline uint64_t session__time(const struct pr_event *ev)
 {
