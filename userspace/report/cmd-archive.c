@@ -484,6 +484,14 @@ int archive__file(const char *path, bool quiet)
 		fprintf(stderr, "jrec archive: %s\n", msg[0] ? msg : strerror(-err));
 		return 1;
 	}
+	/* the rewrite keeps the data section the header announces: nothing may lie past it */
+	if (perf_reader__cut_short(a.s.r)) {
+		fprintf(stderr, "jrec archive: %s was cut short (%s); only a complete recording can be "
+				"archived\n",
+			path, pr_cut_str(perf_reader__cut_short(a.s.r)));
+		err = -EINVAL;
+		goto out;
+	}
 	err = session__load(&a.s);
 	if (!err)
 		err = recorded_pids(&a);
