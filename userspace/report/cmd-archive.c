@@ -46,24 +46,28 @@ static const struct option archive_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* A file that has samples, and the addresses sampled in it (file layout), or the kernel's. */
+/* A set of u64 (addresses, symbol indexes, pids), sorted and distinct after compact(). */
+struct u64_set {
+	uint64_t *addrs;
+	size_t nr, cap;
+};
+
+/* A file that has samples, and the addresses sampled in it (file layout). */
 struct hit_file {
 	struct dso *dso;
-	uint64_t *addrs;
-	size_t nr, cap, sorted; /* addrs[0..sorted) sorted and distinct */
+	struct u64_set hits;
 };
 
 struct archiver {
 	struct session s;
 	struct hit_file *files;
 	size_t nr_files, cap_files;
-	struct hit_file kernel; /* the kernel symbols sampled: their indexes in s.ksyms.tab */
+	struct u64_set kernel; /* the kernel symbols sampled: their indexes in s.ksyms.tab */
 	/* JIT side files the report read from this machine, for the recording's sections */
-	struct hit_file jd_pids, pm_pids; /* pids the recording has jitdumps, perf-map lines for */
+	struct u64_set jd_pids, pm_pids; /* pids the recording has jitdumps, perf-map lines for */
 	struct buf jitdumps, perfmaps;    /* entries to add */
 	size_t nr_jitdumps, nr_perfmap_lines;
 	size_t last; /* the file of the last hit */
-	int err;
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -73,7 +77,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void compact(struct hit_file *f)
+static void compact(struct u64_set *f)
 {
 	size_t i, out = 0;
 
@@ -83,10 +87,10 @@ static void compact(struct hit_file *f)
 	for (i = 0; i < f->nr; i++)
 		if (!out || f->addrs[out - 1] != f->addrs[i])
 			f->addrs[out++] = f->addrs[i];
-	f->nr = f->sorted = out;
+	f->nr = out;
 }
 
-static int add_addr(struct hit_file *f, uint64_t addr)
+static int add_addr(struct u64_set *f, uint64_t addr)
 {
 	if (f->nr && f->addrs[f->nr - 1] == addr)
 		return 0;
@@ -125,10 +129,10 @@ static int add_hit(struct archiver *a, const struct resolved *res)
 		}
 		a->last = i;
 	}
-	return add_addr(&a->files[i], res->vaddr);
+	return add_addr(&a->files[i].hits, res->vaddr);
 }
 
-static bool has_pid(struct hit_file *pids, uint32_t pid)
+static bool has_pid(const struct u64_set *pids, uint32_t pid)
 {
 	size_t lo = 0, hi = pids->nr;
 
@@ -313,10 +317,11 @@ static int file_lines(struct hit_file *f, struct elf_line **lines, size_t *nr, s
 	size_t i;
 	int err = 0;
 
-	compact(f);
-	for (i = 0; !err && i < f->nr; i++) {
-		const struct sym *s = symtab__find(t, f->addrs[i]);
-		uint64_t l = s ? s->start : f->addrs[i], h = s ? s->end : f->addrs[i] + 1;
+	compact(&f->hits);
+	for (i = 0; !err && i < f->hits.nr; i++) {
+		uint64_t v = f->hits.addrs[i];
+		const struct sym *s = symtab__find(t, v);
+		uint64_t l = s ? s->start : v, h = s ? s->end : v + 1;
 
 		if (hi && l <= hi) { /* overlaps or touches the range so far */
 			if (h > hi)
@@ -532,7 +537,7 @@ out:
 	buf__release(&a.jitdumps);
 	buf__release(&a.perfmaps);
 	for (i = 0; i < a.nr_files; i++)
-		free(a.files[i].addrs);
+		free(a.files[i].hits.addrs);
 	free(a.files);
 	free(a.kernel.addrs);
 	free(a.jd_pids.addrs);
