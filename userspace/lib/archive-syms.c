@@ -106,7 +106,8 @@ int archive_writer__add(struct archive_writer *w, const struct archive_file_in *
 	e.cookie_len = f->cookie.len;
 	memcpy(e.cookie, f->cookie.bytes, f->cookie.len);
 	e.flags = (f->full_symtab ? JREC_ARCHIVE_F_FULL_SYMTAB : 0) |
-		  (f->kernel ? JREC_ARCHIVE_F_KERNEL : 0);
+		  (f->kernel ? JREC_ARCHIVE_F_KERNEL : 0) |
+		  (f->had_symbols ? JREC_ARCHIVE_F_SYMBOLS : 0);
 	e.nr_loads = f->nr_loads;
 	e.nr_syms = t ? t->nr : 0;
 	e.nr_lines = f->nr_lines;

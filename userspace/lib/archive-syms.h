@@ -2,8 +2,8 @@
 /*
  * archive-syms: the JREC_FEAT_ARCHIVE section (see perf-file.h), written by
  * `jrec archive` and read by the report. The writer takes, for each file
- * that has samples, the symbol table the report used and the source lines of
- * the ranges that were sampled, and shares one string table among them all;
+ * that has samples, the symbols the report found there and the source lines
+ * of the ranges that were sampled, and shares one string table among them all;
  * the reader indexes the section, checked, and opens an entry as an
  * elf_image (symbols, PT_LOAD layout and line table, no ELF behind it).
  */
@@ -27,6 +27,7 @@ struct archive_file_in {
 	struct jrec_cookie cookie;
 	const char *path;
 	bool full_symtab;
+	bool had_symbols; /* the file had symbols, though perhaps none is in @syms */
 	bool kernel; /* the kernel or a module, @path its "[name]": syms at run-time addresses */
 	const uint64_t (*loads)[3];   /* {offset, filesz, vaddr} */
 	unsigned int nr_loads;	      /* at most JREC_SYMTAB_MAX_LOADS */

@@ -229,6 +229,9 @@ static bool try_archive(struct dso_set *s, struct dso *d)
 	if (!a || archive_syms__open(s->archive, a, &img))
 		return false;
 	use_stored(d, img, "archive");
+	/* only the sampled symbols are stored: there may be none */
+	if (a->flags & JREC_ARCHIVE_F_SYMBOLS)
+		d->status = DSO_OK;
 	return true;
 }
 

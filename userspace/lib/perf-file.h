@@ -221,10 +221,10 @@ struct jrec_symtab_sym {
 #define JREC_SYMTAB_SYM_PLT 1 /* a PLT entry: the name is the target's, shown as "name@plt" */
 
 /*
- * JREC_FEAT_ARCHIVE (written by `jrec archive`): the symbol tables, as the
- * report used them on the recording machine, of every file that has samples,
- * with source lines where its debug info had them, all names and file names
- * in one shared string table. After the prefix:
+ * JREC_FEAT_ARCHIVE (written by `jrec archive`): for every file that has
+ * samples, the symbols the report found at the sampled addresses on the
+ * recording machine, with their source lines where its debug info had them,
+ * all names and file names in one shared string table. After the prefix:
  *   struct jrec_archive_header;
  *   nr_files struct jrec_archive_file;
  *   nr_loads struct jrec_symtab_load, each file's nr_loads in turn;
@@ -255,7 +255,8 @@ struct jrec_archive_file {
 };
 
 #define JREC_ARCHIVE_F_FULL_SYMTAB 1 /* the symbols were a full .symtab, not .dynsym only */
-#define JREC_ARCHIVE_F_KERNEL 2 /* the kernel or a module ("[name]"): sampled symbols, at run-time addresses */
+#define JREC_ARCHIVE_F_KERNEL 2 /* the kernel or a module ("[name]"), at run-time addresses */
+#define JREC_ARCHIVE_F_SYMBOLS 4 /* the file had symbols, sampled or not: not "stripped" */
 
 /*
  * A source line from @addr up to the next entry's addr: line 0 means no line

@@ -3,9 +3,10 @@
  * jrec archive: make a recording report the same on a machine without its
  * binaries. The recording is loaded as jrec report loads it; every sample
  * and call-chain address is resolved, and for each file that has samples the
- * symbol table the report used (from whichever source it came: separate
- * debuginfo, the build-id cache, the file itself) and the source lines of the
- * sampled functions go into one JREC_FEAT_ARCHIVE section (archive-syms.c).
+ * symbols the report found at those addresses (from whichever source it
+ * used: separate debuginfo, the build-id cache, the file itself) and the
+ * source lines of those functions go into one JREC_FEAT_ARCHIVE section
+ * (archive-syms.c); so do the kernel's.
  * The file is rewritten safely: a new file beside it, renamed over it.
  */
 #include <errno.h>
@@ -375,6 +376,25 @@ static int kernel_entries(struct archiver *a, struct archive_writer *w, struct a
 	return err;
 }
 
+/* The symbols of @full that the sampled addresses (sorted) fall in, finished. */
+static int sampled_syms(const struct symtab *full, const struct u64_set *hits, struct symtab *out)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; !err && i < hits->nr; i++) {
+		const struct sym *y = symtab__find(full, hits->addrs[i]);
+
+		if (y && (!out->nr || out->syms[out->nr - 1].start != y->start)) {
+			err = symtab__add(out, y->start, y->end - y->start, y->name, y->bind);
+			if (!err)
+				out->syms[out->nr - 1].is_plt = y->is_plt;
+		}
+	}
+	symtab__finish(out, 1 << 20);
+	return err;
+}
+
 static int build_section(struct archiver *a, struct buf *sec, struct archive_counts *n)
 {
 	struct archive_writer *w;
@@ -387,24 +407,28 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 		struct dso *d = f->dso;
 		uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
 		struct archive_file_in in;
+		struct symtab t = {0};
 
 		nr_lines = 0;
 		err = file_lines(f, &lines, &nr_lines, &cap_lines);
-		if (err)
-			break;
+		if (!err)
+			err = sampled_syms(elf_image__symtab(d->img), &f->hits, &t);
 		memset(&in, 0, sizeof(in));
 		in.cookie = d->cookie;
 		in.path = d->path;
 		in.full_symtab = elf_image__has_full_symtab(d->img);
+		in.had_symbols = elf_image__has_symbols(d->img);
 		in.nr_loads = elf_image__loads(d->img, loads, JREC_SYMTAB_MAX_LOADS);
 		in.loads = (const uint64_t (*)[3])loads;
-		in.syms = elf_image__symtab(d->img);
+		in.syms = &t;
 		in.lines = lines;
 		in.nr_lines = nr_lines;
-		err = archive_writer__add(w, &in);
+		if (!err)
+			err = archive_writer__add(w, &in);
 		n->files++;
-		n->syms += in.syms->nr;
+		n->syms += t.nr;
 		n->lines += nr_lines;
+		symtab__release(&t);
 	}
 	if (!err)
 		err = kernel_entries(a, w, n);
