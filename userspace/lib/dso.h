@@ -9,7 +9,8 @@
  * original path only if its cookie still matches, and last the symbols the
  * recorder stored (JREC_FEAT_SYMTAB). A file whose cookie does not match is
  * never used. With a symfs root (--symfs), the original path and the
- * separate debuginfo are looked for under it.
+ * separate debuginfo are looked for under it (and the kernel's vmlinux and
+ * System.map, by kernel-symbols.c).
  */
 #ifndef JREC_DSO_H
 #define JREC_DSO_H

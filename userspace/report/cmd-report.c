@@ -34,7 +34,8 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
-	"      --symfs DIR         look for the binaries and their debuginfo under DIR\n"
+	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
+	"                          vmlinux and System.map under DIR\n"
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 

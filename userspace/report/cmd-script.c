@@ -23,7 +23,8 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
-	"      --symfs DIR         look for the binaries and their debuginfo under DIR\n"
+	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
+	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
 enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS };

@@ -58,9 +58,10 @@ static bool try_vmlinux(struct session *s)
 		else if (i == 1)
 			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", s->dsos.debug_dir, rel);
 		else if (i == 2)
-			snprintf(path, sizeof(path), "/lib/modules/%s/build/vmlinux", rel);
+			snprintf(path, sizeof(path), "%s/lib/modules/%s/build/vmlinux",
+				 s->dsos.symfs, rel);
 		else
-			snprintf(path, sizeof(path), "/boot/vmlinux-%s", rel);
+			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", s->dsos.symfs, rel);
 		fd = machine_file__open(path);
 		if (fd < 0 || elf_image__open_fd(fd, &img))
 			continue;
@@ -124,7 +125,7 @@ static int parse_notes(const void *bytes, size_t len, void *ctx)
 
 void session__kernel_load(struct session *s)
 {
-	char path[512];
+	char path[4400];
 	const void *p;
 	size_t len;
 	struct kernel_bid running = {{0}, 0};
@@ -142,7 +143,8 @@ void session__kernel_load(struct session *s)
 	if (try_vmlinux(s))
 		goto found;
 	if (s->kernel_release[0]) {
-		snprintf(path, sizeof(path), "/boot/System.map-%s", s->kernel_release);
+		snprintf(path, sizeof(path), "%s/boot/System.map-%s", s->dsos.symfs,
+			 s->kernel_release);
 		if (try_ksyms_file(s, path, "System.map")) {
 			if (system_map_agrees(s))
 				goto found;
