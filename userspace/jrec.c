@@ -12,6 +12,7 @@ static const struct jrec_command commands[] = {
 	{ "record", cmd_record, "Run a command and record its profile into jrec.data" },
 	{ "report", cmd_report, "Read jrec.data (or perf.data) and display the profile" },
 	{ "script", cmd_script, "Read jrec.data (or perf.data) and print its events" },
+	{ "archive", cmd_archive, "Store the symbols of the sampled files in the recording" },
 };
 
 static void usage(FILE *out)

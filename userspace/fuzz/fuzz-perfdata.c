@@ -3,13 +3,14 @@
  * libFuzzer target for the perf.data reader: header, attributes and ids,
  * every record of the data section, the BUILD_ID feature, and each of jrec's
  * private sections found through the reader, handed to its decoder (INFO,
- * FILES, JITDUMP, PERFMAP, KALLSYMS, SYMTAB, JMMAP). The report session is
+ * FILES, JITDUMP, PERFMAP, KALLSYMS, SYMTAB, ARCHIVE, JMMAP). The report session is
  * not run: it reads files of this machine. Each decoder also has a target
  * of its own (fuzz-section-*), fed the section's payload directly.
  */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "archive-syms.h"
 #include "elf-image.h"
 #include "jmmap-reader.h"
 #include "jrec-sections.h"
@@ -109,6 +110,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					elf_image__close(img);
 				}
 			stored_syms__release(&ss);
+		}
+	}
+	if (!perf_reader__jrec_feature(r, JREC_FEAT_ARCHIVE, &p, &len)) {
+		struct archive_syms as;
+		struct elf_image *img;
+		size_t i;
+
+		if (!archive_syms__parse(&as, p, len, perf_reader__swapped(r))) {
+			for (i = 0; i < as.nr; i++)
+				if (!archive_syms__open(&as, &as.files[i], &img)) {
+					symtab__find(elf_image__symtab(img), sum);
+					elf_image__close(img);
+				}
+			archive_syms__release(&as);
 		}
 	}
 	if (!perf_reader__jrec_feature(r, JREC_FEAT_INFO, &p, &len)) {

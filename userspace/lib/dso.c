@@ -4,11 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "debuginfod-dl.h"
 #include "dso.h"
 #include "elf-image.h"
+#include "archive-syms.h"
 #include "buildid-cache.h"
 #include "perf-file.h"
 #include "stored-syms.h"
@@ -49,6 +51,38 @@ int dso_set__init(struct dso_set *s)
 	env = getenv("JREC_DEBUG_DIR");
 	snprintf(s->debug_dir, sizeof(s->debug_dir), "%s", env && *env ? env : "/usr/lib/debug");
 	return 0;
+}
+
+int dso_set__set_symfs(struct dso_set *s, const char *dir)
+{
+	const char *env = getenv("JREC_DEBUG_DIR");
+	size_t n = strlen(dir);
+	struct stat st;
+
+	if (stat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n + sizeof("/usr/lib/debug") > sizeof(s->debug_dir))
+		return -ENAMETOOLONG;
+	memcpy(s->symfs, dir, n);
+	s->symfs[n] = 0;
+	if (!env || !*env) {
+		memcpy(s->debug_dir, dir, n);
+		memcpy(s->debug_dir + n, "/usr/lib/debug", sizeof("/usr/lib/debug"));
+	}
+	return 0;
+}
+
+/* Where the recorded @path is on this machine: under the symfs root if there is one. */
+static const char *machine_path(const struct dso_set *s, const char *path, char *buf, size_t len)
+{
+	if (!s->symfs[0])
+		return path;
+	snprintf(buf, len, "%s%s%s", s->symfs, path[0] == '/' ? "" : "/", path);
+	return buf;
 }
 
 struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_cookie *cookie)
@@ -172,6 +206,35 @@ static bool try_own_vdso(struct dso *d)
 	return ok;
 }
 
+/* Symbols stored in the recording for @d, in place of any image it had. */
+static void use_stored(struct dso *d, struct elf_image *img, const char *source)
+{
+	elf_image__close(d->img);
+	free(d->used_path);
+	d->used_path = NULL;
+	d->img = img;
+	d->source = source;
+	d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+}
+
+/*
+ * The first source: the symbols `jrec archive` stored for this file, which
+ * are those the recording machine's report used, from its best source.
+ */
+static bool try_archive(struct dso_set *s, struct dso *d)
+{
+	const struct archive_file *a = archive_syms__find(s->archive, d->path, &d->cookie);
+	struct elf_image *img;
+
+	if (!a || archive_syms__open(s->archive, a, &img))
+		return false;
+	use_stored(d, img, "archive");
+	/* only the sampled symbols are stored: there may be none */
+	if (a->flags & JREC_ARCHIVE_F_SYMBOLS)
+		d->status = DSO_OK;
+	return true;
+}
+
 /* The last source: the symbols the recorder stored for this cookie. */
 static bool try_stored(struct dso_set *s, struct dso *d)
 {
@@ -180,13 +243,7 @@ static bool try_stored(struct dso_set *s, struct dso *d)
 
 	if (!f || stored_syms__open(s->stored, f, &img))
 		return false;
-	if (d->img)
-		elf_image__close(d->img);
-	free(d->used_path);
-	d->used_path = NULL;
-	d->img = img;
-	d->source = "recording";
-	d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+	use_stored(d, img, "recording");
 	return true;
 }
 
@@ -202,6 +259,7 @@ static void use_binary_layout(struct dso_set *s, struct dso *d)
 	const struct stored_file *f = stored_syms__find(s->stored, &d->cookie);
 	struct elf_image *st;
 	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
+	char buf[8300];
 	unsigned int n;
 
 	if (s->cache_dir[0]) {
@@ -212,7 +270,7 @@ static void use_binary_layout(struct dso_set *s, struct dso *d)
 		if (!err)
 			return;
 	}
-	if (!elf_image__take_layout(d->img, d->path))
+	if (!elf_image__take_layout(d->img, machine_path(s, d->path, buf, sizeof(buf))))
 		return;
 	if (f && !stored_syms__open(s->stored, f, &st)) {
 		n = elf_image__loads(st, loads, JREC_SYMTAB_MAX_LOADS);
@@ -224,11 +282,12 @@ static void use_binary_layout(struct dso_set *s, struct dso *d)
 
 void dso__load(struct dso_set *s, struct dso *d)
 {
-	char hex[JREC_COOKIE_HEX_LEN], path[8300];
+	char hex[JREC_COOKIE_HEX_LEN], path[8300], mbuf[8300];
+	const char *mpath = machine_path(s, d->path, mbuf, sizeof(mbuf));
 	struct jrec_cookie now;
 	bool is_bid = d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len;
 
-	if (d->status != DSO_NOT_LOADED)
+	if (d->status != DSO_NOT_LOADED || try_archive(s, d))
 		return;
 	jrec_cookie_hex(&d->cookie, hex);
 	if (is_bid) {
@@ -285,14 +344,14 @@ void dso__load(struct dso_set *s, struct dso *d)
 	}
 	if (!strcmp(d->path, "[vdso]") && (s->own_vdso || is_bid) && try_own_vdso(d))
 		return;
-	if (access(d->path, R_OK)) {
+	if (access(mpath, R_OK)) {
 		if (try_stored(s, d))
 			return;
 		d->status = d->cookie.len ? DSO_MISSING : DSO_NO_COOKIE;
 		return;
 	}
 	if (d->cookie.len) {
-		if (jrec_cookie_from_path(d->path, &now) || !jrec_cookie_equal(&now, &d->cookie)) {
+		if (jrec_cookie_from_path(mpath, &now) || !jrec_cookie_equal(&now, &d->cookie)) {
 			/* the file at the path is another build: never use it */
 			if (try_stored(s, d))
 				return;
@@ -300,7 +359,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 			return;
 		}
 	}
-	if (try_elf(d, d->path, "path", false)) {
+	if (try_elf(d, mpath, s->symfs[0] ? "symfs" : "path", false)) {
 		if (d->status == DSO_STRIPPED)
 			try_stored(s, d);
 		return;

@@ -2,11 +2,15 @@
 /*
  * dso: the files samples land in, identified by path and cookie, and where
  * their symbols come from. A file is looked for by its cookie, best source
- * first: separate debuginfo by build-id (/usr/lib/debug/.build-id/, then
- * debuginfod when DEBUGINFOD_URLS is set), jrec's build-id cache, perf's
- * build-id cache, the original path only if its cookie still matches, and
- * last the symbols stored in the recording (JREC_FEAT_SYMTAB). A
- * file whose cookie does not match is never used.
+ * first: the symbols `jrec archive` stored in the recording
+ * (JREC_FEAT_ARCHIVE: what the recording machine's report used), separate
+ * debuginfo by build-id (/usr/lib/debug/.build-id/, then debuginfod when
+ * DEBUGINFOD_URLS is set), jrec's build-id cache, perf's build-id cache, the
+ * original path only if its cookie still matches, and last the symbols the
+ * recorder stored (JREC_FEAT_SYMTAB). A file whose cookie does not match is
+ * never used. With a symfs root (--symfs), the original path and the
+ * separate debuginfo are looked for under it (and the kernel's vmlinux and
+ * System.map, by kernel-symbols.c).
  */
 #ifndef JREC_DSO_H
 #define JREC_DSO_H
@@ -19,6 +23,7 @@
 
 struct elf_image;
 struct stored_syms;
+struct archive_syms;
 
 enum dso_status {
 	DSO_NOT_LOADED = 0,
@@ -57,9 +62,17 @@ struct dso_set {
 	bool debuginfod_failed; /* libdebuginfod could not be loaded: do not retry */
 	void *debuginfod;       /* struct debuginfod_dl, lazily */
 	const struct stored_syms *stored; /* the recording's JREC_FEAT_SYMTAB, or NULL */
+	const struct archive_syms *archive; /* the recording's JREC_FEAT_ARCHIVE, or NULL */
+	char symfs[4096]; /* --symfs root, "" when none */
 };
 
 int dso_set__init(struct dso_set *s);
+/*
+ * Look for the files the recording names under @dir (perf's --symfs), and
+ * for separate debuginfo under DIR/usr/lib/debug unless $JREC_DEBUG_DIR
+ * says where. 0, -ENOENT, -ENOTDIR or -ENAMETOOLONG.
+ */
+int dso_set__set_symfs(struct dso_set *s, const char *dir);
 /* The dso for (path, cookie); created on first use. NULL on ENOMEM. */
 struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_cookie *cookie);
 /* Find and open the file for @d (once). Sets d->status. */

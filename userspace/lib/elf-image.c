@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "elf-image.h"
 
 #define MAX_LOADS 16
@@ -33,6 +34,8 @@ struct elf_image {
 	unsigned int nr_loads;
 	uint8_t build_id[20];
 	size_t build_id_len;
+	struct elf_line *lines; /* stored source lines, when there is no DWARF */
+	size_t nr_lines;
 };
 
 /* Whether section @shndx holds code: where an untyped symbol is a label of hand-written code. */
@@ -434,6 +437,7 @@ void elf_image__close(struct elf_image *img)
 	if (img->dw)
 		dwarf_end(img->dw);
 	symtab__release(&img->syms);
+	free(img->lines);
 	if (img->mini)
 		elf_end(img->mini);
 	free(img->mini_buf);
@@ -519,15 +523,42 @@ bool elf_image__has_dwarf(struct elf_image *img)
 	return img->dw != NULL;
 }
 
+/* The last stored line at or before @vaddr; line 0 (file NULL) ends a range. */
+static const struct elf_line *stored_line(const struct elf_image *img, uint64_t vaddr)
+{
+	size_t lo = 0, hi = img->nr_lines;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->lines[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && img->lines[lo - 1].file ? &img->lines[lo - 1] : NULL;
+}
+
+static const char *format_srcline(const char *file, int lineno, char *buf, size_t len)
+{
+	const char *base = strrchr(file, '/');
+
+	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
+	return buf;
+}
+
 const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len)
 {
 	Dwarf_Die cu;
 	Dwarf_Line *line;
-	const char *file, *base;
+	const char *file;
 	int lineno = 0;
 
-	if (!elf_image__has_dwarf(img))
-		return NULL;
+	if (!elf_image__has_dwarf(img)) {
+		const struct elf_line *l = stored_line(img, vaddr);
+
+		return l ? format_srcline(l->file, (int)l->line, buf, len) : NULL;
+	}
 	if (!dwarf_addrdie(img->dw, vaddr, &cu))
 		return NULL;
 	line = dwarf_getsrc_die(&cu, vaddr);
@@ -536,7 +567,92 @@ const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf,
 	file = dwarf_linesrc(line, NULL, NULL);
 	if (!file || dwarf_lineno(line, &lineno))
 		return NULL;
-	base = strrchr(file, '/');
-	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
-	return buf;
+	return format_srcline(file, lineno, buf, len);
+}
+
+static int add_line(struct elf_line **arr, size_t *nr, size_t *cap, uint64_t addr,
+		    const char *file, int lineno)
+{
+	struct elf_line *prev = *nr ? &(*arr)[*nr - 1] : NULL;
+
+	if (!file || lineno <= 0) {
+		file = NULL;
+		lineno = 0;
+	}
+	/* the same line again: the range goes on */
+	if (prev && (uint32_t)lineno == prev->line &&
+	    (prev->file == file || (prev->file && file && !strcmp(prev->file, file))))
+		return 0;
+	if (prev && prev->addr == addr) {
+		prev->file = file;
+		prev->line = (uint32_t)lineno;
+		return 0;
+	}
+	if (array_grow(arr, cap, *nr + 1))
+		return -ENOMEM;
+	(*arr)[(*nr)++] = (struct elf_line){addr, file, (uint32_t)lineno};
+	return 0;
+}
+
+/* elf_image__lines() over lines stored in the image (an archived recording archived again). */
+static int stored_lines(const struct elf_image *img, uint64_t lo, uint64_t hi,
+			struct elf_line **arr, size_t *nr, size_t *cap)
+{
+	const struct elf_line *l = stored_line(img, lo);
+	size_t i;
+	int err = add_line(arr, nr, cap, lo, l ? l->file : NULL, l ? (int)l->line : 0);
+
+	for (i = 0; !err && i < img->nr_lines; i++) {
+		l = &img->lines[i];
+		if (l->addr > lo && l->addr < hi)
+			err = add_line(arr, nr, cap, l->addr, l->file, (int)l->line);
+	}
+	return err ? err : add_line(arr, nr, cap, hi, NULL, 0);
+}
+
+int elf_image__lines(struct elf_image *img, uint64_t lo, uint64_t hi, struct elf_line **arr,
+		     size_t *nr, size_t *cap)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Line *first;
+	Dwarf_Die cu;
+	size_t i, n;
+	int lineno = 0, err;
+
+	if (*nr && (*arr)[*nr - 1].addr > lo)
+		return -EINVAL;
+	if (lo < hi && !elf_image__has_dwarf(img) && img->nr_lines)
+		return stored_lines(img, lo, hi, arr, nr, cap);
+	if (lo >= hi || !elf_image__has_dwarf(img) || !dwarf_addrdie(img->dw, lo, &cu))
+		return 0;
+	/* what elf_image__srcline() says at @lo, then each row of the CU up to @hi */
+	first = dwarf_getsrc_die(&cu, lo);
+	if (first && dwarf_lineno(first, &lineno))
+		first = NULL;
+	err = add_line(arr, nr, cap, lo, first ? dwarf_linesrc(first, NULL, NULL) : NULL, lineno);
+	if (!err && dwarf_getsrclines(&cu, &lines, &n))
+		n = 0;
+	for (i = 0; !err && i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		bool end = false;
+
+		if (!l || dwarf_lineaddr(l, &a) || a <= lo || a >= hi)
+			continue;
+		lineno = 0;
+		if (dwarf_lineendsequence(l, &end) || end || dwarf_lineno(l, &lineno))
+			err = add_line(arr, nr, cap, a, NULL, 0);
+		else
+			err = add_line(arr, nr, cap, a, dwarf_linesrc(l, NULL, NULL), lineno);
+	}
+	if (!err)
+		err = add_line(arr, nr, cap, hi, NULL, 0);
+	return err;
+}
+
+void elf_image__set_lines(struct elf_image *img, struct elf_line *lines, size_t nr)
+{
+	free(img->lines);
+	img->lines = lines;
+	img->nr_lines = nr;
 }

@@ -56,7 +56,27 @@ bool elf_image__has_symbols(const struct elf_image *img);
 /* Whether the full symbol table (.symtab or MiniDebugInfo) was there, not just .dynsym. */
 bool elf_image__has_full_symtab(const struct elf_image *img);
 bool elf_image__has_dwarf(struct elf_image *img);
-/* "file.c:123" (the file's base name) for @vaddr into @buf, or NULL. */
+/*
+ * "file.c:123" (the file's base name) for @vaddr into @buf, or NULL: from
+ * DWARF, else from the stored lines of elf_image__set_lines().
+ */
 const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len);
+
+/* A source line from @addr up to the next one's addr; file NULL: no line there. */
+struct elf_line {
+	uint64_t addr;
+	const char *file; /* the full name as DWARF has it */
+	uint32_t line;
+};
+/*
+ * Append to *arr (*nr used, *cap allocated) the lines that
+ * elf_image__srcline() gives over [@lo, @hi), one entry where the line
+ * changes and a line-0 entry at @hi; names point into the image. Ranges are
+ * added in increasing order (-EINVAL otherwise). 0 when there is no DWARF.
+ */
+int elf_image__lines(struct elf_image *img, uint64_t lo, uint64_t hi, struct elf_line **arr,
+		     size_t *nr, size_t *cap);
+/* Give an image without DWARF these lines (malloc'd, sorted by addr; the image frees them). */
+void elf_image__set_lines(struct elf_image *img, struct elf_line *lines, size_t nr);
 
 #endif

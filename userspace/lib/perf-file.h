@@ -125,6 +125,7 @@ enum jrec_feature {
 	JREC_FEAT_KALLSYMS = 204, /* /proc/kallsyms as read at record time */
 	JREC_FEAT_FILES = 205,    /* what happened to each mapped file */
 	JREC_FEAT_SYMTAB = 206,   /* stored symbol tables */
+	JREC_FEAT_ARCHIVE = 207,  /* symbols and source lines of sampled files (jrec archive) */
 };
 
 #define JREC_FEAT_MAGIC 0x4A524543u /* "JREC" */
@@ -218,5 +219,53 @@ struct jrec_symtab_sym {
 };
 
 #define JREC_SYMTAB_SYM_PLT 1 /* a PLT entry: the name is the target's, shown as "name@plt" */
+
+/*
+ * JREC_FEAT_ARCHIVE (written by `jrec archive`): for every file that has
+ * samples, the symbols the report found at the sampled addresses on the
+ * recording machine, with their source lines where its debug info had them,
+ * all names and file names in one shared string table. After the prefix:
+ *   struct jrec_archive_header;
+ *   nr_files struct jrec_archive_file;
+ *   nr_loads struct jrec_symtab_load, each file's nr_loads in turn;
+ *   nr_syms struct jrec_symtab_sym (name_off into the string table), each
+ *   file's in turn;
+ *   nr_lines struct jrec_archive_line, each file's in turn, sorted by addr;
+ *   strtab_len bytes of NUL-terminated strings, padded to 8.
+ * The files' counts add up to the header's; every offset is < strtab_len and
+ * the string table ends with NUL.
+ */
+struct jrec_archive_header {
+	uint32_t nr_files;
+	uint32_t nr_loads;
+	uint64_t nr_syms;
+	uint64_t nr_lines;
+	uint64_t strtab_len;
+};
+
+struct jrec_archive_file {
+	uint8_t cookie_kind; /* enum jmmap_cookie_kind */
+	uint8_t cookie_len;
+	uint16_t flags;      /* JREC_ARCHIVE_F_* */
+	uint32_t path_off;   /* the path the recording names, in the string table */
+	uint8_t cookie[20];
+	uint32_t nr_loads;   /* at most JREC_SYMTAB_MAX_LOADS */
+	uint64_t nr_syms;
+	uint64_t nr_lines;
+};
+
+#define JREC_ARCHIVE_F_FULL_SYMTAB 1 /* the symbols were a full .symtab, not .dynsym only */
+#define JREC_ARCHIVE_F_KERNEL 2 /* the kernel or a module ("[name]"), at run-time addresses */
+#define JREC_ARCHIVE_F_SYMBOLS 4 /* the file had symbols, sampled or not: not "stripped" */
+
+/*
+ * A source line from @addr up to the next entry's addr: line 0 means no line
+ * (the end of a sequence or of a stored range).
+ */
+struct jrec_archive_line {
+	uint64_t addr;     /* in the file's own layout, as symbols */
+	uint32_t file_off; /* the source file's name, in the string table */
+	uint32_t line;
+};
 
 #endif /* JREC_PERF_FILE_H */

@@ -32,6 +32,7 @@ enum {
 	OPT_NO_JMMAP = 256,
 	OPT_NO_BUILDID_CACHE,
 	OPT_BUILDID_DIR,
+	OPT_ARCHIVE,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +49,7 @@ static const struct option long_opts[] = {
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "archive", no_argument, NULL, OPT_ARCHIVE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -77,6 +79,8 @@ static void usage(FILE *out)
 		"      --no-buildid-cache  do not copy mapped binaries into the build-id cache\n"
 		"      --buildid-dir DIR   build-id cache directory (default $JREC_BUILDID_DIR,\n"
 		"                          else ~/.cache/jrec)\n"
+		"      --archive           then store the symbols of the sampled files in the\n"
+		"                          recording, as jrec archive does\n"
 		"  -h, --help              this help\n"
 		"\n"
 		"Recording stops when the command exits, the process exits (-p), or on\n"
@@ -228,6 +232,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_BUILDID_DIR:
 			o->buildid_dir = optarg;
+			break;
+		case OPT_ARCHIVE:
+			o->archive = 1;
 			break;
 		case 'h':
 			usage(stdout);
@@ -723,6 +730,9 @@ int cmd_record(int argc, char **argv)
 		status = r.child_status;
 	else
 		status = 0;
+	/* a failed archive (its error on stderr) fails the run only if the workload did not */
+	if (r.opts.archive && archive__file(r.opts.output, r.opts.quiet) && !status)
+		status = 1;
 out:
 	cleanup(&r);
 	if (masked)

@@ -32,6 +32,7 @@ struct record_opts {
 	int quiet, verbose;
 	int no_jmmap, no_buildid_cache;
 	const char *buildid_dir;
+	int archive; /* --archive: jrec archive the output when done */
 	pid_t pid;
 	int system_wide;
 	int argc;

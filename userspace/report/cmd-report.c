@@ -46,10 +46,13 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
+	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
+	"                          vmlinux and System.map under DIR\n"
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD };
+enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
+       OPT_SYMFS };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -68,6 +71,7 @@ static const struct option report_opts[] = {
 	{ "percent-limit", required_argument, NULL, OPT_PLIMIT },
 	{ "children", no_argument, NULL, OPT_CHILD },
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -258,6 +262,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
 	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio", *output = NULL;
+	const char *symfs = NULL;
 	FILE *out = stdout;
 	bool plimit_set = false;
 	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
@@ -312,6 +317,9 @@ int cmd_report(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
+		case OPT_SYMFS:
+			symfs = optarg;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
@@ -354,6 +362,11 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
 		ret = 1;
 		goto out;
+	}
+	if (symfs && (ret = dso_set__set_symfs(&r.s.dsos, symfs))) {
+		fprintf(stderr, "jrec report: --symfs %s: %s\n", symfs, strerror(-ret));
+		ret = 1;
+		goto out_close;
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
 	nattr = perf_reader__nr_attrs(r.s.r);

@@ -23,14 +23,17 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
+	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
+	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
+	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -224,7 +227,7 @@ static void print_jit_loads(struct script *sc)
 int cmd_script(int argc, char **argv)
 {
 	struct script sc = { 0 };
-	const char *input = "jrec.data";
+	const char *input = "jrec.data", *symfs = NULL;
 	char err[512] = "";
 	const void *p;
 	size_t len;
@@ -242,6 +245,9 @@ int cmd_script(int argc, char **argv)
 		case OPT_TASK:
 			sc.tasks = true;
 			break;
+		case OPT_SYMFS:
+			symfs = optarg;
+			break;
 		case 'h':
 			fputs(script_usage, stdout);
 			return 0;
@@ -255,6 +261,11 @@ int cmd_script(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "jrec script: %s\n", err[0] ? err : strerror(-ret));
 		return 1;
+	}
+	if (symfs && (ret = dso_set__set_symfs(&sc.s.dsos, symfs))) {
+		fprintf(stderr, "jrec script: --symfs %s: %s\n", symfs, strerror(-ret));
+		ret = 1;
+		goto out;
 	}
 	ret = session__load(&sc.s);
 	if (ret) {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kernel-symbols: the report's kernel symbol table, loaded once, on a thread
- * of its own while the first pass goes on. The best source first: a vmlinux
+ * of its own while the first pass goes on. The best source first: the
+ * symbols jrec archive stored (those the recording machine used), a vmlinux
  * with the recorded build-id, the System.map of the recorded release (if it
  * agrees with the recorded kallsyms), the recorded kallsyms, perf's copy of
  * kallsyms, and the running kernel's when it is the recorded one. Relocated
@@ -57,9 +58,10 @@ static bool try_vmlinux(struct session *s)
 		else if (i == 1)
 			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", s->dsos.debug_dir, rel);
 		else if (i == 2)
-			snprintf(path, sizeof(path), "/lib/modules/%s/build/vmlinux", rel);
+			snprintf(path, sizeof(path), "%s/lib/modules/%s/build/vmlinux",
+				 s->dsos.symfs, rel);
 		else
-			snprintf(path, sizeof(path), "/boot/vmlinux-%s", rel);
+			snprintf(path, sizeof(path), "%s/boot/vmlinux-%s", s->dsos.symfs, rel);
 		fd = machine_file__open(path);
 		if (fd < 0 || elf_image__open_fd(fd, &img))
 			continue;
@@ -123,18 +125,26 @@ static int parse_notes(const void *bytes, size_t len, void *ctx)
 
 void session__kernel_load(struct session *s)
 {
-	char path[512];
+	char path[4400];
 	const void *p;
 	size_t len;
 	struct kernel_bid running = {{0}, 0};
 	struct utsname u;
 
 	s->ksyms_tried = true;
+	/* those the recording machine's report used, if jrec archive stored them */
+	if (!archive_syms__kernel(&s->archive, &s->ksyms) && s->ksyms.tab.nr) {
+		s->ksyms_source = "archive";
+		s->have_ksyms = true;
+		return;
+	}
+	kernel_syms__release(&s->ksyms);
 	/* vmlinux by build-id, then System.map for the recorded release */
 	if (try_vmlinux(s))
 		goto found;
 	if (s->kernel_release[0]) {
-		snprintf(path, sizeof(path), "/boot/System.map-%s", s->kernel_release);
+		snprintf(path, sizeof(path), "%s/boot/System.map-%s", s->dsos.symfs,
+			 s->kernel_release);
 		if (try_ksyms_file(s, path, "System.map")) {
 			if (system_map_agrees(s))
 				goto found;

@@ -2,7 +2,7 @@
 /*
  * session: open a recording and read everything but the samples (pass 1),
  * in order: the BUILD_ID feature and jrec's private sections (INFO, SYMTAB,
- * FILES, JITDUMP, PERFMAP, JMMAP, decoded by jrec-sections.c and
+ * ARCHIVE, FILES, JITDUMP, PERFMAP, JMMAP, decoded by jrec-sections.c and
  * jmmap-reader.c), then the kernel's mapping and task records. Each record
  * is dispatched once: mappings to the address spaces, forks, execs and names
  * to the process history (which the address spaces and the JIT symbols
@@ -271,6 +271,9 @@ static int read_sections(struct session *s)
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_SYMTAB, &p, &len) &&
 	    !stored_syms__parse(&s->stored, p, len, swapped))
 		s->dsos.stored = &s->stored;
+	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_ARCHIVE, &p, &len) &&
+	    !archive_syms__parse(&s->archive, p, len, swapped))
+		s->dsos.archive = &s->archive;
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_FILES, &p, &len))
 		err = jrec_files__walk(p, len, swapped, on_file, &s->cookies);
 	if (err == -EBADMSG)
@@ -355,6 +358,7 @@ void session__close(struct session *s)
 	jit_symbols__release(&s->jit);
 	dso_set__release(&s->dsos);
 	stored_syms__release(&s->stored);
+	archive_syms__release(&s->archive);
 	kernel_syms__release(&s->ksyms);
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "addrspace.h"
+#include "archive-syms.h"
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
@@ -42,6 +43,7 @@ struct session {
 	struct jit_symbols jit;
 	struct dso_set dsos;
 	struct stored_syms stored; /* JREC_FEAT_SYMTAB, the dsos' last source */
+	struct archive_syms archive; /* JREC_FEAT_ARCHIVE, tried before it */
 	struct strpool strings;
 	struct proc_history procs;   /* threads, names, forks, execs; as and jit subscribe */
 	struct file_cookies cookies; /* cookies of mapped files their records lack */

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The JREC_FEAT_ARCHIVE section and the file rewrite behind jrec archive:
+ * this test program's own symbols and the source lines of one function
+ * written as jrec archive writes them, read back, looked up and compared
+ * with what the DWARF says at every byte of that function; one string table
+ * shared by entries that repeat names; every truncation and a set of corrupt
+ * counts and offsets rejected. Then a recording amended with the section:
+ * its data and other features kept, the section found, a second amend
+ * replacing it, and a file of the other byte order refused.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "archive-syms.h"
+#include "cookie.h"
+#include "elf-image.h"
+#include "perf-amend.h"
+#include "perf-file.h"
+#include "perf-reader.h"
+#include "perf-writer.h"
+#include "symtab.h"
+#include "tap.h"
+
+__attribute__((noinline)) int test_archive_marker(int x);
+__attribute__((noinline)) int test_archive_marker(int x)
+{
+	int i, acc = x;
+
+	for (i = 0; i < x; i++)
+		acc = acc * 3 + i;
+	return acc ^ 0x55;
+}
+
+#define HDR sizeof(struct jrec_feat_prefix)
+
+/* parse and open every entry: 0, or the first error */
+static int parse_open(const void *p, size_t len)
+{
+	struct archive_syms as;
+	struct elf_image *img;
+	size_t i;
+	int err = archive_syms__parse(&as, p, len, false);
+
+	for (i = 0; !err && i < as.nr; i++) {
+		err = archive_syms__open(&as, &as.files[i], &img);
+		elf_image__close(img);
+	}
+	archive_syms__release(&as);
+	return err;
+}
+
+/* The section for this program (with the marker's lines), itself again under @other, and a vdso. */
+static int build(struct elf_image *own, const struct jrec_cookie *ck,
+		 const struct jrec_cookie *other, const struct sym *m, int copies, struct buf *b,
+		 size_t *nr_lines)
+{
+	static const char *const vnames[] = {"__vdso_time", "__vdso_clock_gettime"};
+	uint64_t loads[JREC_SYMTAB_MAX_LOADS][3];
+	struct symtab vdso = {0};
+	struct elf_line *lines = NULL;
+	size_t cap = 0, i;
+	struct archive_writer *w;
+	struct archive_file_in in;
+	int err;
+
+	*nr_lines = 0;
+	err = archive_writer__new(&w);
+	if (!err)
+		err = elf_image__lines(own, m->start, m->end, &lines, nr_lines, &cap);
+	memset(&in, 0, sizeof(in));
+	in.cookie = *ck;
+	in.path = "/some/where/test-archive-syms";
+	in.full_symtab = elf_image__has_full_symtab(own);
+	in.nr_loads = elf_image__loads(own, loads, JREC_SYMTAB_MAX_LOADS);
+	in.loads = (const uint64_t(*)[3])loads;
+	in.syms = elf_image__symtab(own);
+	in.lines = lines;
+	in.nr_lines = *nr_lines;
+	if (!err)
+		err = archive_writer__add(w, &in);
+	if (!err && copies > 1) {
+		in.cookie = *other;
+		err = archive_writer__add(w, &in);
+	}
+	for (i = 0; !err && i < 2; i++)
+		err = symtab__add(&vdso, 0x900 + i * 0x40, 0x30, vnames[i], 1);
+	symtab__finish(&vdso, 1 << 20);
+	memset(&in, 0, sizeof(in));
+	in.path = "[vdso]";
+	in.syms = &vdso;
+	if (!err)
+		err = archive_writer__add(w, &in);
+	if (!err)
+		err = archive_writer__finish(w, b);
+	archive_writer__free(w);
+	symtab__release(&vdso);
+	free(lines);
+	return err;
+}
+
+static int same_lines(struct elf_image *dwarf, struct elf_image *stored, const struct sym *m)
+{
+	char a[512], b[512];
+	const char *x, *y;
+	uint64_t v;
+	int bad = 0, named = 0;
+
+	for (v = m->start; v < m->end; v++) {
+		x = elf_image__srcline(dwarf, v, a, sizeof(a));
+		y = elf_image__srcline(stored, v, b, sizeof(b));
+		named += x != NULL;
+		if (!x != !y || (x && strcmp(x, y)))
+			bad++;
+	}
+	return named && !bad;
+}
+
+static void section_tests(void)
+{
+	struct buf b = BUF_INIT, b2 = BUF_INIT;
+	struct jrec_cookie ck, other, none = {0};
+	struct archive_syms as;
+	const struct archive_file *f;
+	struct elf_image *own = NULL, *img = NULL;
+	const struct sym *m = NULL, *s;
+	struct jrec_archive_header *h;
+	struct jrec_archive_file *e;
+	size_t i, nr_lines = 0, nr2, bad = 0, body, need;
+	uint8_t *copy;
+	int err;
+
+	check(test_archive_marker(3) != 0 && !elf_image__open("/proc/self/exe", &own) &&
+		  !jrec_cookie_from_path("/proc/self/exe", &ck),
+	      "own ELF image and cookie");
+	if (!own)
+		return;
+	for (i = 0; i < elf_image__symtab(own)->nr; i++)
+		if (!strcmp(elf_image__symtab(own)->syms[i].name, "test_archive_marker"))
+			m = &elf_image__symtab(own)->syms[i];
+	check(m && elf_image__has_dwarf(own), "own marker symbol and DWARF");
+	if (!m)
+		goto out;
+	other = ck;
+	other.bytes[0] ^= 0xff;
+	err = build(own, &ck, &other, m, 1, &b, &nr_lines);
+	check(!err && b.len % 8 == 0 && nr_lines >= 2,
+	      "section written, 8-byte aligned, with lines");
+	err = build(own, &ck, &other, m, 2, &b2, &nr2);
+	h = (struct jrec_archive_header *)(b2.data + HDR);
+	check(!err && h->nr_files == 3 &&
+		  h->strtab_len == ((struct jrec_archive_header *)(b.data + HDR))->strtab_len,
+	      "a second file with the same names adds nothing to the shared string table");
+
+	err = archive_syms__parse(&as, b2.data + HDR, b2.len - HDR, false);
+	check(!err && as.nr == 3, "three entries parsed");
+	f = archive_syms__find(&as, "/elsewhere", &ck);
+	check(f == &as.files[0] && !strcmp(f->path, "/some/where/test-archive-syms"),
+	      "entry found by cookie, whatever the path, with its path");
+	check(archive_syms__find(&as, "x", &other) == &as.files[1], "the copy found by its cookie");
+	check(archive_syms__find(&as, "[vdso]", &none) == &as.files[2] &&
+		  !archive_syms__find(&as, "/other", &none),
+	      "an entry without cookie found by its path only");
+	err = f ? archive_syms__open(&as, f, &img) : -ENOENT;
+	s = err ? NULL : symtab__find(elf_image__symtab(img), m->start + 1);
+	check(s && !strcmp(s->name, "test_archive_marker") && s->end == m->end,
+	      "marker resolved from the archived symbols, same range");
+	check(!err && elf_image__symtab(img)->nr == elf_image__symtab(own)->nr &&
+		  elf_image__has_full_symtab(img) == elf_image__has_full_symtab(own),
+	      "all symbols and the full-symtab flag kept");
+	check(!err && elf_image__offset_to_vaddr(img, 0x1234) ==
+			  elf_image__offset_to_vaddr(own, 0x1234),
+	      "the PT_LOAD layout kept");
+	check(!err && same_lines(own, img, m),
+	      "srcline from the archive equals DWARF's at every byte of the marker");
+	if (!err) {
+		struct elf_line *again = NULL;
+		size_t n = 0, cap = 0;
+
+		err = elf_image__lines(img, m->start, m->end, &again, &n, &cap);
+		check(!err && n == nr_lines,
+		      "archived lines give the same lines again (re-archive)");
+		free(again);
+	}
+	elf_image__close(img);
+	archive_syms__release(&as);
+	archive_syms__release(&as); /* twice is fine */
+
+	/* every cut before the end of the string table is rejected, the padding is not needed */
+	copy = malloc(b2.len);
+	if (!copy)
+		goto out;
+	body = b2.len - HDR;
+	h = (struct jrec_archive_header *)(b2.data + HDR);
+	need = sizeof(*h) + h->nr_files * sizeof(*e) +
+	       h->nr_loads * sizeof(struct jrec_symtab_load) +
+	       h->nr_syms * sizeof(struct jrec_symtab_sym) +
+	       h->nr_lines * sizeof(struct jrec_archive_line) + h->strtab_len;
+	for (i = 0; i < body; i++) {
+		memcpy(copy, b2.data + HDR, i);
+		err = archive_syms__parse(&as, copy, i, false);
+		bad += i < need ? err != -EBADMSG : err != 0;
+		archive_syms__release(&as);
+	}
+	check(!bad && need <= body && body - need < 8,
+	      "every cut inside the section rejected with -EBADMSG, only the padding optional");
+
+#define CORRUPT(what, stmt)                                                                        \
+	do {                                                                                       \
+		memcpy(copy, b2.data + HDR, body);                                                 \
+		h = (struct jrec_archive_header *)copy;                                            \
+		e = (struct jrec_archive_file *)(h + 1);                                           \
+		stmt;                                                                              \
+		check(parse_open(copy, body) == -EBADMSG, "corrupt " what " rejected");            \
+	} while (0)
+	CORRUPT("file count", h->nr_files = 0xffffffffu);
+	CORRUPT("symbol total", h->nr_syms = ~0ULL);
+	CORRUPT("string table length", h->strtab_len = ~0ULL);
+	CORRUPT("cookie length", e->cookie_len = 21);
+	CORRUPT("load count", e->nr_loads = JREC_SYMTAB_MAX_LOADS + 1);
+	CORRUPT("path offset", e->path_off = (uint32_t)h->strtab_len);
+	CORRUPT("per-file counts that do not add up", e->nr_syms += 1);
+	CORRUPT("string table without NUL",
+		copy[sizeof(*h) + h->nr_files * sizeof(*e) +
+		     h->nr_loads * sizeof(struct jrec_symtab_load) +
+		     h->nr_syms * sizeof(struct jrec_symtab_sym) +
+		     h->nr_lines * sizeof(struct jrec_archive_line) + h->strtab_len - 1] = 'x');
+	CORRUPT("symbol name offset",
+		((struct jrec_symtab_sym *)(copy + sizeof(*h) + h->nr_files * sizeof(*e) +
+					    h->nr_loads * sizeof(struct jrec_symtab_load)))
+		    ->name_off = (uint32_t)h->strtab_len);
+	CORRUPT("unsorted lines",
+		((struct jrec_archive_line *)(copy + sizeof(*h) + h->nr_files * sizeof(*e) +
+					      h->nr_loads * sizeof(struct jrec_symtab_load) +
+					      h->nr_syms * sizeof(struct jrec_symtab_sym)))
+		    ->addr = ~0ULL);
+	free(copy);
+out:
+	elf_image__close(own);
+	buf__release(&b);
+	buf__release(&b2);
+}
+
+static int write_recording(const char *path)
+{
+	struct perf_event_attr attr;
+	struct perf_writer *w;
+	struct buf b = BUF_INIT;
+	uint64_t id = 7;
+	struct perf_event_header r = {PERF_RECORD_FINISHED_ROUND, 0, sizeof(r)};
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	err = perf_writer__new(path, &w);
+	if (err)
+		return err;
+	err = perf_writer__add_attr(w, &attr, &id, 1);
+	if (!err)
+		err = perf_writer__begin(w);
+	if (!err)
+		err = perf_writer__write(w, &r, sizeof(r));
+	if (!err)
+		err = buf__append_perf_string(&b, "host");
+	if (!err)
+		err = perf_writer__add_feature(w, PERF_FEAT_HOSTNAME, &b);
+	if (!err)
+		err = buf__append(&b, "abcde", 5);
+	if (!err)
+		err = perf_writer__add_feature(w, 210, &b);
+	if (!err)
+		err = perf_writer__finish(w);
+	perf_writer__free(w);
+	buf__release(&b);
+	return err;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *p = NULL;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0 && !fstat(fd, &st) && (p = malloc((size_t)st.st_size + 1)) &&
+	    read(fd, p, (size_t)st.st_size) != st.st_size) {
+		free(p);
+		p = NULL;
+	}
+	*len = p ? (size_t)st.st_size : 0;
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
+
+/* Amend @in with ARCHIVE = @sec into @out; 0 or -errno. */
+static int amend(const char *in, const char *out, const char *sec, size_t len)
+{
+	size_t n;
+	uint8_t *p = slurp(in, &n);
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), err;
+
+	struct perf_amend_sec a = {JREC_FEAT_ARCHIVE, sec, len};
+
+	err = p && fd >= 0 ? perf_amend__write(p, n, &a, 1, fd) : -EIO;
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	return err;
+}
+
+/* Amend @in with ARCHIVE = "3rd", 211 = "two" and 210 = "new" (replacing "abcde") into @out. */
+static int amend2(const char *in, const char *out)
+{
+	const struct perf_amend_sec secs[] = {
+		{211, "two", 3}, {JREC_FEAT_ARCHIVE, "3rd", 3}, {210, "new", 3}};
+	size_t n;
+	uint8_t *p = slurp(in, &n);
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), err;
+
+	err = p && fd >= 0 ? perf_amend__write(p, n, secs, 3, fd) : -EIO;
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	return err;
+}
+
+static bool feature_is(const char *path, unsigned int id, const char *want, size_t want_len)
+{
+	struct perf_reader *r;
+	const void *p;
+	size_t len;
+	bool ok;
+
+	if (perf_reader__open(path, &r, NULL, 0))
+		return false;
+	ok = !perf_reader__feature(r, id, &p, &len) && len == want_len && !memcmp(p, want, len);
+	perf_reader__close(r);
+	return ok;
+}
+
+static bool features_ok(const char *path, const char *want, size_t want_len)
+{
+	struct perf_reader *r;
+	const void *p;
+	size_t len;
+	char host[16] = "";
+	bool ok;
+
+	if (perf_reader__open(path, &r, NULL, 0))
+		return false;
+	ok = perf_reader__feature_string(r, PERF_FEAT_HOSTNAME, host, sizeof(host)) &&
+	     !strcmp(host, "host") && !perf_reader__feature(r, JREC_FEAT_ARCHIVE, &p, &len) &&
+	     len == want_len && !memcmp(p, want, len) && perf_reader__data_size(r) == 8 &&
+	     !perf_reader__cut_short(r);
+	perf_reader__close(r);
+	return ok;
+}
+
+static void amend_tests(void)
+{
+	char a[] = "/tmp/test-archive-a.XXXXXX", b[] = "/tmp/test-archive-b.XXXXXX",
+	     c[] = "/tmp/test-archive-c.XXXXXX";
+	int fa = mkstemp(a), fb = mkstemp(b), fc = mkstemp(c);
+	uint8_t *p;
+	size_t n;
+
+	close(fa);
+	close(fb);
+	close(fc);
+	check(!write_recording(a), "a recording with HOSTNAME and a private feature");
+	check(!amend(a, b, "first section", 13) && features_ok(b, "first section", 13) &&
+		  feature_is(b, 210, "abcde", 5),
+	      "amended: data and features kept, ARCHIVE added");
+	check(!amend(b, c, "2nd", 3) && features_ok(c, "2nd", 3) && feature_is(c, 210, "abcde", 5),
+	      "amended again: ARCHIVE replaced, the rest kept");
+	check(!amend2(c, b) && features_ok(b, "3rd", 3) && feature_is(b, 211, "two", 3) &&
+		  feature_is(b, 210, "new", 3),
+	      "two sections at once: one added, one replaced, ARCHIVE kept");
+	p = slurp(a, &n);
+	if (p) {
+		uint64_t swapped = PERF_FILE_MAGIC_SWAPPED;
+		struct perf_amend_sec x = {JREC_FEAT_ARCHIVE, "x", 1};
+		int fd = open(c, O_WRONLY | O_TRUNC);
+
+		memcpy(p, &swapped, 8);
+		check(fd >= 0 && perf_amend__write(p, n, &x, 1, fd) == -EOPNOTSUPP,
+		      "a file of the other byte order is refused");
+		check(perf_amend__write(p, 40, &x, 1, fd) == -EBADMSG,
+		      "a file shorter than its header is refused");
+		memcpy(p, &(uint64_t){PERF_FILE_MAGIC}, 8);
+		memcpy(p + 48, &(uint64_t){~0ULL}, 8); /* data.size */
+		check(perf_amend__write(p, n, &x, 1, fd) == -EBADMSG,
+		      "a data section past the end is refused");
+		x.id = PERF_FILE_FEAT_BITS;
+		check(perf_amend__write(p, n, &x, 1, fd) == -EINVAL, "a feature id out of range is refused");
+		if (fd >= 0)
+			close(fd);
+		free(p);
+	}
+	unlink(a);
+	unlink(b);
+	unlink(c);
+}
+
+int main(void)
+{
+	printf("TAP version 13\n");
+	section_tests();
+	amend_tests();
+	return tap_done();
+}
