@@ -132,6 +132,54 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 	return cur_skip(c, (hdr + per) * 8);
 }
 
+/*
+ * RAW and BRANCH_STACK come between the call chain and the user registers:
+ * stepped over. Then the user registers and the copy of the user stack that
+ * --call-graph dwarf records.
+ */
+static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
+{
+	uint64_t st = a->sample_type, v, size;
+
+	if (st & PERF_SAMPLE_RAW) {
+		if (c->end - c->p < 4)
+			return -EBADMSG;
+		v = pr_u32(c->r, c->p);
+		if (!cur_skip(c, 4 + v))
+			return -EBADMSG;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		if (!cur_u64(c, &v) || v > (uint64_t)(c->end - c->p) / 24)
+			return -EBADMSG;
+		if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !cur_skip(c, 8))
+			return -EBADMSG;
+		if (!cur_skip(c, v * 24))
+			return -EBADMSG;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		if (!cur_u64(c, &s->regs_abi))
+			return -EBADMSG;
+		if (s->regs_abi) {
+			s->nr_regs = (unsigned int)__builtin_popcountll(a->sample_regs_user);
+			s->regs = c->p;
+			if (!cur_skip(c, (uint64_t)s->nr_regs * 8))
+				return -EBADMSG;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (!cur_u64(c, &size))
+			return -EBADMSG;
+		if (size) {
+			s->stack = c->p;
+			if (!cur_skip(c, size) || !cur_u64(c, &v))
+				return -EBADMSG;
+			/* the dynamic size: how much of the copy the kernel filled */
+			s->stack_size = v < size ? v : size;
+		}
+	}
+	return 0;
+}
+
 static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const uint8_t *body,
 			const uint8_t *end)
 {
@@ -142,6 +190,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 
 	s->ip = s->addr = s->nr_callchain = 0;
 	s->callchain = NULL;
+	s->regs_abi = s->stack_size = 0;
+	s->nr_regs = 0;
+	s->regs = s->stack = NULL;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
 	if ((st & PERF_SAMPLE_IP) && !cur_u64(&c, &s->ip))
@@ -178,8 +229,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		s->callchain = c.p;
 		c.p += s->nr_callchain * 8;
 	}
-	/* nothing after the call chain is used; the record size bounds it anyway */
-	return 0;
+	if (!(st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+		return 0; /* nothing after the call chain is used */
+	return parse_user_stack(&c, a, s);
 }
 
 static const char *bounded_str(const uint8_t *p, const uint8_t *end)
