@@ -108,11 +108,14 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct resolved res;
 	struct hist_key k;
-	uint64_t i;
+	const uint64_t *chain;
+	uint64_t i, nr;
 	int err = hist__add_chain(h, self, ev->sample.period);
 
-	for (i = 0; i < ev->sample.nr_callchain && !err; i++) {
-		uint64_t ip = pr_callchain_at(r->s.r, &ev->sample, i);
+	if (!err)
+		err = session__callchain(&r->s, ev, &chain, &nr);
+	for (i = 0; i < nr && !err; i++) {
+		uint64_t ip = chain[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
@@ -260,23 +263,11 @@ int cmd_report(int argc, char **argv)
 		goto out_close;
 	}
 	if (children < 0) {
-		bool dwarf = false;
-
+		/* chains recorded, or user stacks copied to unwind (--call-graph dwarf) */
 		children = 0;
-		for (i = 0; i < nattr; i++) {
-			uint64_t st = perf_reader__attr(r.s.r, i)->sample_type;
-
-			if (st & PERF_SAMPLE_CALLCHAIN)
+		for (i = 0; i < nattr; i++)
+			if (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
 				children = 1;
-			dwarf = dwarf || (st & PERF_SAMPLE_STACK_USER);
-		}
-		/* stack copies (--call-graph dwarf) are not unwound: chains would stop in the kernel */
-		if (dwarf) {
-			children = 0;
-			if (!quiet)
-				fprintf(stderr, "jrec report: user stacks recorded with --call-graph dwarf "
-						"are not unwound; reporting self time\n");
-		}
 	}
 	r.children = children;
 	for (i = 0; i < r.nr_hs; i++) {

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unwind: libdw's unwinder over the registers and the stack copy of a
+ * --call-graph dwarf sample (see unwind.h).
+ *
+ * One Dwfl per process lives as long as the report: the objects reported
+ * into it keep their parsed CFI (libdw's per-module cache), so a sample
+ * costs the frames it unwinds, not the loading of its objects. An object is
+ * reported the first time a frame's pc falls into it, as perf does, at the
+ * address its mapping had at the sample's time. When a later sample finds
+ * another object where one was reported (the process unmapped and mapped
+ * again), the process's Dwfl is rebuilt before the next sample.
+ */
+#include <elf.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "array.h"
+#include "cfi-elf.h"
+#include "elf-image.h"
+#include "session.h"
+#include "unwind.h"
+
+/* x86_64: perf's register numbers (PERF_REG_X86_*) in DWARF's order, pc last */
+static const uint8_t dwarf_to_perf[] = {
+	0 /* ax */,  3 /* dx */,  2 /* cx */,  1 /* bx */,  4 /* si */,  5 /* di */,
+	6 /* bp */,  7 /* sp */,  16,	       17,	    18,		 19,
+	20,	     21,	  22,	       23 /* r8..r15 */,	 8 /* ip */,
+};
+#define NR_DWARF_REGS 17
+#define PERF_REG_SP 7
+#define PERF_REG_IP 8
+
+struct uw_jit;
+
+/* What a Dwfl module was reported for: its userdata. */
+struct uw_mod {
+	const void *obj; /* the dso, or the JIT symbol */
+	uint64_t bias;
+	const struct uw_jit *jit; /* a JIT symbol's ELF image */
+};
+
+struct uw_proc {
+	Dwfl *dwfl;
+	bool stale; /* an object was found where another one was reported */
+	struct uw_mod **mods;
+	size_t nr_mods, cap_mods;
+};
+
+/* The code file of each dso, looked up once. */
+struct uw_file {
+	const struct dso *dso;
+	char *path; /* NULL: none, frames in it are stepped by frame pointers */
+};
+
+/* The ELF image built for a JIT symbol's CFI, once. */
+struct uw_jit {
+	const struct jit_sym *sym;
+	void *elf;
+	size_t len;
+};
+
+struct unwinder {
+	struct session *s;
+	struct pidmap procs;
+	Dwfl_Callbacks cb;
+	uint8_t machine_hdr[sizeof(Elf64_Ehdr)];
+	Elf *machine; /* an empty x86_64 ELF: tells libdw the architecture */
+	struct uw_file *files;
+	size_t nr_files, cap_files;
+	struct uw_jit *jits;
+	size_t nr_jits, cap_jits;
+	/* the sample being unwound */
+	struct uw_proc *proc;
+	uint32_t pid, tid;
+	uint64_t time;
+	Dwarf_Word regs[NR_DWARF_REGS];
+	uint64_t sp;
+	const uint8_t *stack;
+	size_t stack_size;
+	uint64_t *ips;
+	size_t nr, max;
+};
+
+/* The Dwfl module of a JIT symbol: its ELF image comes from memory. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	const struct uw_jit *j = *userdata ? ((struct uw_mod *)*userdata)->jit : NULL;
+
+	*elfp = NULL;
+	if (!j)
+		return -1;
+	*elfp = elf_memory(j->elf, j->len);
+	return -1;
+}
+
+/* Separate debuginfo (for .debug_frame): the file the dso's symbols came from. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	return -1;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return (pid_t)u->tid;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *thread_arg)
+{
+	struct unwinder *u = thread_arg;
+
+	return dwfl_thread_state_registers(thread, 0, NR_DWARF_REGS, u->regs);
+}
+
+/* Memory: the stack copy only. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+
+	if (addr < u->sp || addr - u->sp > u->stack_size || u->stack_size - (addr - u->sp) < 8)
+		return false;
+	memcpy(result, u->stack + (addr - u->sp), sizeof(*result));
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+int unwinder__new(struct session *s, struct unwinder **out)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+	Elf64_Ehdr *h;
+
+	*out = NULL;
+	if (!u)
+		return -ENOMEM;
+	u->s = s;
+	u->cb.find_elf = find_elf;
+	u->cb.find_debuginfo = find_debuginfo;
+	u->cb.section_address = dwfl_offline_section_address;
+	h = (Elf64_Ehdr *)u->machine_hdr;
+	memcpy(h->e_ident, ELFMAG, SELFMAG);
+	h->e_ident[EI_CLASS] = ELFCLASS64;
+	h->e_ident[EI_DATA] = ELFDATA2LSB;
+	h->e_ident[EI_VERSION] = EV_CURRENT;
+	h->e_type = ET_DYN;
+	h->e_machine = EM_X86_64;
+	h->e_version = EV_CURRENT;
+	h->e_ehsize = sizeof(*h);
+	elf_version(EV_CURRENT);
+	u->machine = elf_memory((char *)u->machine_hdr, sizeof(u->machine_hdr));
+	if (!u->machine) {
+		free(u);
+		return -ENOMEM;
+	}
+	*out = u;
+	return 0;
+}
+
+static void proc_reset(struct uw_proc *p)
+{
+	size_t i;
+
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	for (i = 0; i < p->nr_mods; i++)
+		free(p->mods[i]);
+	p->nr_mods = 0;
+	p->stale = false;
+}
+
+void unwinder__delete(struct unwinder *u)
+{
+	struct uw_proc *p;
+	size_t it = 0, i;
+
+	if (!u)
+		return;
+	while ((p = pidmap__next(&u->procs, &it))) {
+		proc_reset(p);
+		free(p->mods);
+		free(p);
+	}
+	pidmap__release(&u->procs);
+	for (i = 0; i < u->nr_files; i++)
+		free(u->files[i].path);
+	free(u->files);
+	for (i = 0; i < u->nr_jits; i++)
+		free(u->jits[i].elf);
+	free(u->jits);
+	elf_end(u->machine);
+	free(u);
+}
+
+/* The process's Dwfl, made (and attached to the unwinder) when needed. */
+static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
+{
+	bool added;
+	struct uw_proc *p = pidmap__get_or_add(&u->procs, pid, sizeof(*p), &added);
+
+	if (!p)
+		return NULL;
+	if (p->stale)
+		proc_reset(p);
+	if (p->dwfl)
+		return p;
+	p->dwfl = dwfl_begin(&u->cb);
+	if (!p->dwfl)
+		return NULL;
+	if (!dwfl_attach_state(p->dwfl, u->machine, (pid_t)pid, &thread_callbacks, u)) {
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+		return NULL;
+	}
+	return p;
+}
+
+static const char *code_file(struct unwinder *u, struct dso *d)
+{
+	char path[4096];
+	size_t lo = 0, hi = u->nr_files, i;
+	struct uw_file *f;
+
+	/* sorted by dso pointer */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (u->files[mid].dso == d)
+			return u->files[mid].path;
+		if ((uintptr_t)u->files[mid].dso < (uintptr_t)d)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (array_grow(&u->files, &u->cap_files, u->nr_files + 1))
+		return NULL;
+	f = u->files;
+	for (i = u->nr_files; i > lo; i--)
+		f[i] = f[i - 1];
+	u->nr_files++;
+	f[lo].dso = d;
+	f[lo].path = dso__code_file(&u->s->dsos, d, path, sizeof(path)) ? NULL : strdup(path);
+	return f[lo].path;
+}
+
+static const struct uw_jit *jit_elf(struct unwinder *u, const struct jit_sym *j)
+{
+	struct uw_jit *e;
+	size_t i;
+
+	for (i = u->nr_jits; i-- > 0;)
+		if (u->jits[i].sym == j)
+			return u->jits[i].elf ? &u->jits[i] : NULL;
+	if (array_grow(&u->jits, &u->cap_jits, u->nr_jits + 1))
+		return NULL;
+	e = &u->jits[u->nr_jits++];
+	e->sym = j;
+	if (cfi_elf__build(j->start, j->end - j->start, j->eh, j->eh_len, j->eh_hdr_len, &e->elf,
+			   &e->len))
+		e->elf = NULL;
+	return e->elf ? e : NULL;
+}
+
+/* Report into @p what covers @pc at the sample's time, unless it is there already. */
+static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
+{
+	struct session *s = u->s;
+	const struct as_map *m = addrspace__find(&s->as, u->pid, pc, u->time);
+	Dwfl_Module *mod = dwfl_addrmodule(p->dwfl, pc);
+	const struct jit_sym *j = NULL;
+	const struct uw_jit *je = NULL;
+	const char *path = NULL;
+	const void *obj;
+	struct uw_mod *um;
+	uint64_t bias = 0;
+	void **ud;
+
+	if (m && m->dso) {
+		dso__load(&s->dsos, m->dso);
+		if (!m->dso->img)
+			return;
+		obj = m->dso;
+		bias = m->start - elf_image__offset_to_vaddr(m->dso->img, m->pgoff);
+	} else {
+		j = jit_symbols__find(&s->jit, u->pid, pc, u->time);
+		if (!j || !j->eh)
+			return; /* no CFI: libdw steps over it by frame pointers */
+		obj = j;
+	}
+	if (mod) {
+		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+		um = *ud;
+		/* the next sample gets a new Dwfl: this one has another object here */
+		if (!um || um->obj != obj || um->bias != bias)
+			p->stale = true;
+		return;
+	}
+	if (m && m->dso) {
+		path = code_file(u, m->dso);
+		if (!path)
+			return;
+	} else {
+		je = jit_elf(u, j);
+		if (!je)
+			return;
+	}
+	if (array_grow(&p->mods, &p->cap_mods, p->nr_mods + 1))
+		return;
+	um = calloc(1, sizeof(*um));
+	if (!um)
+		return;
+	um->obj = obj;
+	um->bias = bias;
+	um->jit = je;
+	dwfl_report_begin_add(p->dwfl);
+	if (path)
+		mod = dwfl_report_elf(p->dwfl, m->dso->short_name, path, -1, bias, true);
+	else
+		mod = dwfl_report_module(p->dwfl, j->name, j->start, j->end);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod) {
+		free(um);
+		return;
+	}
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	*ud = um;
+	p->mods[p->nr_mods++] = um;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	report_module(u, u->proc, pc);
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	/* a return address: the call is the instruction before it */
+	if (!activation)
+		pc--;
+	u->ips[u->nr++] = pc;
+	return u->nr < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+size_t unwinder__frames(struct unwinder *u, const struct pr_event *ev, uint64_t time,
+			uint64_t *ips, size_t max)
+{
+	const struct pr_sample *smp = &ev->sample;
+	const struct perf_reader *r = u->s->r;
+	uint64_t mask = ev->attr ? ev->attr->sample_regs_user : 0;
+	unsigned int i;
+
+	if (!smp->regs_abi || !smp->regs || !max || !ev->attr)
+		return 0;
+	for (i = 0; i < NR_DWARF_REGS; i++) {
+		unsigned int bit = dwarf_to_perf[i];
+
+		/* the registers of the mask, in bit order */
+		u->regs[i] = (mask >> bit & 1) ? pr_reg_at(r, smp, (unsigned int)__builtin_popcountll(
+								  mask & ((1ull << bit) - 1)))
+					       : 0;
+	}
+	if (!(mask >> PERF_REG_IP & 1) || !(mask >> PERF_REG_SP & 1))
+		return 0;
+	u->sp = u->regs[7];
+	u->stack = smp->stack;
+	u->stack_size = smp->stack ? smp->stack_size : 0;
+	u->pid = ev->id.pid;
+	u->tid = ev->id.tid;
+	u->time = time;
+	u->ips = ips;
+	u->nr = 0;
+	u->max = max;
+	u->proc = get_proc(u, u->pid);
+	if (!u->proc) {
+		ips[0] = u->regs[16];
+		return 1;
+	}
+	/* errors end the walk where it got to: the frames so far are the chain */
+	dwfl_getthread_frames(u->proc->dwfl, (pid_t)u->tid, frame_cb, u);
+	if (!u->nr) {
+		ips[0] = u->regs[16];
+		u->nr = 1;
+	}
+	return u->nr;
+}
