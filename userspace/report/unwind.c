@@ -12,6 +12,7 @@
  * again), the process's Dwfl is rebuilt before the next sample.
  */
 #include <elf.h>
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <stdbool.h>
@@ -65,8 +66,34 @@ struct uw_jit {
 	size_t len;
 };
 
+/*
+ * The unwinder's result per (object, address): libdw's CFI row for the
+ * address, kept when it is of the plain form compiled code has (the CFA
+ * is rsp or rbp plus an offset, the return address and rbp saved at
+ * offsets from it), which the fast path then applies itself. A sample
+ * whose frames all have such rows costs a few lookups; any other row
+ * sends the sample through dwfl_getthread_frames().
+ */
+enum row_state { ROW_EMPTY = 0, ROW_PLAIN, ROW_OUTERMOST, ROW_SLOW };
+enum bp_rule { BP_SAME, BP_SAVED };
+struct uw_row {
+	const void *obj;
+	uint64_t rel_pc;
+	uint8_t state; /* enum row_state */
+	uint8_t cfa_reg; /* 7 (rsp) or 6 (rbp) */
+	uint8_t bp_rule; /* enum bp_rule */
+	int32_t cfa_off, ra_off, bp_off;
+};
+#define ROW_CACHE_SIZE 65536
+
+/* The mappings a sample's frames were found in, for the next frames. */
+#define NR_RECENT_MAPS 4
+
 struct unwinder {
 	struct session *s;
+	struct uw_row *rows; /* ROW_CACHE_SIZE, direct-mapped */
+	const struct as_map *recent[NR_RECENT_MAPS];
+	unsigned int next_recent;
 	struct pidmap procs;
 	Dwfl_Callbacks cb;
 	uint8_t machine_hdr[sizeof(Elf64_Ehdr)];
@@ -151,6 +178,11 @@ int unwinder__new(struct session *s, struct unwinder **out)
 	if (!u)
 		return -ENOMEM;
 	u->s = s;
+	u->rows = calloc(ROW_CACHE_SIZE, sizeof(*u->rows));
+	if (!u->rows) {
+		free(u);
+		return -ENOMEM;
+	}
 	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
@@ -166,6 +198,7 @@ int unwinder__new(struct session *s, struct unwinder **out)
 	elf_version(EV_CURRENT);
 	u->machine = elf_memory((char *)u->machine_hdr, sizeof(u->machine_hdr));
 	if (!u->machine) {
+		free(u->rows);
 		free(u);
 		return -ENOMEM;
 	}
@@ -205,6 +238,7 @@ void unwinder__delete(struct unwinder *u)
 	for (i = 0; i < u->nr_jits; i++)
 		free(u->jits[i].elf);
 	free(u->jits);
+	free(u->rows);
 	elf_end(u->machine);
 	free(u);
 }
@@ -362,6 +396,214 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return u->nr < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/*
+ * Where @pc is at the sample's time: the object (a dso, or a JIT symbol with
+ * CFI) and its load bias. false when it is in neither.
+ */
+static bool locate(struct unwinder *u, uint64_t pc, const void **obj, uint64_t *bias)
+{
+	struct session *s = u->s;
+	const struct as_map *m = NULL;
+	const struct jit_sym *j;
+	unsigned int i;
+
+	for (i = 0; i < NR_RECENT_MAPS; i++) {
+		const struct as_map *r = u->recent[i];
+
+		if (r && pc >= r->start && pc < r->end) {
+			m = r;
+			break;
+		}
+	}
+	if (!m) {
+		m = addrspace__find(&s->as, u->pid, pc, u->time);
+		if (m && m->dso) {
+			u->recent[u->next_recent] = m;
+			u->next_recent = (u->next_recent + 1) % NR_RECENT_MAPS;
+		}
+	}
+	if (m && m->dso) {
+		dso__load(&s->dsos, m->dso);
+		if (!m->dso->img)
+			return false;
+		*obj = m->dso;
+		*bias = m->start - elf_image__offset_to_vaddr(m->dso->img, m->pgoff);
+		return true;
+	}
+	j = jit_symbols__find(&s->jit, u->pid, pc, u->time);
+	if (!j || !j->eh)
+		return false;
+	*obj = j;
+	*bias = 0;
+	return true;
+}
+
+/* The CFA rule of @frame as (register, offset): false unless rsp or rbp plus a constant. */
+static bool plain_cfa(Dwarf_Frame *frame, struct uw_row *row)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	uint64_t reg;
+	int64_t off;
+
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		off = (int64_t)ops[0].number;
+	} else {
+		return false;
+	}
+	if ((reg != 7 && reg != 6) || off < INT32_MIN || off > INT32_MAX)
+		return false;
+	row->cfa_reg = (uint8_t)reg;
+	row->cfa_off = (int32_t)off;
+	return true;
+}
+
+/* Register @regno saved at CFA + *@off: 1; same value: 0; anything else: -1. */
+static int saved_at(Dwarf_Frame *frame, int regno, int32_t *off)
+{
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+
+	if (dwarf_frame_register(frame, regno, ops_mem, &ops, &nops))
+		return -1;
+	if (!ops)
+		return 0; /* same value */
+	if (!nops || ops[0].atom != DW_OP_call_frame_cfa)
+		return -1; /* undefined, in a register, an expression */
+	if (nops == 1) {
+		*off = 0;
+		return 1;
+	}
+	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst &&
+	    (int64_t)ops[1].number >= INT32_MIN && (int64_t)ops[1].number <= INT32_MAX) {
+		*off = (int32_t)(int64_t)ops[1].number;
+		return 1;
+	}
+	return -1;
+}
+
+/* libdw's row for @rel_pc in @cfi, as a plain row when it is one. */
+static void row_from_cfi(Dwarf_CFI *cfi, uint64_t rel_pc, struct uw_row *row)
+{
+	Dwarf_Frame *frame;
+	Dwarf_Addr start, end;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+	bool signal;
+	int ra, bp;
+
+	row->state = ROW_SLOW;
+	if (dwarf_cfi_addrframe(cfi, rel_pc, &frame))
+		return;
+	ra = dwarf_frame_info(frame, &start, &end, &signal);
+	if (ra < 0 || signal || !plain_cfa(frame, row))
+		goto out;
+	/* an undefined return address: the outermost frame (_start) */
+	if (!dwarf_frame_register(frame, ra, ops_mem, &ops, &nops) && ops == ops_mem && !nops) {
+		row->state = ROW_OUTERMOST;
+		goto out;
+	}
+	if (saved_at(frame, ra, &row->ra_off) != 1)
+		goto out;
+	bp = saved_at(frame, 6, &row->bp_off);
+	if (bp < 0)
+		goto out;
+	row->bp_rule = bp ? BP_SAVED : BP_SAME;
+	row->state = ROW_PLAIN;
+out:
+	free(frame);
+}
+
+/* The row for @lookup_pc in @obj: cached, else from the module's CFI (.eh_frame, then .debug_frame). */
+static const struct uw_row slow_row = { .state = ROW_SLOW };
+
+static const struct uw_row *get_row(struct unwinder *u, const void *obj, uint64_t bias,
+				    uint64_t pc, uint64_t lookup_pc)
+{
+	uint64_t rel = lookup_pc - bias, h = (rel ^ ((uintptr_t)obj >> 4)) * 0x9e3779b97f4a7c15ULL;
+	struct uw_row *row = &u->rows[h >> 48 & (ROW_CACHE_SIZE - 1)];
+	Dwfl_Module *mod;
+	Dwarf_Addr b;
+	Dwarf_CFI *cfi;
+	void **ud;
+
+	if (row->state != ROW_EMPTY && row->obj == obj && row->rel_pc == rel)
+		return row;
+	memset(row, 0, sizeof(*row));
+	row->obj = obj;
+	row->rel_pc = rel;
+	row->state = ROW_SLOW;
+	report_module(u, u->proc, pc);
+	mod = dwfl_addrmodule(u->proc->dwfl, lookup_pc);
+	if (mod)
+		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (!mod || !*ud || ((struct uw_mod *)*ud)->obj != obj ||
+	    ((struct uw_mod *)*ud)->bias != bias) {
+		/* not reported (yet), or another object is there in this Dwfl: not cached */
+		row->state = ROW_EMPTY;
+		return &slow_row;
+	}
+	cfi = dwfl_module_eh_cfi(mod, &b);
+	if (cfi)
+		row_from_cfi(cfi, lookup_pc - b, row);
+	if (row->state == ROW_SLOW && (cfi = dwfl_module_dwarf_cfi(mod, &b)))
+		row_from_cfi(cfi, lookup_pc - b, row);
+	return row;
+}
+
+static bool stack_word(const struct unwinder *u, uint64_t addr, uint64_t *v)
+{
+	Dwarf_Word w;
+
+	if (!memory_read(NULL, addr, &w, (void *)u))
+		return false;
+	*v = w;
+	return true;
+}
+
+/*
+ * The fast path: the frames the cached rows give, while every frame has a
+ * plain row. false when one does not (the caller then lets libdw unwind the
+ * whole sample), true when the chain ended as libdw would end it.
+ */
+static bool unwind_fast(struct unwinder *u)
+{
+	uint64_t pc = u->regs[16], sp = u->regs[7], bp = u->regs[6], bias;
+	const struct uw_row *row;
+	const void *obj;
+	size_t n = 0;
+
+	memset(u->recent, 0, sizeof(u->recent));
+	for (;;) {
+		/* a return address: the call is the instruction before it */
+		uint64_t lookup = n ? pc - 1 : pc, cfa, ra;
+
+		if (!locate(u, lookup, &obj, &bias))
+			return false;
+		row = get_row(u, obj, bias, pc, lookup);
+		if (row->state == ROW_SLOW)
+			return false;
+		u->ips[n++] = lookup;
+		if (row->state == ROW_OUTERMOST || n == u->max)
+			break;
+		cfa = (row->cfa_reg == 7 ? sp : bp) + (uint64_t)(int64_t)row->cfa_off;
+		if (!stack_word(u, cfa + (uint64_t)(int64_t)row->ra_off, &ra) || !ra)
+			break;
+		if (row->bp_rule == BP_SAVED && !stack_word(u, cfa + (uint64_t)(int64_t)row->bp_off, &bp))
+			break;
+		sp = cfa;
+		pc = ra;
+	}
+	u->nr = n;
+	return true;
+}
+
 size_t unwinder__frames(struct unwinder *u, const struct pr_event *ev, uint64_t time,
 			uint64_t *ips, size_t max)
 {
@@ -396,6 +638,9 @@ size_t unwinder__frames(struct unwinder *u, const struct pr_event *ev, uint64_t 
 		ips[0] = u->regs[16];
 		return 1;
 	}
+	if (unwind_fast(u))
+		return u->nr;
+	u->nr = 0;
 	/* errors end the walk where it got to: the frames so far are the chain */
 	dwfl_getthread_frames(u->proc->dwfl, (pid_t)u->tid, frame_cb, u);
 	if (!u->nr) {
