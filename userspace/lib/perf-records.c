@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "perf-reader-internal.h"
 
@@ -349,8 +350,14 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 /*
  * Data-section bytes: straight from the mapping for in-memory readers, else
  * streamed with pread() through a buffer, so that a large recording is read
- * once per pass without page faults and without staying resident.
+ * once per pass without page faults and without staying resident. Samples
+ * that carry copies of user stacks (--call-graph dwarf) are the exception:
+ * most of their bytes are never looked at, so they are read through the
+ * file's mapping, which copies nothing, and the part walked is dropped
+ * from memory every DROP_BEHIND bytes.
  */
+#define DROP_BEHIND (8u << 20)
+
 struct stream {
 	uint8_t *buf;
 	size_t cap, have;
@@ -377,6 +384,16 @@ static const uint8_t *window(const struct perf_reader *r, struct stream *st, uin
 	return need <= st->have ? st->buf : NULL;
 }
 
+static bool has_stack_copies(const struct perf_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_attrs; i++)
+		if (r->attrs_v[i].sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx)
 {
 	uint64_t off = r->data.offset, end = r->data.offset + r->data.size;
@@ -384,7 +401,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 	struct pr_event ev;
 	int err = 0;
 
-	if (r->fd >= 0) {
+	if (r->fd >= 0 && !(r->mapped && has_stack_copies(r))) {
 		/* one buffer per reader, reused by every pass */
 		if (!r->stream_buf) {
 			r->stream_buf = big_zalloc(STREAM_BUF);
@@ -440,6 +457,13 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 				break;
 		}
 		off += ev.size;
+		if (!st.buf && r->mapped && off - st.pos > DROP_BEHIND) {
+			uint64_t to = off & ~(uint64_t)(DROP_BEHIND - 1);
+
+			/* the pages come back from the page cache if touched again */
+			madvise((void *)(r->buf + st.pos), to - st.pos, MADV_DONTNEED);
+			st.pos = to;
+		}
 	}
 	return err;
 }
