@@ -97,24 +97,6 @@ static void put_unwinding_info(FILE *f)
 	fwrite(eh_frame_hdr, sizeof(eh_frame_hdr), 1, f);
 }
 
-static void put_load(FILE *f, uint64_t addr, const char *name)
-{
-	uint32_t n = (uint32_t)strlen(name) + 1;
-
-	tj_put32(f, 0); /* JIT_CODE_LOAD */
-	tj_put32(f, 16 + 40 + n + (uint32_t)sizeof(code));
-	tj_put64(f, tj_mono_ns());
-	tj_put32(f, (uint32_t)getpid());
-	tj_put32(f, (uint32_t)syscall(SYS_gettid));
-	tj_put64(f, addr);
-	tj_put64(f, addr);
-	tj_put64(f, sizeof(code));
-	tj_put64(f, 1);
-	fwrite(name, n, 1, f);
-	fwrite(code, sizeof(code), 1, f);
-	fflush(f);
-}
-
 __attribute__((noinline)) void run_jit(void (*fn)(void (*)(void)), double secs)
 {
 	uint64_t end = tj_clock_ns(CLOCK_THREAD_CPUTIME_ID) + (uint64_t)(secs * 1e9);
@@ -143,7 +125,7 @@ int main(int argc, char **argv)
 	tj_protect(p, PROT_READ | PROT_EXEC);
 	if (argc == 3)
 		put_unwinding_info(f);
-	put_load(f, (uint64_t)(uintptr_t)p, "jit_cfi_fn");
+	tj_jitdump_load_code(f, (uint64_t)(uintptr_t)p, "jit_cfi_fn", 1, code, sizeof(code));
 	run_jit((void (*)(void (*)(void)))p, atof(argv[2]));
 	fclose(f);
 	return 0;

@@ -12,6 +12,21 @@ static const char shstrtab[] = "\0.eh_frame\0.eh_frame_hdr\0.shstrtab";
 enum { NAME_EH = 1, NAME_HDR = 11, NAME_SHSTRTAB = 25 };
 enum { SEC_NULL, SEC_EH, SEC_HDR, SEC_SHSTRTAB, NR_SECS };
 
+void cfi_elf__ehdr(void *ehdr)
+{
+	Elf64_Ehdr *h = ehdr;
+
+	memset(h, 0, sizeof(*h));
+	memcpy(h->e_ident, ELFMAG, SELFMAG);
+	h->e_ident[EI_CLASS] = ELFCLASS64;
+	h->e_ident[EI_DATA] = ELFDATA2LSB;
+	h->e_ident[EI_VERSION] = EV_CURRENT;
+	h->e_type = ET_DYN;
+	h->e_machine = EM_X86_64;
+	h->e_version = EV_CURRENT;
+	h->e_ehsize = sizeof(*h);
+}
+
 int cfi_elf__build(uint64_t start, uint64_t size, const uint8_t *eh, size_t eh_len,
 		   size_t hdr_len, void **out, size_t *out_len)
 {
@@ -36,16 +51,9 @@ int cfi_elf__build(uint64_t start, uint64_t size, const uint8_t *eh, size_t eh_l
 	memcpy(buf + data + eh_len, shstrtab, sizeof(shstrtab));
 
 	eh_hdr = (Elf64_Ehdr *)buf;
-	memcpy(eh_hdr->e_ident, ELFMAG, SELFMAG);
-	eh_hdr->e_ident[EI_CLASS] = ELFCLASS64;
-	eh_hdr->e_ident[EI_DATA] = ELFDATA2LSB;
-	eh_hdr->e_ident[EI_VERSION] = EV_CURRENT;
-	eh_hdr->e_type = ET_DYN;
-	eh_hdr->e_machine = EM_X86_64;
-	eh_hdr->e_version = EV_CURRENT;
+	cfi_elf__ehdr(eh_hdr);
 	eh_hdr->e_phoff = sizeof(Elf64_Ehdr);
 	eh_hdr->e_shoff = shoff;
-	eh_hdr->e_ehsize = sizeof(Elf64_Ehdr);
 	eh_hdr->e_phentsize = sizeof(Elf64_Phdr);
 	eh_hdr->e_phnum = hdr_len ? 2 : 1;
 	eh_hdr->e_shentsize = sizeof(Elf64_Shdr);

@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Fill @ehdr (an Elf64_Ehdr) with the identity of such an image: ELF64, LSB, x86_64, ET_DYN. */
+void cfi_elf__ehdr(void *ehdr);
+
 /*
  * Build it for code at [@start, @start + @size) from @eh, @eh_len bytes of
  * .eh_frame followed by an .eh_frame_hdr of @hdr_len bytes (0: none).

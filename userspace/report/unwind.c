@@ -172,7 +172,6 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 int unwinder__new(struct session *s, struct unwinder **out)
 {
 	struct unwinder *u = calloc(1, sizeof(*u));
-	Elf64_Ehdr *h;
 
 	*out = NULL;
 	if (!u)
@@ -186,15 +185,7 @@ int unwinder__new(struct session *s, struct unwinder **out)
 	u->cb.find_elf = find_elf;
 	u->cb.find_debuginfo = find_debuginfo;
 	u->cb.section_address = dwfl_offline_section_address;
-	h = (Elf64_Ehdr *)u->machine_hdr;
-	memcpy(h->e_ident, ELFMAG, SELFMAG);
-	h->e_ident[EI_CLASS] = ELFCLASS64;
-	h->e_ident[EI_DATA] = ELFDATA2LSB;
-	h->e_ident[EI_VERSION] = EV_CURRENT;
-	h->e_type = ET_DYN;
-	h->e_machine = EM_X86_64;
-	h->e_version = EV_CURRENT;
-	h->e_ehsize = sizeof(*h);
+	cfi_elf__ehdr(u->machine_hdr);
 	elf_version(EV_CURRENT);
 	u->machine = elf_memory((char *)u->machine_hdr, sizeof(u->machine_hdr));
 	if (!u->machine) {
