@@ -109,7 +109,7 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 	struct resolved res;
 	struct hist_key k;
 	const uint64_t *chain;
-	uint64_t i, nr;
+	uint64_t i, nr = 0;
 	int err = hist__add_chain(h, self, ev->sample.period);
 
 	if (!err)
