@@ -37,13 +37,12 @@ static const uint8_t dwarf_to_perf[] = {
 #define PERF_REG_SP 7
 #define PERF_REG_IP 8
 
-struct uw_jit;
-
 /* What a Dwfl module was reported for: its userdata. */
 struct uw_mod {
 	const void *obj; /* the dso, or the JIT symbol */
 	uint64_t bias;
-	const struct uw_jit *jit; /* a JIT symbol's ELF image */
+	const void *mem; /* an image in memory (JIT CFI, a running vdso) for find_elf() */
+	size_t mem_len;
 };
 
 struct uw_proc {
@@ -114,16 +113,13 @@ struct unwinder {
 	size_t nr, max;
 };
 
-/* The Dwfl module of a JIT symbol: its ELF image comes from memory. */
+/* A Dwfl module whose ELF image is in memory: a JIT symbol's CFI, a running vdso. */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
 		    char **file_name, Elf **elfp)
 {
-	const struct uw_jit *j = *userdata ? ((struct uw_mod *)*userdata)->jit : NULL;
+	const struct uw_mod *um = *userdata;
 
-	*elfp = NULL;
-	if (!j)
-		return -1;
-	*elfp = elf_memory(j->elf, j->len);
+	*elfp = um && um->mem ? elf_memory((char *)um->mem, um->mem_len) : NULL;
 	return -1;
 }
 
@@ -303,6 +299,24 @@ static const struct uw_jit *jit_elf(struct unwinder *u, const struct jit_sym *j)
 	return e->elf ? e : NULL;
 }
 
+/* A dso whose image is in memory, over the addresses its segments have at @bias. */
+static Dwfl_Module *report_mem_image(Dwfl *dwfl, const struct dso *d, uint64_t bias)
+{
+	uint64_t loads[16][3], lo = UINT64_MAX, hi = 0;
+	unsigned int i, n = elf_image__loads(d->img, loads, 16);
+
+	for (i = 0; i < n; i++) {
+		if (loads[i][2] < lo)
+			lo = loads[i][2];
+		if (loads[i][2] + loads[i][1] > hi)
+			hi = loads[i][2] + loads[i][1];
+	}
+	if (!n || lo >= hi)
+		return NULL;
+	/* libdwfl takes the bias as the start less the first segment's page */
+	return dwfl_report_module(dwfl, d->short_name, bias + (lo & ~0xfffull), bias + hi);
+}
+
 /* Report into @p what covers @pc at the sample's time, unless it is there already. */
 static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
 {
@@ -337,15 +351,6 @@ static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
 			p->stale = true;
 		return;
 	}
-	if (m && m->dso) {
-		path = code_file(u, m->dso);
-		if (!path)
-			return;
-	} else {
-		je = jit_elf(u, j);
-		if (!je)
-			return;
-	}
 	if (array_grow(&p->mods, &p->cap_mods, p->nr_mods + 1))
 		return;
 	um = calloc(1, sizeof(*um));
@@ -353,12 +358,29 @@ static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
 		return;
 	um->obj = obj;
 	um->bias = bias;
-	um->jit = je;
+	if (m && m->dso) {
+		path = code_file(u, m->dso);
+		/* no file: an image that lives in memory (the running vdso) */
+		if (!path)
+			um->mem = elf_image__mem(m->dso->img, &um->mem_len);
+	} else {
+		je = jit_elf(u, j);
+		if (je) {
+			um->mem = je->elf;
+			um->mem_len = je->len;
+		}
+	}
+	if (!path && !um->mem) {
+		free(um);
+		return;
+	}
 	dwfl_report_begin_add(p->dwfl);
 	if (path)
 		mod = dwfl_report_elf(p->dwfl, m->dso->short_name, path, -1, bias, true);
-	else
+	else if (je)
 		mod = dwfl_report_module(p->dwfl, j->name, j->start, j->end);
+	else
+		mod = report_mem_image(p->dwfl, m->dso, bias);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!mod) {
 		free(um);
