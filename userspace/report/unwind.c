@@ -101,6 +101,8 @@ struct unwinder {
 	size_t nr_files, cap_files;
 	struct uw_jit *jits;
 	size_t nr_jits, cap_jits;
+	uint64_t regs_mask; /* the sample_regs_user reg_index[] was made for */
+	int8_t reg_index[NR_DWARF_REGS];
 	/* the sample being unwound */
 	struct uw_proc *proc;
 	uint32_t pid, tid;
@@ -627,16 +629,21 @@ size_t unwinder__frames(struct unwinder *u, const struct pr_event *ev, uint64_t 
 
 	if (!smp->regs_abi || !smp->regs || !max || !ev->attr)
 		return 0;
-	for (i = 0; i < NR_DWARF_REGS; i++) {
-		unsigned int bit = dwarf_to_perf[i];
-
-		/* the registers of the mask, in bit order */
-		u->regs[i] = (mask >> bit & 1) ? pr_reg_at(r, smp, (unsigned int)__builtin_popcountll(
-								  mask & ((1ull << bit) - 1)))
-					       : 0;
-	}
 	if (!(mask >> PERF_REG_IP & 1) || !(mask >> PERF_REG_SP & 1))
 		return 0;
+	if (mask != u->regs_mask) {
+		/* where each DWARF register is among the mask's, in bit order */
+		for (i = 0; i < NR_DWARF_REGS; i++) {
+			unsigned int bit = dwarf_to_perf[i];
+
+			u->reg_index[i] = (mask >> bit & 1)
+						  ? (int8_t)__builtin_popcountll(mask & ((1ull << bit) - 1))
+						  : -1;
+		}
+		u->regs_mask = mask;
+	}
+	for (i = 0; i < NR_DWARF_REGS; i++)
+		u->regs[i] = u->reg_index[i] < 0 ? 0 : pr_reg_at(r, smp, (unsigned int)u->reg_index[i]);
 	u->sp = u->regs[7];
 	u->stack = smp->stack;
 	u->stack_size = smp->stack ? smp->stack_size : 0;
