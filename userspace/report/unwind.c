@@ -24,6 +24,7 @@
 #include "array.h"
 #include "cfi-elf.h"
 #include "elf-image.h"
+#include "machine-files.h"
 #include "session.h"
 #include "unwind.h"
 
@@ -40,6 +41,7 @@ static const uint8_t dwarf_to_perf[] = {
 /* What a Dwfl module was reported for: its userdata. */
 struct uw_mod {
 	const void *obj; /* the dso, or the JIT symbol */
+	bool is_jit;
 	uint64_t bias;
 	const void *mem; /* an image in memory (JIT CFI, a running vdso) for find_elf() */
 	size_t mem_len;
@@ -125,12 +127,26 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 	return -1;
 }
 
-/* Separate debuginfo (for .debug_frame): the file the dso's symbols came from. */
+/*
+ * Separate debuginfo, where .debug_frame may be when a binary has no
+ * .eh_frame: the file the dso's symbols came from, if that is one.
+ */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
-	return -1;
+	const struct uw_mod *um = *userdata;
+	const char *path = um && !um->is_jit ? dso__debug_file(um->obj) : NULL;
+	int fd = path ? machine_file__open(path) : -1;
+
+	if (fd < 0)
+		return -1;
+	*debuginfo_file_name = strdup(path);
+	if (!*debuginfo_file_name) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -332,6 +348,7 @@ static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
 	struct uw_mod *um;
 	uint64_t bias = 0;
 	void **ud;
+	int fd;
 
 	if (m && m->dso) {
 		dso__load(&s->dsos, m->dso);
@@ -359,6 +376,7 @@ static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
 	if (!um)
 		return;
 	um->obj = obj;
+	um->is_jit = !(m && m->dso);
 	um->bias = bias;
 	if (m && m->dso) {
 		path = code_file(u, m->dso);
@@ -376,15 +394,23 @@ static void report_module(struct unwinder *u, struct uw_proc *p, uint64_t pc)
 		free(um);
 		return;
 	}
+	fd = path ? machine_file__open(path) : -1;
+	if (path && fd < 0) {
+		free(um);
+		return;
+	}
 	dwfl_report_begin_add(p->dwfl);
 	if (path)
-		mod = dwfl_report_elf(p->dwfl, m->dso->short_name, path, -1, bias, true);
+		mod = dwfl_report_elf(p->dwfl, m->dso->short_name, path, fd, bias, true);
 	else if (je)
 		mod = dwfl_report_module(p->dwfl, j->name, j->start, j->end);
 	else
 		mod = report_mem_image(p->dwfl, m->dso, bias);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	if (!mod) {
+		/* the descriptor is libdwfl's only when it made the module */
+		if (fd >= 0)
+			close(fd);
 		free(um);
 		return;
 	}
