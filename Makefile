@@ -4,9 +4,10 @@
 #   make deps            install every Debian package the project needs (runs apt-get update)
 #   make check           deps, build, then every test suite in tests/suites/
 #   make demo            deps, build, then record and report the bundled demo JIT
-#   make bench           the benchmarks: jrec report against perf (scripts/bench), then
+#   make bench           the benchmarks: jrec report against perf (scripts/bench), the
+#                        same on a --call-graph dwarf recording (scripts/bench-dwarf), then
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
-#                        BENCH_ONLY=report or BENCH_ONLY=guest runs one of them
+#                        BENCH_ONLY=report, dwarf or guest runs one of them
 #   make dkms-install KERNELRELEASE=<release>
 #   make install         jrec, its man pages and bash completion under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
@@ -57,8 +58,9 @@ demo: deps
 BENCH_ONLY ?=
 bench: deps
 	$(MAKE) --no-print-directory jrec tests
-	$(if $(filter guest,$(BENCH_ONLY)),,scripts/bench)
-	$(if $(filter report,$(BENCH_ONLY)),,scripts/bench-guest)
+	$(if $(filter guest dwarf,$(BENCH_ONLY)),,scripts/bench)
+	$(if $(filter guest report,$(BENCH_ONLY)),,scripts/bench-dwarf)
+	$(if $(filter report dwarf,$(BENCH_ONLY)),,scripts/bench-guest)
 
 dkms-install:
 	scripts/dkms-install $(VERSION) $(KREL)

@@ -73,23 +73,30 @@ static inline FILE *tj_jitdump_open(const char *dir)
 	return f;
 }
 
-/* A JIT_CODE_LOAD record for the loop at @addr, stamped now. */
-static inline void tj_jitdump_load(FILE *f, uint64_t addr, const char *name, uint64_t index)
+/* A JIT_CODE_LOAD record for @size bytes of @code at @addr, stamped now. */
+static inline void tj_jitdump_load_code(FILE *f, uint64_t addr, const char *name, uint64_t index,
+					const uint8_t *code, uint32_t size)
 {
 	uint32_t n = (uint32_t)strlen(name) + 1;
 
 	tj_put32(f, 0); /* JIT_CODE_LOAD */
-	tj_put32(f, 16 + 40 + n + (uint32_t)sizeof(tj_code));
+	tj_put32(f, 16 + 40 + n + size);
 	tj_put64(f, tj_mono_ns());
 	tj_put32(f, (uint32_t)getpid());
 	tj_put32(f, (uint32_t)syscall(SYS_gettid));
 	tj_put64(f, addr);
 	tj_put64(f, addr);
-	tj_put64(f, sizeof(tj_code));
+	tj_put64(f, size);
 	tj_put64(f, index);
 	fwrite(name, n, 1, f);
-	fwrite(tj_code, sizeof(tj_code), 1, f);
+	fwrite(code, size, 1, f);
 	fflush(f);
+}
+
+/* A JIT_CODE_LOAD record for the loop at @addr, stamped now. */
+static inline void tj_jitdump_load(FILE *f, uint64_t addr, const char *name, uint64_t index)
+{
+	tj_jitdump_load_code(f, addr, name, index, tj_code, sizeof(tj_code));
 }
 
 /* Append "ADDR SIZE NAME" to /tmp/perf-PID.map. */

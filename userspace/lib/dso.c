@@ -368,6 +368,62 @@ void dso__load(struct dso_set *s, struct dso *d)
 	d->source = "path";
 }
 
+static bool is_source(const struct dso *d, const char *source)
+{
+	return d->source && !strcmp(d->source, source);
+}
+
+const char *dso__debug_file(const struct dso *d)
+{
+	return d->used_path && (is_source(d, "debuginfo") || is_source(d, "debuginfod"))
+		       ? d->used_path
+		       : NULL;
+}
+
+/* Whether @path is an ELF file with @d's cookie. */
+static bool same_build(const struct dso *d, const char *path)
+{
+	struct jrec_cookie now;
+
+	if (access(path, R_OK))
+		return false;
+	if (!d->cookie.len)
+		return true;
+	return !jrec_cookie_from_path(path, &now) && jrec_cookie_equal(&now, &d->cookie);
+}
+
+int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len)
+{
+	char hex[JREC_COOKIE_HEX_LEN];
+	const char *home = getenv("HOME");
+
+	if (d->used_path && !dso__debug_file(d)) {
+		snprintf(buf, len, "%s", d->used_path);
+		return 0;
+	}
+	if (d->cookie.len && s->cache_dir[0]) {
+		char *file = buildid_cache__path(s->cache_dir, &d->cookie, BUILDID_CACHE_FILE);
+		bool ok = file && !access(file, R_OK);
+
+		if (ok)
+			snprintf(buf, len, "%s", file);
+		free(file);
+		if (ok)
+			return 0;
+	}
+	jrec_cookie_hex(&d->cookie, hex);
+	if (d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len && home) {
+		snprintf(buf, len, "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
+		if (same_build(d, buf))
+			return 0;
+	}
+	if (d->path[0] == '/' && same_build(d, d->path)) {
+		snprintf(buf, len, "%s", d->path);
+		return 0;
+	}
+	return -ENOENT;
+}
+
 const char *dso_status_str(enum dso_status st)
 {
 	switch (st) {

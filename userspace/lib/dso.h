@@ -77,6 +77,15 @@ int dso_set__set_symfs(struct dso_set *s, const char *dir);
 struct dso *dso_set__get(struct dso_set *s, const char *path, const struct jrec_cookie *cookie);
 /* Find and open the file for @d (once). Sets d->status. */
 void dso__load(struct dso_set *s, struct dso *d);
+/*
+ * The file that holds @d's code and its .eh_frame, never a separate
+ * debuginfo file: the build-id cache's copy, perf's, or the original path
+ * while its cookie matches. 0 and the path in @buf, or -ENOENT. Call after
+ * dso__load().
+ */
+int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len);
+/* The separate debuginfo file @d's symbols came from, or NULL. */
+const char *dso__debug_file(const struct dso *d);
 const char *dso_status_str(enum dso_status st);
 void dso_set__release(struct dso_set *s);
 

@@ -26,6 +26,7 @@ struct elf_image {
 	Elf *mini;       /* MiniDebugInfo, decompressed */
 	void *mini_buf;
 	void *mem; /* the image itself, for elf_image__open_mem() */
+	size_t mem_len;
 	Dwarf *dw;
 	bool dw_tried;
 	bool full_symtab;
@@ -360,6 +361,12 @@ out_close:
 	return err;
 }
 
+const void *elf_image__mem(const struct elf_image *img, size_t *len)
+{
+	*len = img->mem_len;
+	return img->mem;
+}
+
 int elf_image__open_mem(void *buf, size_t len, struct elf_image **out)
 {
 	struct elf_image *img;
@@ -374,6 +381,7 @@ int elf_image__open_mem(void *buf, size_t len, struct elf_image **out)
 	}
 	img->fd = -1;
 	img->mem = buf;
+	img->mem_len = len;
 	img->elf = elf_memory(buf, len);
 	if (!img->elf || elf_kind(img->elf) != ELF_K_ELF) {
 		err = -ENOEXEC;

@@ -23,6 +23,8 @@ int elf_image__open_fd(int fd, struct elf_image **out);
 /* The same over a malloc'd image, which the elf_image then owns (freed on close). */
 int elf_image__open_mem(void *buf, size_t len, struct elf_image **out);
 void elf_image__close(struct elf_image *img);
+/* The bytes of an image opened with elf_image__open_mem() (a running vdso), else NULL. */
+const void *elf_image__mem(const struct elf_image *img, size_t *len);
 /*
  * An image with no ELF file behind it (symbols stored in a recording): the
  * PT_LOAD layout as {offset, filesz, vaddr} triples, and a malloc'd buffer

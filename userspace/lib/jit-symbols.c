@@ -230,6 +230,32 @@ static void attach_pending(struct jit_proc *p, struct jit_sym *s)
 	}
 }
 
+/* UNWINDING_INFO describes the code of the LOAD that follows it. */
+static int on_unwind(struct jd_ctx *c, const struct jitdump_event *ev)
+{
+	uint8_t *eh;
+
+	if (ev->unwind_size > JITDUMP_UNWIND_MAX || !ev->unwind_size)
+		return 0;
+	eh = malloc(ev->unwind_size);
+	if (!eh)
+		return -ENOMEM;
+	memcpy(eh, ev->unwind, ev->unwind_size);
+	free(c->p->pending_eh);
+	c->p->pending_eh = eh;
+	c->p->pending_eh_len = (uint32_t)ev->unwind_size;
+	c->p->pending_eh_hdr_len = (uint32_t)ev->unwind_hdr_size;
+	return 0;
+}
+
+static void attach_unwind(struct jit_proc *p, struct jit_sym *s)
+{
+	s->eh = p->pending_eh;
+	s->eh_len = p->pending_eh_len;
+	s->eh_hdr_len = p->pending_eh_hdr_len;
+	p->pending_eh = NULL;
+}
+
 static int on_jitdump(const struct jitdump_event *ev, void *ctx)
 {
 	struct jd_ctx *c = ctx;
@@ -241,8 +267,10 @@ static int on_jitdump(const struct jitdump_event *ev, void *ctx)
 				       ev->code_size, ev->name, strlen(ev->name), JIT_SRC_JITDUMP);
 		if (err == -EINVAL)
 			return 0; /* a zero-sized load names nothing */
-		if (!err)
+		if (!err) {
 			attach_pending(c->p, &c->p->syms[c->p->nr - 1]);
+			attach_unwind(c->p, &c->p->syms[c->p->nr - 1]);
+		}
 		return err;
 	case JITDUMP_MOVE:
 		err = jit_symbols__move(c->js, c->pid, c->untimed ? 0 : ev->time, ev->old_addr,
@@ -250,6 +278,8 @@ static int on_jitdump(const struct jitdump_event *ev, void *ctx)
 		return err == -ENOENT ? 0 : err;
 	case JITDUMP_DEBUG_INFO:
 		return on_debug(c, ev);
+	case JITDUMP_UNWINDING_INFO:
+		return on_unwind(c, ev);
 	default:
 		return 0;
 	}
@@ -501,7 +531,9 @@ void jit_symbols__release(struct jit_symbols *js)
 		for (k = 0; k < p->nr; k++) {
 			free(p->syms[k].name);
 			free(p->syms[k].lines);
+			free(p->syms[k].eh);
 		}
+		free(p->pending_eh);
 		for (k = 0; k < p->nr_pending; k++)
 			free(p->pending[k].lines);
 		free(p->pending);

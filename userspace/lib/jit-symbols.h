@@ -45,6 +45,9 @@ struct jit_sym {
 	uint32_t owner; /* the process whose records loaded it (a forked child inherits) */
 	struct jit_line *lines; /* DEBUG_INFO rows, sorted by addr */
 	size_t nr_lines;
+	/* UNWINDING_INFO: .eh_frame then .eh_frame_hdr (its last eh_hdr_len bytes), or NULL */
+	uint8_t *eh;
+	uint32_t eh_len, eh_hdr_len;
 };
 
 struct jit_proc {
@@ -62,6 +65,9 @@ struct jit_proc {
 	uint64_t *execs; /* exec times: the address space, and every timed symbol, ends */
 	size_t nr_execs, cap_execs;
 	bool has_jitdump, has_timed_perfmap;
+	/* UNWINDING_INFO seen, for the next LOAD */
+	uint8_t *pending_eh;
+	uint32_t pending_eh_len, pending_eh_hdr_len;
 };
 
 struct jit_symbols {

@@ -199,8 +199,19 @@ int jitdump__parse(const void *buf, size_t len, jitdump_fn fn, void *ctx,
 			if (err)
 				goto out;
 			break;
+		case JITDUMP_UNWINDING_INFO:
+			if (end - b < 24)
+				goto bad;
+			ev.unwind_size = u64(&j, b);
+			ev.unwind_hdr_size = u64(&j, b + 8);
+			ev.unwind_mapped_size = u64(&j, b + 16);
+			if (ev.unwind_size > (uint64_t)(end - b - 24) ||
+			    ev.unwind_hdr_size > ev.unwind_size)
+				goto bad;
+			ev.unwind = b + 24;
+			break;
 		default:
-			break; /* CLOSE, UNWINDING_INFO and unknown types: passed on by type */
+			break; /* CLOSE and unknown types: passed on by type */
 		}
 		info->records++;
 		err = fn(&ev, ctx);

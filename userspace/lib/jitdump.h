@@ -19,6 +19,7 @@
 #define JITDUMP_HEADER_MAX 4096
 #define JITDUMP_RECORD_MIN 16	       /* id, total_size, timestamp */
 #define JITDUMP_RECORD_MAX (64u << 20) /* a single record above this is corrupt */
+#define JITDUMP_UNWIND_MAX (1u << 20)   /* CFI of one code load above this is refused */
 
 enum jitdump_rec {
 	JITDUMP_LOAD = 0,
@@ -45,6 +46,13 @@ struct jitdump_event {
 	const char *name;            /* LOAD: NUL-terminated inside the buffer */
 	const struct jitdump_line *lines; /* DEBUG_INFO */
 	size_t nr_lines;
+	/*
+	 * UNWINDING_INFO, for the next LOAD: .eh_frame then .eh_frame_hdr
+	 * (its last unwind_hdr_size bytes), laid out as if they followed the
+	 * code in memory (what their pc-relative pointers assume).
+	 */
+	const uint8_t *unwind;
+	uint64_t unwind_size, unwind_hdr_size, unwind_mapped_size;
 };
 
 struct jitdump_info {

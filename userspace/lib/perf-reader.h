@@ -54,6 +54,13 @@ struct pr_sample {
 	uint64_t period;
 	uint64_t nr_callchain;
 	const void *callchain; /* nr_callchain u64s in file order; use pr_callchain_at() */
+	/* PERF_SAMPLE_REGS_USER: the user registers of attr->sample_regs_user, in bit order */
+	uint64_t regs_abi; /* PERF_SAMPLE_REGS_ABI_*, 0: none (a kernel thread) */
+	unsigned int nr_regs;
+	const void *regs; /* nr_regs u64s in file order */
+	/* PERF_SAMPLE_STACK_USER: a copy of the user stack from the stack pointer up */
+	uint64_t stack_size; /* the bytes of stack that hold data (the dynamic size) */
+	const void *stack;
 };
 
 struct pr_mmap {
@@ -167,6 +174,13 @@ static inline uint64_t pr_callchain_at(const struct perf_reader *r, const struct
 				       uint64_t i)
 {
 	return perf_reader__u64(r, (const uint8_t *)s->callchain + i * 8);
+}
+
+/* The @i-th recorded user register (in sample_regs_user's bit order), host order. */
+static inline uint64_t pr_reg_at(const struct perf_reader *r, const struct pr_sample *s,
+				 unsigned int i)
+{
+	return perf_reader__u64(r, (const uint8_t *)s->regs + i * 8);
 }
 
 typedef int (*pr_build_id_fn)(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,

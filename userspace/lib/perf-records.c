@@ -7,6 +7,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "perf-reader-internal.h"
 
@@ -132,6 +133,54 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 	return cur_skip(c, (hdr + per) * 8);
 }
 
+/*
+ * RAW and BRANCH_STACK come between the call chain and the user registers:
+ * stepped over. Then the user registers and the copy of the user stack that
+ * --call-graph dwarf records.
+ */
+static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
+{
+	uint64_t st = a->sample_type, v, size;
+
+	if (st & PERF_SAMPLE_RAW) {
+		if (c->end - c->p < 4)
+			return -EBADMSG;
+		v = pr_u32(c->r, c->p);
+		if (!cur_skip(c, 4 + v))
+			return -EBADMSG;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		if (!cur_u64(c, &v) || v > (uint64_t)(c->end - c->p) / 24)
+			return -EBADMSG;
+		if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !cur_skip(c, 8))
+			return -EBADMSG;
+		if (!cur_skip(c, v * 24))
+			return -EBADMSG;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		if (!cur_u64(c, &s->regs_abi))
+			return -EBADMSG;
+		if (s->regs_abi) {
+			s->nr_regs = (unsigned int)__builtin_popcountll(a->sample_regs_user);
+			s->regs = c->p;
+			if (!cur_skip(c, (uint64_t)s->nr_regs * 8))
+				return -EBADMSG;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (!cur_u64(c, &size))
+			return -EBADMSG;
+		if (size) {
+			s->stack = c->p;
+			if (!cur_skip(c, size) || !cur_u64(c, &v))
+				return -EBADMSG;
+			/* the dynamic size: how much of the copy the kernel filled */
+			s->stack_size = v < size ? v : size;
+		}
+	}
+	return 0;
+}
+
 static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const uint8_t *body,
 			const uint8_t *end)
 {
@@ -142,6 +191,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 
 	s->ip = s->addr = s->nr_callchain = 0;
 	s->callchain = NULL;
+	s->regs_abi = s->stack_size = 0;
+	s->nr_regs = 0;
+	s->regs = s->stack = NULL;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
 	if ((st & PERF_SAMPLE_IP) && !cur_u64(&c, &s->ip))
@@ -178,8 +230,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		s->callchain = c.p;
 		c.p += s->nr_callchain * 8;
 	}
-	/* nothing after the call chain is used; the record size bounds it anyway */
-	return 0;
+	if (!(st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+		return 0; /* nothing after the call chain is used */
+	return parse_user_stack(&c, a, s);
 }
 
 static const char *bounded_str(const uint8_t *p, const uint8_t *end)
@@ -297,8 +350,14 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 /*
  * Data-section bytes: straight from the mapping for in-memory readers, else
  * streamed with pread() through a buffer, so that a large recording is read
- * once per pass without page faults and without staying resident.
+ * once per pass without page faults and without staying resident. Samples
+ * that carry copies of user stacks (--call-graph dwarf) are the exception:
+ * most of their bytes are never looked at, so they are read through the
+ * file's mapping, which copies nothing, and the part walked is dropped
+ * from memory every DROP_BEHIND bytes.
  */
+#define DROP_BEHIND (8u << 20)
+
 struct stream {
 	uint8_t *buf;
 	size_t cap, have;
@@ -325,6 +384,16 @@ static const uint8_t *window(const struct perf_reader *r, struct stream *st, uin
 	return need <= st->have ? st->buf : NULL;
 }
 
+static bool has_stack_copies(const struct perf_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_attrs; i++)
+		if (r->attrs_v[i].sample_type & PERF_SAMPLE_STACK_USER)
+			return true;
+	return false;
+}
+
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx)
 {
 	uint64_t off = r->data.offset, end = r->data.offset + r->data.size;
@@ -332,7 +401,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 	struct pr_event ev;
 	int err = 0;
 
-	if (r->fd >= 0) {
+	if (r->fd >= 0 && !(r->mapped && has_stack_copies(r))) {
 		/* one buffer per reader, reused by every pass */
 		if (!r->stream_buf) {
 			r->stream_buf = big_zalloc(STREAM_BUF);
@@ -388,6 +457,13 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 				break;
 		}
 		off += ev.size;
+		if (!st.buf && r->mapped && off - st.pos > DROP_BEHIND) {
+			uint64_t to = off & ~(uint64_t)(DROP_BEHIND - 1);
+
+			/* the pages come back from the page cache if touched again */
+			madvise((void *)(r->buf + st.pos), to - st.pos, MADV_DONTNEED);
+			st.pos = to;
+		}
 	}
 	return err;
 }

@@ -26,6 +26,7 @@
 #define DEFAULT_OUTPUT "jrec.data"
 #define DEFAULT_FREQ 4000
 #define DEFAULT_MMAP_PAGES 128
+#define DWARF_MMAP_PAGES 1024 /* with --call-graph dwarf: 4 MiB, about 480 samples of 8 KiB */
 #define STOP_GRACE_NS 3000000000ull /* SIGTERM, then SIGKILL after this */
 
 enum {
@@ -33,6 +34,7 @@ enum {
 	OPT_NO_BUILDID_CACHE,
 	OPT_BUILDID_DIR,
 	OPT_ARCHIVE,
+	OPT_CALL_GRAPH,
 };
 
 static const struct option long_opts[] = {
@@ -40,7 +42,7 @@ static const struct option long_opts[] = {
 	{ "freq", required_argument, NULL, 'F' },
 	{ "count", required_argument, NULL, 'c' },
 	{ "event", required_argument, NULL, 'e' },
-	{ "call-graph", no_argument, NULL, 'g' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -68,8 +70,12 @@ static void usage(FILE *out)
 		"  -c, --count N           sample every N events instead\n"
 		"  -e, --event EVENT       cycles (default), instructions, cpu-clock, task-clock;\n"
 		"                          cycles falls back to cpu-clock without hardware counters\n"
-		"  -g, --call-graph        record frame-pointer call chains\n"
-		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d);\n"
+		"  -g                      record call chains: frame pointers (--call-graph fp)\n"
+		"      --call-graph MODE   fp: frame pointers; dwarf[,SIZE]: copy the user\n"
+		"                          registers and SIZE bytes of user stack (default 8192)\n"
+		"                          per sample, unwound with DWARF CFI at report time\n"
+		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d,\n"
+		"                          %d with --call-graph dwarf);\n"
 		"                          a size with K or M is rounded up to pages\n"
 		"  -p, --pid PID           attach to a running process and its threads\n"
 		"  -a, --all-cpus          record the whole system\n"
@@ -85,7 +91,7 @@ static void usage(FILE *out)
 		"\n"
 		"Recording stops when the command exits, the process exits (-p), or on\n"
 		"SIGINT/SIGTERM; the exit status is the command's.\n",
-		DEFAULT_FREQ, DEFAULT_MMAP_PAGES);
+		DEFAULT_FREQ, DEFAULT_MMAP_PAGES, DWARF_MMAP_PAGES);
 }
 
 uint64_t recorder__now(void)
@@ -197,14 +203,25 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			o->event_given = 1;
 			break;
 		case 'g':
-			o->callchain = 1;
+			if (o->callgraph == CALLGRAPH_NONE)
+				o->callgraph = CALLGRAPH_FP;
 			break;
+		case OPT_CALL_GRAPH: {
+			const char *why;
+
+			if (callgraph__parse(optarg, &o->callgraph, &o->dump_size, &why)) {
+				fprintf(stderr, "jrec record: --call-graph '%s': %s\n", optarg, why);
+				return -EINVAL;
+			}
+			break;
+		}
 		case 'm':
 			if (parse_pages(optarg, &o->mmap_pages)) {
 				fprintf(stderr, "jrec record: invalid buffer size '%s' (pages, a "
 						"power of two, or a size with K or M)\n", optarg);
 				return -EINVAL;
 			}
+			o->mmap_pages_given = 1;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -260,6 +277,9 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 				"COMMAND [ARGS] (or -p PID, or -a)\n");
 		return -EINVAL;
 	}
+	/* stack copies make samples of 8 KiB or more: a bigger ring, as a quarter wakes the reader */
+	if (o->callgraph == CALLGRAPH_DWARF && !o->mmap_pages_given)
+		o->mmap_pages = DWARF_MMAP_PAGES;
 	if (o->period && o->freq != DEFAULT_FREQ) {
 		fprintf(stderr, "jrec record: -F and -c exclude each other\n");
 		return -EINVAL;

@@ -72,8 +72,7 @@ static void init_attr(struct record *r)
 	}
 	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	if (r->opts.callchain)
-		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	callgraph__config_attr(r->opts.callgraph, r->opts.dump_size, a);
 	a->disabled = 1;
 	a->inherit = !r->opts.system_wide;
 	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide;
@@ -234,14 +233,29 @@ int events__mmap(struct record *r)
 	long page = sysconf(_SC_PAGESIZE);
 	size_t i;
 
+again:
 	for (i = 0; i < r->nr_rings; i++) {
 		struct events_ring *rg = &r->rings[i];
 		size_t len = ((size_t)r->opts.mmap_pages + 1) * (size_t)page;
 
 		rg->base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, rg->fd, 0);
 		if (rg->base == MAP_FAILED) {
+			int err = -errno;
+
 			rg->base = NULL;
-			return -errno;
+			/*
+			 * Over perf_event_mlock_kb without CAP_PERFMON: a
+			 * default ring that was made bigger (--call-graph dwarf)
+			 * shrinks to what the limit allows.
+			 */
+			if (err != -EPERM || r->opts.mmap_pages_given || r->opts.mmap_pages <= 128)
+				return err;
+			while (i-- > 0) {
+				munmap(r->rings[i].base, len);
+				r->rings[i].base = NULL;
+			}
+			r->opts.mmap_pages /= 2;
+			goto again;
 		}
 		rg->data_size = (size_t)r->opts.mmap_pages * (size_t)page;
 	}

@@ -9,6 +9,7 @@
 
 #include "perf-writer.h"
 #include "bidcache.h"
+#include "callgraph.h"
 #include "buf.h"
 #include "jitdump-copy.h"
 #include "jmmap-client.h"
@@ -27,8 +28,10 @@ struct record_opts {
 	uint64_t period; /* -c */
 	enum record_event event;
 	int event_given;
-	int callchain;
+	enum callgraph_mode callgraph;
+	uint32_t dump_size; /* --call-graph dwarf,SIZE */
 	unsigned int mmap_pages;
+	int mmap_pages_given;
 	int quiet, verbose;
 	int no_jmmap, no_buildid_cache;
 	const char *buildid_dir;

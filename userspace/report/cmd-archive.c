@@ -28,6 +28,7 @@
 #include "machine-files.h"
 #include "map-names.h"
 #include "perf-amend.h"
+#include "sample-chain.h"
 #include "session.h"
 
 static const char archive_usage[] =
@@ -69,6 +70,7 @@ struct archiver {
 	struct buf jitdumps, perfmaps;    /* entries to add */
 	size_t nr_jitdumps, nr_perfmap_lines;
 	size_t last; /* the file of the last hit */
+	struct sample_chain chain; /* the current sample's, resolved */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -276,14 +278,14 @@ static int side_section(struct archiver *a, unsigned int id, const struct buf *a
 
 /*
  * Every address a report resolves for this sample: its ip and its call
- * chain, walked as jrec report's --children walks it.
+ * chain, unwound ones included, as sample_chain__resolve() gives it.
  */
 static int on_sample(const struct pr_event *ev, void *ctx)
 {
 	struct archiver *a = ctx;
-	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t t, i;
 	struct resolved res;
+	uint64_t t;
+	size_t i;
 	int err;
 
 	if (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)
@@ -293,20 +295,10 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 	t = session__time(ev);
 	session__resolve(&a->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
 	err = add_hit(a, &res);
-	for (i = 0; !err && i < ev->sample.nr_callchain; i++) {
-		uint64_t ip = pr_callchain_at(a->s.r, &ev->sample, i);
-
-		if (ip >= PERF_CONTEXT_MAX) {
-			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-							 : 0;
-			continue;
-		}
-		if (!mode)
-			continue;
-		session__resolve(&a->s, ev->id.pid, ip, t, mode, &res);
-		err = add_hit(a, &res);
-	}
+	if (!err)
+		err = sample_chain__resolve(&a->s, ev, t, &res, &a->chain);
+	for (i = 0; !err && i < a->chain.nr; i++)
+		err = add_hit(a, &a->chain.res[i]);
 	return err;
 }
 
@@ -566,6 +558,7 @@ out:
 	free(a.kernel.addrs);
 	free(a.jd_pids.addrs);
 	free(a.pm_pids.addrs);
+	sample_chain__release(&a.chain);
 	session__close(&a.s);
 	return err ? 1 : 0;
 }

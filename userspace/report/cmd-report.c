@@ -379,23 +379,11 @@ int cmd_report(int argc, char **argv)
 		goto out_close;
 	}
 	if (children < 0) {
-		bool dwarf = false;
-
+		/* chains recorded, or user stacks copied to unwind (--call-graph dwarf) */
 		children = 0;
-		for (i = 0; i < nattr; i++) {
-			uint64_t st = perf_reader__attr(r.s.r, i)->sample_type;
-
-			if (st & PERF_SAMPLE_CALLCHAIN)
+		for (i = 0; i < nattr; i++)
+			if (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
 				children = 1;
-			dwarf = dwarf || (st & PERF_SAMPLE_STACK_USER);
-		}
-		/* stack copies (--call-graph dwarf) are not unwound: chains would stop in the kernel */
-		if (dwarf) {
-			children = 0;
-			if (!quiet)
-				fprintf(stderr, "jrec report: user stacks recorded with --call-graph dwarf "
-						"are not unwound; reporting self time\n");
-		}
 	}
 	/* the flame graph outputs have no table: its Children column would go unused */
 	r.children = children && !r.want_flame;

@@ -72,9 +72,11 @@ static int on_event(const struct pr_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
+	const uint64_t *chain;
 	uint16_t mode;
 	bool first;
-	uint64_t i;
+	uint64_t i, nr;
+	int err;
 
 	switch (ev->type) {
 	case PERF_RECORD_SAMPLE:
@@ -86,8 +88,11 @@ static int on_event(const struct pr_event *ev, void *ctx)
 		print_sym(sc, ev->id.pid, ev->sample.ip, t, ev->misc);
 		fputc('\n', sc->out);
 		mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		for (i = 0, first = true; i < ev->sample.nr_callchain; i++) {
-			uint64_t ip = pr_callchain_at(sc->s.r, &ev->sample, i);
+		err = session__callchain(&sc->s, ev, &chain, &nr);
+		if (err)
+			return err;
+		for (i = 0, first = true; i < nr; i++) {
+			uint64_t ip = chain[i];
 
 			/* the context markers say whose addresses follow */
 			if (ip >= PERF_CONTEXT_MAX) {

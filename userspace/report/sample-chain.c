@@ -11,11 +11,16 @@ int sample_chain__resolve(struct session *s, const struct pr_event *ev, uint64_t
 			  const struct resolved *self, struct sample_chain *c)
 {
 	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	uint64_t i;
+	const uint64_t *ips;
+	uint64_t i, nr = 0;
+	int err;
 
 	c->nr = 0;
-	for (i = 0; i < ev->sample.nr_callchain; i++) {
-		uint64_t ip = pr_callchain_at(s->r, &ev->sample, i);
+	err = session__callchain(s, ev, &ips, &nr);
+	if (err)
+		return err;
+	for (i = 0; i < nr; i++) {
+		uint64_t ip = ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
@@ -29,7 +34,7 @@ int sample_chain__resolve(struct session *s, const struct pr_event *ev, uint64_t
 			return -ENOMEM;
 		session__resolve(s, ev->id.pid, ip, time, mode, &c->res[c->nr++]);
 	}
-	if (!ev->sample.nr_callchain) {
+	if (!nr) {
 		if (array_grow(&c->res, &c->cap, 1))
 			return -ENOMEM;
 		c->res[c->nr++] = *self;

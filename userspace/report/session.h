@@ -33,6 +33,7 @@ struct sym_cache_ent {
 };
 
 struct res_cache_ent;
+struct unwinder;
 
 struct session {
 	struct perf_reader *r;
@@ -66,6 +67,11 @@ struct session {
 	uint64_t first_time, last_time;
 	uint64_t jitdump_truncated;
 	bool jmmap_bad; /* the module's records ended in a corrupt one */
+	/* call chains (callchain.c) */
+	struct unwinder *unwinder; /* made for the first sample with a user stack copy */
+	uint64_t *chain;	   /* the last chain session__callchain() gave */
+	size_t chain_cap;
+	uint64_t nr_unwound;	   /* samples whose user stack was unwound */
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);
@@ -114,6 +120,17 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		      struct resolved *out);
 /* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
 const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
+/*
+ * The call chain of sample @ev in host byte order, context markers
+ * (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER) included, innermost first: the
+ * chain the kernel recorded (-g), or for a sample that carries a copy of its
+ * user stack (--call-graph dwarf), the recorded kernel part followed by the
+ * user frames unwound from the copy (unwind.c). Every output that shows
+ * call chains takes them from here. Valid until the next call; 0 or -ENOMEM.
+ */
+void session__free_callchains(struct session *s);
+int session__callchain(struct session *s, const struct pr_event *ev, const uint64_t **ips,
+		       uint64_t *nr);
 /* The sample's time, or its file offset when the recording has no times. */
 static inline uint64_t session__time(const struct pr_event *ev)
 {

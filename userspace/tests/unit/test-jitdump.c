@@ -109,6 +109,19 @@ static void close_rec(struct dumpbuf *d, uint64_t time)
 	u64(d, time);
 }
 
+/* UNWINDING_INFO: @len bytes of .eh_frame then .eh_frame_hdr (its last @hdr bytes). */
+static void unwinding(struct dumpbuf *d, uint64_t time, const uint8_t *data, uint64_t len,
+		      uint64_t hdr, uint64_t claimed)
+{
+	u32(d, JITDUMP_UNWINDING_INFO);
+	u32(d, (uint32_t)(16 + 24 + len));
+	u64(d, time);
+	u64(d, claimed);
+	u64(d, hdr);
+	u64(d, len);
+	put(d, data, len);
+}
+
 static const char *name_of(struct jit_symbols *js, uint32_t pid, uint64_t addr, uint64_t t)
 {
 	const struct jit_sym *s = jit_symbols__find(js, pid, addr, t);
@@ -291,6 +304,44 @@ static void exec_ends_timed_symbols(void)
 	jit_symbols__release(&js);
 }
 
+/*
+ * UNWINDING_INFO belongs to the LOAD after it, once: its bytes are kept
+ * with that symbol and no other; sizes beyond the record end the walk.
+ */
+static void unwinding_info(void)
+{
+	static const uint8_t eh[24] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+					13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24 };
+	struct dumpbuf d0 = { .swap = 0 }, *d = &d0;
+	struct jit_symbols js = { 0 };
+	const struct jit_sym *a, *b;
+	bool trunc;
+	int err;
+
+	header(d, 42);
+	load(d, 100, 0x1000, 0x100, "no_cfi");
+	unwinding(d, 150, eh, sizeof(eh), 8, sizeof(eh));
+	load(d, 200, 0x2000, 0x100, "with_cfi");
+	load(d, 300, 0x3000, 0x100, "after");
+	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
+	check(!err && !trunc && !jit_symbols__finish(&js, NULL), "UNWINDING_INFO: the dump is read whole");
+	a = jit_symbols__find(&js, 42, 0x2010, 250);
+	check(a && a->eh && a->eh_len == sizeof(eh) && a->eh_hdr_len == 8 &&
+		      !memcmp(a->eh, eh, sizeof(eh)),
+	      "UNWINDING_INFO: .eh_frame and .eh_frame_hdr kept with the LOAD that follows");
+	a = jit_symbols__find(&js, 42, 0x1010, 250);
+	b = jit_symbols__find(&js, 42, 0x3010, 350);
+	check(a && !a->eh && b && !b->eh, "UNWINDING_INFO: not with the LOAD before it or the next one");
+	jit_symbols__release(&js);
+
+	d->len = 0;
+	header(d, 42);
+	unwinding(d, 150, eh, sizeof(eh), 8, sizeof(eh) + 1);
+	load(d, 200, 0x2000, 0x100, "with_cfi");
+	memset(&js, 0, sizeof(js));
+	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
+	check(!err && trunc, "UNWINDING_INFO: a size beyond its record ends the walk");
+	jit_symbols__release(&js);
 static void anon_map(struct addrspace *as, uint32_t pid, uint64_t t, uint64_t start,
 		     uint64_t end, bool jm)
 {
@@ -387,6 +438,7 @@ int main(void)
 	munmap_ends_symbol();
 	exec_ends_timed_symbols();
 	arch_timestamp_dump();
+	unwinding_info();
 	perfmap_lines();
 	late_perfmap();
 	perfmap__parse("zz yy x\n1 1 x\n", 14, count_cb, NULL, &bad);

@@ -2,7 +2,8 @@
 /*
  * perf-reader against perf.data images built here field by field, in both
  * byte orders: header, attribute and ids, samples with call chains and the
- * sample_id_all trailer of other records, and the cut-short and corrupt paths.
+ * sample_id_all trailer of other records, samples with user registers and
+ * stack copies, and the cut-short and corrupt paths.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,12 +66,41 @@ static size_t trailer(struct img *m, size_t off, uint32_t pid, uint64_t time)
 	return off + 24;
 }
 
+/* The file header for data at [@data_start, @off), and one feature: HOSTNAME. */
+static void finish(struct img *m, size_t data_start, size_t off)
+{
+	const char *host = "testhost";
+	size_t feat_off;
+
+	memcpy(m->b, "PERFILE2", 8);
+	if (m->swap) {
+		uint64_t mg;
+
+		memcpy(&mg, m->b, 8);
+		mg = __builtin_bswap64(mg);
+		memcpy(m->b, &mg, 8);
+	}
+	p64(m, 8, HDR);
+	p64(m, 16, ATTR_SZ);
+	p64(m, 24, HDR);
+	p64(m, 32, ATTR_SZ);
+	p64(m, 40, data_start);
+	p64(m, 48, off - data_start);
+	/* HOSTNAME is bit 3 */
+	p64(m, 72, 1ULL << PERF_FEAT_HOSTNAME);
+	feat_off = off + 16;
+	p64(m, off, feat_off);
+	p64(m, off + 8, 4 + 16);
+	p32(m, feat_off, 16);
+	memcpy(m->b + feat_off + 4, host, strlen(host) + 1);
+	m->len = feat_off + 20;
+}
+
 /* Build a small recording; returns the data section's end. */
 static size_t build(struct img *m, int swap)
 {
-	size_t off, rec, data_start, feat_off;
+	size_t off, rec, data_start;
 	uint64_t flags = (1ULL << 18) | (1ULL << 10) | (1ULL << 25); /* sample_id_all, freq, use_clockid */
-	const char *host = "testhost";
 
 	memset(m, 0, sizeof(*m));
 	m->swap = swap;
@@ -136,29 +166,7 @@ static size_t build(struct img *m, int swap)
 	p16(m, off + 6, 8);
 	off += 8;
 
-	/* header */
-	memcpy(m->b, "PERFILE2", 8);
-	if (swap) {
-		uint64_t mg;
-
-		memcpy(&mg, m->b, 8);
-		mg = __builtin_bswap64(mg);
-		memcpy(m->b, &mg, 8);
-	}
-	p64(m, 8, HDR);
-	p64(m, 16, ATTR_SZ);
-	p64(m, 24, HDR);
-	p64(m, 32, ATTR_SZ);
-	p64(m, 40, data_start);
-	p64(m, 48, off - data_start);
-	/* one feature: HOSTNAME (bit 3) */
-	p64(m, 72, 1ULL << PERF_FEAT_HOSTNAME);
-	feat_off = off + 16;
-	p64(m, off, feat_off);
-	p64(m, off + 8, 4 + 16);
-	p32(m, feat_off, 16);
-	memcpy(m->b + feat_off + 4, host, strlen(host) + 1);
-	m->len = feat_off + 20;
+	finish(m, data_start, off);
 	return off;
 }
 
@@ -251,6 +259,109 @@ static void one_order(int swap)
 	snprintf(what, sizeof(what), "%s: complete file is not cut short", order);
 	check(perf_reader__cut_short(r) == PR_CUT_NONE, what);
 	perf_reader__close(r);
+	free(m);
+}
+
+/*
+ * --call-graph dwarf samples: the user registers (two of them, by the
+ * attribute's mask) and the stack copy, whose dynamic size says how much of
+ * it holds data; a copy whose dynamic size is missing is a bad record.
+ */
+struct user_seen {
+	const struct perf_reader *r;
+	uint64_t abi, reg0, reg1, stack_size;
+	unsigned int nr_regs;
+	uint8_t stack0;
+	int samples;
+};
+
+static int on_user(const struct pr_event *ev, void *ctx)
+{
+	struct user_seen *u = ctx;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return 0;
+	u->samples++;
+	u->abi = ev->sample.regs_abi;
+	u->nr_regs = ev->sample.nr_regs;
+	if (ev->sample.nr_regs == 2) {
+		u->reg0 = pr_reg_at(u->r, &ev->sample, 0);
+		u->reg1 = pr_reg_at(u->r, &ev->sample, 1);
+	}
+	u->stack_size = ev->sample.stack_size;
+	u->stack0 = ev->sample.stack ? *(const uint8_t *)ev->sample.stack : 0;
+	return 0;
+}
+
+static size_t user_image(struct img *m, int swap, int cut_dyn_size)
+{
+	uint64_t st = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ID | PERF_SAMPLE_CALLCHAIN |
+		      PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	size_t data_start = HDR + ATTR_SZ + 8, rec = data_start, off;
+
+	memset(m, 0, sizeof(*m));
+	m->swap = swap;
+	p32(m, HDR + 0, PERF_TYPE_SOFTWARE);
+	p32(m, HDR + 4, 112);
+	p64(m, HDR + 24, st);
+	p64(m, HDR + 80, 0x81); /* sample_regs_user: two registers */
+	p32(m, HDR + 104, 32);	/* sample_stack_user */
+	p64(m, HDR + 112, HDR + ATTR_SZ);
+	p64(m, HDR + 120, 8);
+	p64(m, HDR + ATTR_SZ, 77);
+	p32(m, rec, PERF_RECORD_SAMPLE);
+	p16(m, rec + 4, PERF_RECORD_MISC_USER);
+	p64(m, rec + 8, 0x400123);
+	p32(m, rec + 16, 10);
+	p32(m, rec + 20, 10);
+	p64(m, rec + 24, 77);
+	p64(m, rec + 32, 0);		/* no kernel chain */
+	p64(m, rec + 40, 2);		/* PERF_SAMPLE_REGS_ABI_64 */
+	p64(m, rec + 48, 0x7ffd1000);	/* bit 0 */
+	p64(m, rec + 56, 0x400123);	/* bit 7 */
+	p64(m, rec + 64, 32);		/* stack copy size */
+	memset(m->b + rec + 72, 0x5a, 32);
+	off = rec + 104;
+	if (!cut_dyn_size) {
+		p64(m, off, 24); /* dynamic size */
+		off += 8;
+	}
+	p16(m, rec + 6, (uint16_t)(off - rec));
+	finish(m, data_start, off);
+	return off;
+}
+
+static void user_stacks(int swap)
+{
+	struct img *m = malloc(sizeof(*m));
+	struct user_seen u = { 0 };
+	struct perf_reader *r;
+	char err[256] = "", what[200];
+	const char *order = swap ? "swapped" : "native";
+
+	user_image(m, swap, 0);
+	if (perf_reader__open_mem(m->b, m->len, &r, err, sizeof(err))) {
+		check(0, err);
+		free(m);
+		return;
+	}
+	u.r = r;
+	perf_reader__for_each_event(r, on_user, &u);
+	snprintf(what, sizeof(what), "%s: user registers and stack copy of a dwarf sample", order);
+	check(u.samples == 1 && u.abi == 2 && u.nr_regs == 2 && u.reg0 == 0x7ffd1000 &&
+		      u.reg1 == 0x400123 && u.stack_size == 24 && u.stack0 == 0x5a,
+	      what);
+	perf_reader__close(r);
+	user_image(m, swap, 1);
+	memset(&u, 0, sizeof(u));
+	if (!perf_reader__open_mem(m->b, m->len, &r, err, sizeof(err))) {
+		u.r = r;
+		perf_reader__for_each_event(r, on_user, &u);
+		snprintf(what, sizeof(what), "%s: a stack copy without its dynamic size is a bad record",
+			 order);
+		check(u.samples == 0 && perf_reader__nr_bad(r) == 1, what);
+		perf_reader__close(r);
+	}
 	free(m);
 }
 
@@ -370,6 +481,8 @@ int main(void)
 	printf("TAP version 13\n");
 	one_order(0);
 	one_order(1);
+	user_stacks(0);
+	user_stacks(1);
 	cut_short();
 	no_features();
 	corrupt();
