@@ -342,6 +342,8 @@ static void unwinding_info(void)
 	err = jit_symbols__add_jitdump(&js, 0, d->b, d->len, &trunc);
 	check(!err && trunc, "UNWINDING_INFO: a size beyond its record ends the walk");
 	jit_symbols__release(&js);
+}
+
 static void anon_map(struct addrspace *as, uint32_t pid, uint64_t t, uint64_t start,
 		     uint64_t end, bool jm)
 {
