@@ -280,6 +280,9 @@ static int handle(struct record *r, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		r->nr_samples++;
+		err = ksamples__add(r, h);
+		if (err)
+			return err;
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {

@@ -78,6 +78,8 @@ struct record {
 	uint64_t nr_rounds;
 	uint64_t kernel_text;
 	int kernel_text_err;
+	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */
+	size_t nr_kaddrs, cap_kaddrs, kaddrs_compact;
 
 	pid_t child;
 	int go_fd, err_fd; /* workload start and exec-error pipes */
@@ -119,6 +121,12 @@ int watch__pid(struct record *r, uint32_t pid);
 int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len);
 int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);
+
+/* ksamples.c: the kernel addresses the samples hold. */
+int ksamples__add(struct record *r, const struct perf_event_header *h);
+/* Sorted, each once. */
+size_t ksamples__sorted(struct record *r, const uint64_t **addrs);
+void ksamples__free(struct record *r);
 
 /* features.c */
 int features__write(struct record *r);
