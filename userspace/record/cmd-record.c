@@ -26,12 +26,18 @@
 #define DEFAULT_OUTPUT "jrec.data"
 #define DEFAULT_FREQ 4000
 #define DEFAULT_MMAP_PAGES 128
+/*
+ * -z: zstd level 6 rather than perf's 1. At a profiler's data rates it costs about
+ * 1% of a CPU, and its lazy matching writes a sixth less than levels 1 to 5.
+ */
+#define DEFAULT_ZSTD_LEVEL 6
 #define STOP_GRACE_NS 3000000000ull /* SIGTERM, then SIGKILL after this */
 
 enum {
 	OPT_NO_JMMAP = 256,
 	OPT_NO_BUILDID_CACHE,
 	OPT_BUILDID_DIR,
+	OPT_COMPRESSION_LEVEL,
 };
 
 static const struct option long_opts[] = {
@@ -48,6 +54,7 @@ static const struct option long_opts[] = {
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "compression-level", optional_argument, NULL, OPT_COMPRESSION_LEVEL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -70,6 +77,9 @@ static void usage(FILE *out)
 		"                          a size with K or M is rounded up to pages\n"
 		"  -p, --pid PID           attach to a running process and its threads\n"
 		"  -a, --all-cpus          record the whole system\n"
+		"  -z, --compression-level[=N]\n"
+		"                          compress the records with zstd at level N (1-22,\n"
+		"                          default %d), as perf record -z does\n"
 		"  -q, --quiet             print nothing but errors\n"
 		"  -v, --verbose           say more about what is recorded\n"
 		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
@@ -80,7 +90,7 @@ static void usage(FILE *out)
 		"\n"
 		"Recording stops when the command exits, the process exits (-p), or on\n"
 		"SIGINT/SIGTERM; the exit status is the command's.\n",
-		DEFAULT_FREQ, DEFAULT_MMAP_PAGES);
+		DEFAULT_FREQ, DEFAULT_MMAP_PAGES, DEFAULT_ZSTD_LEVEL);
 }
 
 uint64_t recorder__now(void)
@@ -164,7 +174,7 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 	o->full_argv = argv;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:ah", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:azh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -218,6 +228,19 @@ static int parse_args(int argc, char **argv, struct record_opts *o)
 			break;
 		case 'a':
 			o->system_wide = 1;
+			break;
+		case 'z':
+			o->comp_level = DEFAULT_ZSTD_LEVEL;
+			break;
+		case OPT_COMPRESSION_LEVEL:
+			o->comp_level = DEFAULT_ZSTD_LEVEL;
+			if (optarg && (parse_u64(optarg, &v) || !v || v > 22)) {
+				fprintf(stderr, "jrec record: invalid compression level '%s' (1-22)\n",
+					optarg);
+				return -EINVAL;
+			}
+			if (optarg)
+				o->comp_level = (int)v;
 			break;
 		case OPT_NO_JMMAP:
 			o->no_jmmap = 1;
@@ -506,6 +529,7 @@ static void closing_line(struct record *r)
 {
 	double mb = (double)perf_writer__file_size(r->w) / (1024.0 * 1024.0);
 	uint64_t lost = r->nr_lost + (r->jm ? r->jm->lost : 0);
+	char zinfo[96] = "";
 
 	if (r->opts.verbose && r->bid) {
 		unsigned int c[8];
@@ -518,9 +542,16 @@ static void closing_line(struct record *r)
 	}
 	if (r->opts.quiet)
 		return;
-	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s (%llu samples, %llu module "
+	if (r->opts.comp_level) {
+		uint64_t raw, comp;
+
+		perf_writer__compression(r->w, &raw, &comp);
+		snprintf(zinfo, sizeof(zinfo), ", compressed (original %.3f MB, ratio is %.3f)",
+			 (double)raw / (1024.0 * 1024.0), comp ? (double)raw / (double)comp : 0.0);
+	}
+	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples, %llu module "
 			"records, %llu lost) ]\n",
-		mb, r->opts.output, (unsigned long long)r->nr_samples,
+		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples,
 		(unsigned long long)(r->jm ? r->jm->nr_records : 0), (unsigned long long)lost);
 }
 
@@ -560,6 +591,8 @@ static int setup_output(struct record *r)
 	}
 	/* one attribute; every fd's id belongs to it */
 	err = perf_writer__add_attr(r->w, &r->attr, r->ids, r->nr_fds);
+	if (!err && r->opts.comp_level)
+		err = perf_writer__set_compression(r->w, r->opts.comp_level);
 	if (!err)
 		err = perf_writer__begin(r->w);
 	if (err)

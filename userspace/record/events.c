@@ -70,8 +70,13 @@ static void init_attr(struct record *r)
 		a->freq = 1;
 		a->sample_freq = r->opts.freq;
 	}
-	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	/*
+	 * What perf record asks for: one event needs no IDENTIFIER, and the CPU
+	 * is worth its 8 bytes a sample only system-wide.
+	 */
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (r->opts.system_wide)
+		a->sample_type |= PERF_SAMPLE_CPU;
 	if (r->opts.callchain)
 		a->sample_type |= PERF_SAMPLE_CALLCHAIN;
 	a->disabled = 1;

@@ -20,12 +20,19 @@
 #include "procfs.h"
 #include "record.h"
 
-#define SECTION_ZSTD_LEVEL 3 /* jrec's own sections: fast, and most of zstd's gain */
+/*
+ * zstd levels for jrec's own sections: the strongest for small ones (a few
+ * milliseconds), zstd's default for large ones (jitdump copies).
+ */
+#define SECTION_ZSTD_SMALL (1u << 20)
+#define SECTION_ZSTD_LEVEL_SMALL 19
+#define SECTION_ZSTD_LEVEL 3
 
 static int add(struct record *r, unsigned int id, struct buf *b, int err)
 {
-	if (!err && id > JREC_FEAT_INFO)
-		err = jrec_section__compress(b, SECTION_ZSTD_LEVEL); /* INFO stays plain text */
+	if (!err && id >= JREC_FEAT_INFO)
+		err = jrec_section__compress(b, b->len < SECTION_ZSTD_SMALL ? SECTION_ZSTD_LEVEL_SMALL
+									    : SECTION_ZSTD_LEVEL);
 	if (!err)
 		err = perf_writer__add_feature(r->w, id, b);
 	buf__release(b);

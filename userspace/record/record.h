@@ -31,6 +31,7 @@ struct record_opts {
 	unsigned int mmap_pages;
 	int quiet, verbose;
 	int no_jmmap, no_buildid_cache;
+	int comp_level; /* -z: zstd level of the data section, 0 = not compressed */
 	const char *buildid_dir;
 	pid_t pid;
 	int system_wide;
