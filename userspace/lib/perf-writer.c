@@ -20,8 +20,8 @@
  * flush() finds at least COMPRESSED_BATCH_MIN of them: zstd keeps less of
  * the stream's history across many small flushes.
  */
-#define COMPRESSED_BUF_SIZE (2048 * 1024)
-#define COMPRESSED_BATCH_MIN (1024 * 1024)
+#define COMPRESSED_BUF_SIZE (512 * 1024)
+#define COMPRESSED_BATCH_MIN (256 * 1024)
 /* a COMPRESSED record's payload: what its u16 size leaves after the header */
 #define COMPRESSED_PAYLOAD_MAX (UINT16_MAX - sizeof(struct perf_event_header))
 
@@ -346,12 +346,16 @@ int perf_writer__finish(struct perf_writer *w)
 	size_t nr = 0, i, k;
 	int err;
 
-	if (w->cctx && w->begun) { /* the last batch; the stream's frame ends with the data */
-		err = flush_buf(w);
-		if (!err)
-			err = write_compressed(w, NULL, 0, ZSTD_e_end);
+	if (w->cctx && w->begun && w->buf_len) {
+		/*
+		 * The last batch ends the stream's frame. Never a record of the
+		 * frame's end alone: perf takes one that decompresses to nothing
+		 * for an error.
+		 */
+		err = write_compressed(w, w->buf, w->buf_len, ZSTD_e_end);
 		if (err)
 			return err;
+		w->buf_len = 0;
 	}
 	err = perf_writer__flush(w);
 	if (!err && w->cctx && !w->feat[PERF_FEAT_COMPRESSED].data)

@@ -32,7 +32,7 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
  * Compress the data section as `perf record -z` does, at zstd @level
  * (1..22), before perf_writer__begin(): the records go into one zstd
  * stream, flushed into PERF_RECORD_COMPRESSED records by a flush() that
- * has at least 1 MiB of records buffered (so a file cut short is readable
+ * has at least 256 KiB of records buffered (so a file cut short is readable
  * up to its last such batch), and by finish(), which ends the stream's frame
  * and adds the COMPRESSED feature.
  * 0, -EINVAL or -ENOMEM.
