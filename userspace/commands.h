@@ -12,5 +12,6 @@ struct jrec_command {
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
 
 #endif

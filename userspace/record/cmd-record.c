@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bidcache-dir.h"
 #include "buildid-cache.h"
 #include "commands.h"
 #include "perf-file.h"
@@ -501,6 +502,36 @@ static int main_loop(struct record *r)
 	return err;
 }
 
+/*
+ * Keep the cache within its limit ($JREC_BUILDID_CACHE_SIZE): the least
+ * recently used entries go, never one this recording used. Best effort.
+ */
+static void prune_buildid_cache(struct record *r)
+{
+	uint64_t limit, bytes;
+	size_t n;
+	int err;
+
+	if (!r->buildid_dir[0])
+		return;
+	if (buildid_cache__default_limit(&limit)) {
+		if (!r->opts.quiet)
+			fprintf(stderr, "jrec record: warning: invalid JREC_BUILDID_CACHE_SIZE; "
+					"the cache is not pruned\n");
+		return;
+	}
+	if (!limit)
+		return;
+	err = bidcache_dir__prune(r->buildid_dir, limit, &r->cache_t0, &n, &bytes);
+	if (err && !r->opts.quiet)
+		fprintf(stderr, "jrec record: warning: cannot prune the build-id cache: %s\n",
+			strerror(-err));
+	else if (n && r->opts.verbose)
+		fprintf(stderr, "jrec record: build-id cache over its limit: %zu least recently "
+				"used entries (%.3f MB) removed\n",
+			n, (double)bytes / (1024.0 * 1024.0));
+}
+
 static int finish(struct record *r)
 {
 	int err;
@@ -517,6 +548,7 @@ static int finish(struct record *r)
 		if (r->opts.verbose)
 			fprintf(stderr, "jrec record: waiting for the build-id cache\n");
 		bidcache__stop(r->bid);
+		prune_buildid_cache(r);
 	}
 	if (!err)
 		err = features__write(r);
@@ -532,13 +564,15 @@ static void closing_line(struct record *r)
 	char zinfo[96] = "";
 
 	if (r->opts.verbose && r->bid) {
-		unsigned int c[8];
+		unsigned int c[8], linked, cloned;
 
 		bidcache__counts(r->bid, c);
-		fprintf(stderr, "[ jrec record: build-id cache: %u saved, %u already cached, "
-				"%u mismatched, %u vanished ]\n",
-			c[JREC_FILE_SAVED], c[JREC_FILE_CACHED], c[JREC_FILE_MISMATCH],
-			c[JREC_FILE_VANISHED]);
+		bidcache__saved_by(r->bid, &linked, &cloned);
+		fprintf(stderr, "[ jrec record: build-id cache: %u saved (%u hard links, %u "
+				"reflinks, %u copies), %u already cached, %u mismatched, %u "
+				"vanished ]\n",
+			c[JREC_FILE_SAVED], linked, cloned, c[JREC_FILE_SAVED] - linked - cloned,
+			c[JREC_FILE_CACHED], c[JREC_FILE_MISMATCH], c[JREC_FILE_VANISHED]);
 	}
 	if (r->opts.quiet)
 		return;
@@ -614,6 +648,8 @@ static int setup_buildid_cache(struct record *r)
 		if (r->buildid_dir[0])
 			dir = r->buildid_dir;
 	}
+	clock_gettime(CLOCK_REALTIME, &r->cache_t0); /* entries used from now on are this run's */
+	r->cache_t0.tv_sec -= 1; /* directory times may be coarser than the clock */
 	err = bidcache__new(dir, &r->bid);
 	if (err == -EACCES || err == -EROFS || err == -ENOTDIR || err == -EEXIST) {
 		if (!r->opts.quiet)

@@ -4,6 +4,7 @@
 #define JREC_RECORD_H
 
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
@@ -63,6 +64,7 @@ struct record {
 	struct perf_writer *w;
 	struct bidcache *bid;
 	char buildid_dir[4096];
+	struct timespec cache_t0; /* cache entries used since are this recording's */
 	struct jmmap_client *jm;
 	char jmmap_reason[256];
 	int jm_broken; /* the module's stream was malformed: stop reading it */
