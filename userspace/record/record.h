@@ -78,7 +78,7 @@ struct record {
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
-	uint64_t nr_rounds;
+	uint64_t nr_rounds, last_round;
 	uint64_t kernel_text;
 	int kernel_text_err;
 	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */
@@ -94,6 +94,7 @@ struct record {
 };
 
 #define RECORDER_TICK_NS 10000000ull /* perf-map and jitdump polling interval */
+#define ROUND_NS 100000000ull /* a FINISHED_ROUND at most this often */
 
 uint64_t recorder__now(void);
 
