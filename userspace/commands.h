@@ -14,6 +14,7 @@ struct jrec_command {
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_buildid_cache(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 
 /* Store the symbols of the files with samples in the recording at @path (jrec archive). */

@@ -13,6 +13,7 @@ static const struct jrec_command commands[] = {
 	{ "report", cmd_report, "Read jrec.data (or perf.data) and display the profile" },
 	{ "script", cmd_script, "Read jrec.data (or perf.data) and print its events" },
 	{ "archive", cmd_archive, "Store the symbols of the sampled files in the recording" },
+	{ "buildid-cache", cmd_buildid_cache, "List, remove and prune the build-id cache" },
 };
 
 static void usage(FILE *out)
@@ -22,7 +23,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: jrec [--version] [--help] COMMAND [ARGS]\n\n"
 		     "The commands are:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "   %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(out, "   %-14s %s\n", commands[i].name, commands[i].help);
 	fprintf(out, "\nSee 'jrec COMMAND --help' or 'man jrec-COMMAND' for more.\n");
 }
 

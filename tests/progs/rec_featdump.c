@@ -9,13 +9,15 @@
  *                          "jitdump PID PATH BYTES RECORDS LOADS TIME" + "jitload NAME",
  *                          "perfmap TIME PID LINE", "file STATUS KIND HEX PATH",
  *                          "jmmap BYTES" + "jmmaprec TYPE PID [START LEN CAUSE NAME]",
- *                          "kallsyms BYTES", "cutshort" when no
+ *                          "kallsyms BYTES", "zstd ID BYTES RAW_BYTES" before a
+ *                          section stored compressed, "cutshort" when no
  *                          features were written. Exit 1 on a malformed file.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "../../userspace/lib/perf-file.h"
 #include "jmmap.h"
@@ -65,6 +67,38 @@ static void jitdump_summary(const uint8_t *d, uint64_t len, uint64_t *records, u
 	}
 }
 
+/*
+ * A compressed section (feature id | JREC_FEAT_ZSTD): the prefix, the u64
+ * raw_len, one zstd frame of the payload. Its plain form, prefix and all,
+ * made here with libzstd directly; printed as "zstd BYTES RAW_BYTES".
+ */
+static const uint8_t *unzstd(unsigned int id, const uint8_t *p, uint64_t *size)
+{
+	struct jrec_feat_prefix pre;
+	uint64_t raw;
+	uint8_t *out;
+	size_t n;
+
+	if (*size < sizeof(pre) + 8)
+		fail("short compressed section");
+	memcpy(&pre, p, sizeof(pre));
+	memcpy(&raw, p + sizeof(pre), 8);
+	if (ZSTD_getFrameContentSize(p + sizeof(pre) + 8, *size - sizeof(pre) - 8) != raw)
+		fail("zstd frame size");
+	out = malloc(sizeof(pre) + raw + 1);
+	if (!out)
+		fail("out of memory");
+	n = ZSTD_decompress(out + sizeof(pre), raw + 1, p + sizeof(pre) + 8,
+			    *size - sizeof(pre) - 8);
+	if (ZSTD_isError(n) || n != raw)
+		fail("zstd frame");
+	pre.feature = (uint16_t)id;
+	memcpy(out, &pre, sizeof(pre));
+	printf("zstd %u %llu %llu\n", id, (unsigned long long)*size, (unsigned long long)raw);
+	*size = sizeof(pre) + raw;
+	return out; /* a test probe: freed at exit */
+}
+
 static void dump(unsigned int id, const uint8_t *p, uint64_t size)
 {
 	struct jrec_feat_prefix pre;
@@ -73,6 +107,10 @@ static void dump(unsigned int id, const uint8_t *p, uint64_t size)
 	if (size < sizeof(pre))
 		fail("short private section");
 	memcpy(&pre, p, sizeof(pre));
+	if (pre.magic == JREC_FEAT_MAGIC && pre.feature == (id | JREC_FEAT_ZSTD)) {
+		p = unzstd(id, p, &size);
+		memcpy(&pre, p, sizeof(pre));
+	}
 	if (pre.magic != JREC_FEAT_MAGIC || pre.feature != id)
 		fail("private section prefix");
 	switch (id) {

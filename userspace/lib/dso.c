@@ -316,12 +316,21 @@ void dso__load(struct dso_set *s, struct dso *d)
 	}
 	if (d->cookie.len && s->cache_dir[0]) {
 		char *file = buildid_cache__path(s->cache_dir, &d->cookie, BUILDID_CACHE_FILE);
+		struct jrec_cookie got;
 
 		snprintf(path, sizeof(path), "%s", file ? file : "");
 		free(file);
-		if (try_elf(d, path, "jrec-cache", true))
+		/*
+		 * An entry may be a hard link to the installed file, and a file
+		 * written over in place changes with it: a build-id is checked by
+		 * try_elf(), a content cookie here.
+		 */
+		if (!is_bid &&
+		    (jrec_cookie_from_path(path, &got) || !jrec_cookie_equal(&got, &d->cookie)))
+			path[0] = '\0';
+		if (path[0] && try_elf(d, path, "jrec-cache", true))
 			return;
-		if (!access(path, R_OK)) {
+		if (path[0] && !access(path, R_OK)) {
 			d->status = DSO_NOT_ELF;
 			d->source = "jrec-cache";
 			return;

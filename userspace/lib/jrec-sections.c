@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "byteorder.h"
 #include "jmmap.h"
@@ -68,6 +69,107 @@ int jrec_section__payload(const void *sec, size_t len, bool swapped, unsigned in
 	*payload = p + sizeof(struct jrec_feat_prefix);
 	*payload_len = len - sizeof(struct jrec_feat_prefix);
 	return 0;
+}
+
+/* ------------------------------------------------------------ compression */
+
+int jrec_section__compress(struct buf *b, int level)
+{
+	const size_t pre = sizeof(struct jrec_feat_prefix), zh = sizeof(struct jrec_feat_zstd);
+	struct jrec_feat_prefix p;
+	struct jrec_feat_zstd z;
+	struct buf out = BUF_INIT;
+	size_t bound, n;
+	int err;
+
+	if (b->len < pre)
+		return -EINVAL;
+	memcpy(&p, b->data, pre);
+	if (p.magic != JREC_FEAT_MAGIC || (p.feature & JREC_FEAT_ZSTD))
+		return -EINVAL;
+	z.raw_len = b->len - pre;
+	bound = ZSTD_compressBound(b->len - pre);
+	err = buf__reserve(&out, pre + zh + bound);
+	if (err)
+		return err;
+	n = ZSTD_compress(out.data + pre + zh, bound, b->data + pre, b->len - pre, level);
+	if (ZSTD_isError(n) || pre + zh + n >= b->len) {
+		buf__release(&out); /* would not shrink: keep it plain */
+		return 0;
+	}
+	p.feature |= JREC_FEAT_ZSTD;
+	memcpy(out.data, &p, pre);
+	memcpy(out.data + pre, &z, zh);
+	out.len = pre + zh + n;
+	buf__release(b);
+	*b = out;
+	return 0;
+}
+
+int jrec_section__decompress(const void *sec, size_t len, bool swapped, unsigned int id,
+			     struct buf *out)
+{
+	const size_t pre = sizeof(struct jrec_feat_prefix), zh = sizeof(struct jrec_feat_zstd);
+	const uint8_t *p = sec;
+	struct jrec_feat_prefix plain;
+	ZSTD_inBuffer in;
+	ZSTD_DCtx *dctx;
+	uint64_t raw_len;
+	size_t ret = 1;
+	int err = 0;
+
+	if (len < pre || bo_u32(p, swapped) != JREC_FEAT_MAGIC ||
+	    bo_u16(p + offsetof(struct jrec_feat_prefix, feature), swapped) !=
+		(JREC_FEAT_ZSTD | id))
+		return 0;
+	if (len - pre < zh)
+		return -EBADMSG;
+	raw_len = bo_u64(p + pre + offsetof(struct jrec_feat_zstd, raw_len), swapped);
+	if (raw_len > JREC_SECTION_MAX_RAW || raw_len > SIZE_MAX - pre)
+		return -EBADMSG;
+	dctx = ZSTD_createDCtx();
+	if (!dctx)
+		return -ENOMEM;
+	memcpy(&plain, p, pre);
+	plain.feature = (uint16_t)id; /* in the file's byte order, as the rest of the prefix */
+	if (swapped)
+		plain.feature = (uint16_t)(plain.feature >> 8 | plain.feature << 8);
+	out->len = 0;
+	err = buf__append(out, &plain, pre);
+	in.src = p + pre + zh;
+	in.size = len - pre - zh;
+	in.pos = 0;
+	/* the output grows with what the frame really holds, never past raw_len */
+	while (!err && ret) {
+		size_t room = (size_t)raw_len - (out->len - pre), before = in.pos;
+		ZSTD_outBuffer o;
+
+		if (room > (1u << 20))
+			room = 1u << 20;
+		err = buf__reserve(out, room);
+		if (err)
+			break;
+		o.dst = out->data + out->len;
+		o.size = room;
+		o.pos = 0;
+		ret = ZSTD_decompressStream(dctx, &o, &in);
+		if (ZSTD_isError(ret)) {
+			err = -EBADMSG;
+			break;
+		}
+		out->len += o.pos;
+		/* no progress: the section ends inside the frame, or it holds more than it said */
+		if (ret && !o.pos && in.pos == before)
+			err = -EBADMSG;
+	}
+	ZSTD_freeDCtx(dctx);
+	if (!err && (in.pos != in.size || out->len - pre != raw_len))
+		err = -EBADMSG;
+	if (err) {
+		buf__release(out);
+		return err;
+	}
+	return 1;
 }
 
 /* ------------------------------------------------------------ INFO */

@@ -36,6 +36,24 @@ int jrec_section__raw(struct buf *b, unsigned int id, const void *data, size_t l
 int jrec_section__payload(const void *sec, size_t len, bool swapped, unsigned int id,
 			  const void **payload, size_t *payload_len);
 
+/*
+ * Compress the whole section in @b (prefix and payload) with zstd at @level:
+ * the prefix gets JREC_FEAT_ZSTD in its feature field and is followed by
+ * struct jrec_feat_zstd and one zstd frame of the payload. A section that
+ * would not shrink is left as it is. 0 or -ENOMEM/-EINVAL.
+ */
+int jrec_section__compress(struct buf *b, int level);
+/*
+ * The read side: when the section at @sec (@len bytes, the other byte order
+ * when @swapped) is a compressed section of @id, its plain form (prefix
+ * without the flag, then the payload) is put in @out and 1 is returned; 0
+ * when the section is not compressed (@out untouched); -EBADMSG when the
+ * frame is corrupt, longer or shorter than it says, or over
+ * JREC_SECTION_MAX_RAW; -ENOMEM.
+ */
+int jrec_section__decompress(const void *sec, size_t len, bool swapped, unsigned int id,
+			     struct buf *out);
+
 /* ------------------------------------------------------------ INFO */
 
 /* Append one "key=value" line; a newline inside the value becomes a space. */

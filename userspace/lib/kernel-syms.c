@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,6 +185,80 @@ int kernel_syms__add_module(struct kernel_syms *k, const char *name, int *idx)
 		return i;
 	*idx = i;
 	return 0;
+}
+
+struct ksym_line {
+	uint64_t addr;
+	size_t off, len; /* the line in the text, without its newline */
+	bool keep;
+};
+
+static int line_cmp(const void *a, const void *b)
+{
+	const struct ksym_line *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+int kernel_syms__select(const char *text, size_t len, const uint64_t *addrs, size_t nr,
+			struct buf *out)
+{
+	struct ksym_line *l = NULL;
+	size_t n = 0, cap = 0, i, a, lo, hi, g;
+	const char *p = text, *end = text + len;
+	int err = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *lend = nl ? nl : end;
+		const char *q, *name;
+		uint64_t addr;
+		char type;
+
+		if (parse_hex(p, lend, &addr, &q) || q + 3 > lend || q[0] != ' ' || q[2] != ' ')
+			goto next;
+		type = q[1];
+		name = q + 3;
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			goto next;
+		if (array_grow(&l, &cap, n + 1)) {
+			err = -ENOMEM;
+			goto out;
+		}
+		l[n].addr = addr;
+		l[n].off = (size_t)(p - text);
+		l[n].len = (size_t)(lend - p);
+		/* the core kernel's _text: no module column after the name */
+		l[n].keep = lend - name == 5 && !memcmp(name, "_text", 5);
+		n++;
+next:
+		p = lend + 1;
+	}
+	qsort(l, n, sizeof(*l), line_cmp);
+	for (a = 0, i = 0; a < nr; a++) {
+		/* the last symbol at or below the address; addresses ascend, so i only grows */
+		while (i < n && l[i].addr <= addrs[a])
+			i++;
+		if (!i)
+			continue;
+		for (lo = i - 1; lo > 0 && l[lo - 1].addr == l[i - 1].addr; lo--)
+			;
+		for (g = lo; g < i; g++)
+			l[g].keep = true;
+		for (hi = i; hi < n && l[hi].addr == l[i].addr; hi++)
+			l[hi].keep = true; /* the next symbol (and its aliases): where this one ends */
+	}
+	for (i = 0; i < n && !err; i++) {
+		if (!l[i].keep)
+			continue;
+		err = buf__append(out, text + l[i].off, l[i].len);
+		if (!err)
+			err = buf__append(out, "\n", 1);
+	}
+out:
+	free(l);
+	return err;
 }
 
 void kernel_syms__release(struct kernel_syms *k)

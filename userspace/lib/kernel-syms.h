@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "symtab.h"
 
 struct kernel_syms {
@@ -32,5 +33,15 @@ int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text);
 /* The index of module @name ("[name]"), added if new; @name must outlive @k. */
 int kernel_syms__add_module(struct kernel_syms *k, const char *name, int *idx);
 void kernel_syms__release(struct kernel_syms *k);
+
+/*
+ * The lines of the kallsyms text @text (@len bytes) that a report of
+ * samples at @addrs (@nr addresses, sorted ascending) needs, appended to
+ * @out verbatim in address order: the core kernel's _text (what relocation
+ * keys on), every text symbol that holds one of the addresses and, for each
+ * of them, the text symbol after it (where it ends). 0 or -ENOMEM.
+ */
+int kernel_syms__select(const char *text, size_t len, const uint64_t *addrs, size_t nr,
+			struct buf *out);
 
 #endif

@@ -134,7 +134,21 @@ enum jrec_feature {
 struct jrec_feat_prefix {
 	uint32_t magic;   /* JREC_FEAT_MAGIC */
 	uint16_t version; /* JREC_FEAT_VERSION */
-	uint16_t feature; /* the enum jrec_feature id of this section */
+	uint16_t feature; /* the enum jrec_feature id, | JREC_FEAT_ZSTD when compressed */
+};
+
+/*
+ * A compressed section: the prefix with JREC_FEAT_ZSTD set in its feature
+ * field, this struct, then one zstd frame whose content is the payload the
+ * section would have had uncompressed (raw_len bytes, at most
+ * JREC_SECTION_MAX_RAW). A reader that does not know the flag sees another
+ * id and skips the section.
+ */
+#define JREC_FEAT_ZSTD 0x8000u
+#define JREC_SECTION_MAX_RAW (1ull << 32)
+
+struct jrec_feat_zstd {
+	uint64_t raw_len; /* bytes of the payload once decompressed */
 };
 
 /*

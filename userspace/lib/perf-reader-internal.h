@@ -4,6 +4,7 @@
 #define JREC_PERF_READER_INTERNAL_H
 
 #include "bigalloc.h"
+#include "buf.h"
 #include "byteorder.h"
 #include "perf-reader.h"
 
@@ -28,6 +29,7 @@ struct perf_reader {
 	struct perf_file_section attrs, data;
 	uint64_t features[PERF_FILE_FEAT_BITS / 64];
 	struct perf_file_section feat[PERF_FILE_FEAT_BITS];
+	struct buf unpacked[PERF_FILE_FEAT_BITS]; /* compressed private sections, decompressed */
 	struct pr_attr *attrs_v;
 	size_t nr_attrs;
 	struct pr_id_map *ids;

@@ -221,6 +221,16 @@ static int read_features(struct perf_reader *r)
 			r->feat[bit].size = 0, r->feat[bit].offset = 0;
 			if (r->cut == PR_CUT_NONE)
 				r->cut = PR_CUT_SHORT_FEATURES;
+		} else if (bit >= JREC_FEAT_INFO) {
+			/* a compressed private section is read in its plain form */
+			int err = jrec_section__decompress(r->buf + r->feat[bit].offset,
+							   r->feat[bit].size, r->swapped, bit,
+							   &r->unpacked[bit]);
+
+			if (err == -ENOMEM)
+				return err;
+			if (err < 0) /* corrupt: as if absent */
+				r->feat[bit].size = 0, r->feat[bit].offset = 0;
 		}
 		idx++;
 	}
@@ -413,8 +423,12 @@ out_close:
 
 void perf_reader__close(struct perf_reader *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
+	for (i = 0; i < PERF_FILE_FEAT_BITS; i++)
+		buf__release(&r->unpacked[i]);
 	if (r->mapped)
 		munmap((void *)r->buf, r->len);
 	if (r->fd >= 0)
@@ -498,6 +512,11 @@ int perf_reader__feature(const struct perf_reader *r, unsigned int feat, const v
 {
 	if (feat >= PERF_FILE_FEAT_BITS || !r->feat[feat].size)
 		return -ENOENT;
+	if (r->unpacked[feat].data) {
+		*data = r->unpacked[feat].data;
+		*len = r->unpacked[feat].len;
+		return 0;
+	}
 	*data = r->buf + r->feat[feat].offset;
 	*len = r->feat[feat].size;
 	return 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <zstd.h>
 
 #include "perf-reader-internal.h"
 
@@ -394,10 +395,128 @@ static bool has_stack_copies(const struct perf_reader *r)
 	return false;
 }
 
+/*
+ * perf's compressed records (`perf record -z`, `jrec record -z`): the
+ * payloads of all COMPRESSED records, in order, are one zstd stream (one
+ * frame or several) whose content is more records, which may straddle two
+ * COMPRESSED records. Decompressed through one context per pass; the bytes
+ * of a record not yet complete wait in @out.
+ */
+#define DECOMP_MAX_PENDING (64u << 20) /* more undelivered bytes than this: corrupt */
+
+struct decomp {
+	ZSTD_DCtx *dctx;
+	struct buf out;
+	size_t pos; /* out[pos..len) not yet passed on */
+};
+
+static void decomp__release(struct decomp *d)
+{
+	ZSTD_freeDCtx(d->dctx);
+	buf__release(&d->out);
+}
+
+/* Append what @src (@len bytes of one record's payload) decompresses to. 0 or -EBADMSG/-ENOMEM. */
+static int decomp__feed(struct decomp *d, const uint8_t *src, size_t len)
+{
+	ZSTD_inBuffer in = {src, len, 0};
+
+	if (!d->dctx && !(d->dctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	if (d->pos) { /* drop what was passed on */
+		memmove(d->out.data, d->out.data + d->pos, d->out.len - d->pos);
+		d->out.len -= d->pos;
+		d->pos = 0;
+	}
+	for (;;) {
+		ZSTD_outBuffer o;
+		size_t ret;
+
+		if (d->out.len >= DECOMP_MAX_PENDING || buf__reserve(&d->out, 1u << 18))
+			return d->out.len >= DECOMP_MAX_PENDING ? -EBADMSG : -ENOMEM;
+		o.dst = d->out.data + d->out.len;
+		o.size = d->out.cap - d->out.len;
+		o.pos = 0;
+		ret = ZSTD_decompressStream(d->dctx, &o, &in);
+		if (ZSTD_isError(ret))
+			return -EBADMSG;
+		d->out.len += o.pos;
+		/* all input taken and the output not full: nothing more to come from it */
+		if (in.pos == in.size && o.pos < o.size)
+			return 0;
+	}
+}
+
+/* Decode and pass on one whole record at @rec, of ev->type/misc/size. */
+static int one_record(struct perf_reader *r, struct pr_event *ev, const uint8_t *rec,
+		      uint64_t off, pr_event_fn fn, void *ctx)
+{
+	ev->offset = off;
+	ev->raw = rec;
+	ev->attr = NULL;
+	memset(&ev->id, 0, sizeof(ev->id));
+	if (decode(r, ev, rec)) {
+		r->nr_bad++;
+		return 0;
+	}
+	return fn(ev, ctx);
+}
+
+static bool skipped(const struct perf_reader *r, const struct pr_event *ev)
+{
+	return ev->type == PERF_RECORD_SAMPLE && r->skip_samples &&
+	       (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL;
+}
+
+/*
+ * The COMPRESSED record @rec at @off: the records its payload completes.
+ * 0, what @fn returned, -ENOMEM, or DECOMP_CORRUPT.
+ */
+#define DECOMP_CORRUPT 1
+static int compressed(struct perf_reader *r, struct decomp *d, const uint8_t *rec, uint16_t size,
+		      uint32_t type, uint64_t off, pr_event_fn fn, void *ctx)
+{
+	const uint8_t *src = rec + 8;
+	uint64_t len = size - 8u;
+	struct pr_event ev;
+	int err;
+
+	if (type == PR_RECORD_COMPRESSED2) {
+		/* header, u64 data_size, the payload (padded to 8) */
+		if (size < 16 || pr_u64(r, rec + 8) > size - 16u)
+			return DECOMP_CORRUPT;
+		len = pr_u64(r, rec + 8);
+		src = rec + 16;
+	}
+	err = decomp__feed(d, src, (size_t)len);
+	if (err)
+		return err == -EBADMSG ? DECOMP_CORRUPT : err;
+	while (d->out.len - d->pos >= 8) {
+		const uint8_t *in = d->out.data + d->pos;
+
+		ev.type = pr_u32(r, in);
+		ev.misc = pr_u16(r, in + 4);
+		ev.size = pr_u16(r, in + 6);
+		if (ev.size < 8 || ev.type == PR_RECORD_COMPRESSED ||
+		    ev.type == PR_RECORD_COMPRESSED2)
+			return DECOMP_CORRUPT;
+		if (ev.size > d->out.len - d->pos)
+			break; /* the rest comes with the next COMPRESSED record */
+		d->pos += ev.size;
+		if (skipped(r, &ev))
+			continue;
+		err = one_record(r, &ev, in, off, fn, ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx)
 {
 	uint64_t off = r->data.offset, end = r->data.offset + r->data.size;
 	struct stream st = { 0 };
+	struct decomp d = { 0 };
 	struct pr_event ev;
 	int err = 0;
 
@@ -430,12 +549,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 								       : PR_CUT_BAD_RECORD;
 			break;
 		}
-		if (ev.type == PR_RECORD_COMPRESSED || ev.type == PR_RECORD_COMPRESSED2) {
-			err = -EOPNOTSUPP;
-			break;
-		}
-		if (ev.type == PERF_RECORD_SAMPLE && r->skip_samples &&
-		    (ev.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL) {
+		if (skipped(r, &ev)) {
 			off += ev.size;
 			continue;
 		}
@@ -445,17 +559,20 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 				r->cut = PR_CUT_SHORT_FILE;
 			break;
 		}
-		ev.offset = off;
-		ev.raw = rec;
-		ev.attr = NULL;
-		memset(&ev.id, 0, sizeof(ev.id));
-		if (decode(r, &ev, rec)) {
-			r->nr_bad++;
-		} else {
-			err = fn(&ev, ctx);
-			if (err)
+		if (ev.type == PR_RECORD_COMPRESSED || ev.type == PR_RECORD_COMPRESSED2) {
+			err = compressed(r, &d, rec, ev.size, ev.type, off, fn, ctx);
+			if (err == DECOMP_CORRUPT) {
+				/* a corrupt stream: nothing after it can be read */
+				if (r->cut == PR_CUT_NONE)
+					r->cut = PR_CUT_BAD_RECORD;
+				err = 0;
 				break;
+			}
+		} else {
+			err = one_record(r, &ev, rec, off, fn, ctx);
 		}
+		if (err)
+			break;
 		off += ev.size;
 		if (!st.buf && r->mapped && off - st.pos > DROP_BEHIND) {
 			uint64_t to = off & ~(uint64_t)(DROP_BEHIND - 1);
@@ -465,6 +582,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 			st.pos = to;
 		}
 	}
+	decomp__release(&d);
 	return err;
 }
 

@@ -5,11 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "perf-file.h"
 #include "perf-writer.h"
 
 #define WRITER_BUF_SIZE (256 * 1024)
+
+/* perf's tool record type for compressed records, and its COMPRESSED feature's zstd */
+#define PERF_RECORD_COMPRESSED 81
+#define PERF_COMP_ZSTD 1
+/*
+ * With -z, records wait in a buffer of this size and are compressed when
+ * flush() finds at least COMPRESSED_BATCH_MIN of them: zstd keeps less of
+ * the stream's history across many small flushes.
+ */
+#define COMPRESSED_BUF_SIZE (512 * 1024)
+#define COMPRESSED_BATCH_MIN (256 * 1024)
+/* a COMPRESSED record's payload: what its u16 size leaves after the header */
+#define COMPRESSED_PAYLOAD_MAX (UINT16_MAX - sizeof(struct perf_event_header))
 
 struct writer_attr {
 	struct perf_event_attr attr;
@@ -24,10 +38,14 @@ struct perf_writer {
 	size_t nr_attrs;
 	struct buf feat[PERF_FILE_FEAT_BITS];
 	uint8_t *buf;
-	size_t buf_len;
+	size_t buf_len, buf_cap;
 	uint64_t data_written; /* bytes of the data section already in the file */
 	uint64_t file_size;
 	int begun;
+	ZSTD_CCtx *cctx; /* -z: the data section compressed */
+	int level;
+	uint8_t *zrec;   /* one COMPRESSED record being filled */
+	uint64_t raw_bytes, comp_bytes;
 };
 
 static int write_full(int fd, const void *p, size_t len, uint64_t off)
@@ -58,7 +76,8 @@ int perf_writer__new(const char *path, struct perf_writer **out)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->buf = malloc(WRITER_BUF_SIZE);
+	w->buf_cap = WRITER_BUF_SIZE;
+	w->buf = malloc(w->buf_cap);
 	if (!w->buf) {
 		free(w);
 		return -ENOMEM;
@@ -154,17 +173,65 @@ int perf_writer__begin(struct perf_writer *w)
 	return 0;
 }
 
+/* @len bytes at the end of the data section, as they are. */
+static int write_raw(struct perf_writer *w, const void *p, size_t len)
+{
+	int err = write_full(w->fd, p, len, w->hdr.data.offset + w->data_written);
+
+	if (err)
+		return err;
+	w->data_written += len;
+	w->file_size = w->hdr.data.offset + w->data_written;
+	return 0;
+}
+
+/*
+ * @len bytes of records into the zstd stream, flushed into COMPRESSED
+ * records (@mode ZSTD_e_flush), or the frame ended (ZSTD_e_end). One stream
+ * for the whole data section, as perf writes it: each batch compresses with
+ * the ones before it as its history.
+ */
+static int write_compressed(struct perf_writer *w, const void *p, size_t len,
+			    ZSTD_EndDirective mode)
+{
+	ZSTD_inBuffer in = {p, len, 0};
+	size_t left;
+	int err;
+
+	w->raw_bytes += len;
+	do {
+		struct perf_event_header h = {PERF_RECORD_COMPRESSED, 0, 0};
+		ZSTD_outBuffer out = {w->zrec + sizeof(h), COMPRESSED_PAYLOAD_MAX, 0};
+
+		left = ZSTD_compressStream2(w->cctx, &out, &in, mode);
+		if (ZSTD_isError(left))
+			return -EIO;
+		if (!out.pos)
+			continue;
+		h.size = (uint16_t)(sizeof(h) + out.pos);
+		memcpy(w->zrec, &h, sizeof(h));
+		err = write_raw(w, w->zrec, h.size);
+		if (err)
+			return err;
+		w->comp_bytes += h.size;
+	} while (left);
+	return 0;
+}
+
+static int write_data(struct perf_writer *w, const void *p, size_t len)
+{
+	return w->cctx ? write_compressed(w, p, len, ZSTD_e_flush) : write_raw(w, p, len);
+}
+
 static int flush_buf(struct perf_writer *w)
 {
 	int err;
 
 	if (!w->buf_len)
 		return 0;
-	err = write_full(w->fd, w->buf, w->buf_len, w->hdr.data.offset + w->data_written);
+	err = write_data(w, w->buf, w->buf_len);
 	if (err)
 		return err;
-	w->data_written += w->buf_len;
-	w->file_size = w->hdr.data.offset + w->data_written;
 	w->buf_len = 0;
 	return 0;
 }
@@ -175,22 +242,65 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t len)
 
 	if (!w->begun)
 		return -EINVAL;
-	if (len > WRITER_BUF_SIZE - w->buf_len) {
+	if (len > w->buf_cap - w->buf_len) {
 		err = flush_buf(w);
 		if (err)
 			return err;
-		if (len > WRITER_BUF_SIZE) {
-			err = write_full(w->fd, rec, len, w->hdr.data.offset + w->data_written);
-			if (err)
-				return err;
-			w->data_written += len;
-			w->file_size = w->hdr.data.offset + w->data_written;
-			return 0;
-		}
+		if (len > w->buf_cap)
+			return write_data(w, rec, len);
 	}
 	memcpy(w->buf + w->buf_len, rec, len);
 	w->buf_len += len;
 	return 0;
+}
+
+int perf_writer__set_compression(struct perf_writer *w, int level)
+{
+	if (w->begun || level < 1 || level > ZSTD_maxCLevel())
+		return -EINVAL;
+	if (w->buf_cap < COMPRESSED_BUF_SIZE) {
+		uint8_t *b = realloc(w->buf, COMPRESSED_BUF_SIZE);
+
+		if (!b)
+			return -ENOMEM;
+		w->buf = b;
+		w->buf_cap = COMPRESSED_BUF_SIZE;
+	}
+	if (!w->zrec)
+		w->zrec = malloc(UINT16_MAX);
+	if (!w->cctx)
+		w->cctx = ZSTD_createCCtx();
+	if (!w->zrec || !w->cctx)
+		return -ENOMEM;
+	if (ZSTD_isError(ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, level)))
+		return -EINVAL;
+	w->level = level;
+	return 0;
+}
+
+void perf_writer__compression(const struct perf_writer *w, uint64_t *raw, uint64_t *compressed)
+{
+	*raw = w->raw_bytes;
+	*compressed = w->comp_bytes;
+}
+
+/*
+ * perf's COMPRESSED feature: version 0, type zstd, level, ratio, and the
+ * most bytes one COMPRESSED record decompresses to (perf sizes its buffer
+ * by it): a batch is at most the buffer.
+ */
+static int compressed_feature(struct perf_writer *w)
+{
+	struct buf b = BUF_INIT;
+	uint32_t v[5] = {0, PERF_COMP_ZSTD, (uint32_t)w->level,
+			 (uint32_t)(w->comp_bytes ? w->raw_bytes / w->comp_bytes : 0),
+			 (uint32_t)w->buf_cap};
+	int err = buf__append(&b, v, sizeof(v));
+
+	if (!err)
+		err = perf_writer__add_feature(w, PERF_FEAT_COMPRESSED, &b);
+	buf__release(&b);
+	return err;
 }
 
 int perf_writer__flush(struct perf_writer *w)
@@ -199,7 +309,8 @@ int perf_writer__flush(struct perf_writer *w)
 
 	if (!w->begun)
 		return -EINVAL;
-	err = flush_buf(w);
+	/* with -z, small batches would cost more than they keep: they wait */
+	err = w->cctx && w->buf_len < COMPRESSED_BATCH_MIN ? 0 : flush_buf(w);
 	if (err)
 		return err;
 	if (w->hdr.data.size == w->data_written)
@@ -235,7 +346,20 @@ int perf_writer__finish(struct perf_writer *w)
 	size_t nr = 0, i, k;
 	int err;
 
+	if (w->cctx && w->begun && w->buf_len) {
+		/*
+		 * The last batch ends the stream's frame. Never a record of the
+		 * frame's end alone: perf takes one that decompresses to nothing
+		 * for an error.
+		 */
+		err = write_compressed(w, w->buf, w->buf_len, ZSTD_e_end);
+		if (err)
+			return err;
+		w->buf_len = 0;
+	}
 	err = perf_writer__flush(w);
+	if (!err && w->cctx && !w->feat[PERF_FEAT_COMPRESSED].data)
+		err = compressed_feature(w);
 	if (err)
 		return err;
 	for (i = 1; i < PERF_FILE_FEAT_BITS; i++)
@@ -307,5 +431,7 @@ void perf_writer__free(struct perf_writer *w)
 	for (i = 0; i < PERF_FILE_FEAT_BITS; i++)
 		buf__release(&w->feat[i]);
 	free(w->buf);
+	free(w->zrec);
+	ZSTD_freeCCtx(w->cctx);
 	free(w);
 }

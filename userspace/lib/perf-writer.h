@@ -28,6 +28,19 @@ int perf_writer__new(const char *path, struct perf_writer **out);
 int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			  const uint64_t *ids, size_t nr_ids);
 
+/*
+ * Compress the data section as `perf record -z` does, at zstd @level
+ * (1..22), before perf_writer__begin(): the records go into one zstd
+ * stream, flushed into PERF_RECORD_COMPRESSED records by a flush() that
+ * has at least 256 KiB of records buffered (so a file cut short is readable
+ * up to its last such batch), and by finish(), which ends the stream's frame
+ * and adds the COMPRESSED feature.
+ * 0, -EINVAL or -ENOMEM.
+ */
+int perf_writer__set_compression(struct perf_writer *w, int level);
+/* With compression: bytes of records given and bytes they took in the file. */
+void perf_writer__compression(const struct perf_writer *w, uint64_t *raw, uint64_t *compressed);
+
 /* Write header, attributes and ids; records may follow. 0 or -errno. */
 int perf_writer__begin(struct perf_writer *w);
 

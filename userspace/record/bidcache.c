@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/fs.h>
 
 #include "array.h"
 #include "buildid-cache.h"
@@ -36,6 +38,7 @@ struct bidcache {
 	struct job *head, *tail;
 	int stopping;
 	unsigned int pinned;
+	unsigned int nr_linked, nr_cloned; /* of the SAVED: hard links, reflinks */
 	struct strpool keys; /* the mappings queued so far, as keys */
 	/* results, appended by the thread under lock */
 	struct bidcache_result *res;
@@ -103,13 +106,46 @@ static int copy_fd(int in, int out)
 	}
 }
 
-/* Copy fd into DIR/<hex>/file, verified. Returns a status. */
+/*
+ * A hard link to the mapped file's own inode as @file: no bytes copied,
+ * and the inode outlives a rename over its path or a package upgrade. Only
+ * when the link names the very inode @fd has open (the open descriptor's
+ * path may have been replaced since). 0 or -errno (-EXDEV on another
+ * filesystem, -ENOENT for a deleted file, -EPERM under protected_hardlinks).
+ */
+static int link_file(int fd, const char *file)
+{
+	char self[64];
+	struct stat a, b;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (linkat(AT_FDCWD, self, AT_FDCWD, file, AT_SYMLINK_FOLLOW))
+		return -errno;
+	if (fstat(fd, &a) || lstat(file, &b) || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+		unlink(file);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/* The bytes of @in into @out: shared extents where the filesystem can (reflink), else copied. */
+static int clone_or_copy(int in, int out, int *cloned)
+{
+	*cloned = !ioctl(out, FICLONE, in);
+	return *cloned ? 0 : copy_fd(in, out);
+}
+
+/*
+ * Keep the mapped file @fd as DIR/<hex>/file: a hard link to its inode,
+ * else a reflink, else a copy; a copy is checked against @ck again before
+ * it is renamed into place. Returns a status.
+ */
 static int save_file(struct bidcache *c, int fd, const struct jrec_cookie *ck,
 		     const char *orig_path, int *errp)
 {
 	char *dir, *file, *tmp = NULL, *pfile = NULL;
 	struct jrec_cookie got;
-	int status = JREC_FILE_FAILED, err, out = -1;
+	int status = JREC_FILE_FAILED, err, out = -1, cloned;
 	FILE *pf;
 
 	err = -ENOMEM;
@@ -119,12 +155,17 @@ static int save_file(struct bidcache *c, int fd, const struct jrec_cookie *ck,
 		goto out;
 	if (!access(file, F_OK)) {
 		status = JREC_FILE_CACHED;
+		utimensat(AT_FDCWD, dir, NULL, 0); /* used now: last in line for eviction */
 		err = 0;
 		goto out;
 	}
 	err = mkdir_p(dir);
 	if (err)
 		goto out;
+	if (!link_file(fd, file)) {
+		c->nr_linked++;
+		goto saved;
+	}
 	err = -ENOMEM;
 	if (asprintf(&tmp, "%s/.file.XXXXXX", dir) < 0) {
 		tmp = NULL;
@@ -135,7 +176,7 @@ static int save_file(struct bidcache *c, int fd, const struct jrec_cookie *ck,
 		err = -errno;
 		goto out;
 	}
-	err = copy_fd(fd, out);
+	err = clone_or_copy(fd, out, &cloned);
 	if (err)
 		goto out_unlink;
 	err = jrec_cookie_from_fd(out, &got);
@@ -150,6 +191,9 @@ static int save_file(struct bidcache *c, int fd, const struct jrec_cookie *ck,
 		err = -errno;
 		goto out_unlink;
 	}
+	if (cloned)
+		c->nr_cloned++;
+saved:
 	pfile = buildid_cache__path(c->dir, ck, BUILDID_CACHE_PATH);
 	pf = pfile ? fopen(pfile, "we") : NULL;
 	if (pf) {
@@ -377,6 +421,12 @@ size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out)
 {
 	*out = c->res;
 	return c->nr_res;
+}
+
+void bidcache__saved_by(struct bidcache *c, unsigned int *linked, unsigned int *cloned)
+{
+	*linked = c->nr_linked;
+	*cloned = c->nr_cloned;
 }
 
 void bidcache__counts(struct bidcache *c, unsigned int counts[8])

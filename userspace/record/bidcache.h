@@ -4,13 +4,17 @@
  * recorder hands over, a background thread identifies the exact mapped file
  * (read through /proc/PID/map_files/START-END, so a file renamed over or
  * deleted after it was mapped is still the one read), checks it against the
- * cookie the mapping record carried, and copies it into
+ * cookie the mapping record carried, and keeps it as
  *
- *     DIR/<cookie hex>/file     the bytes, verified again after the copy
+ *     DIR/<cookie hex>/file     the mapped file's bytes
  *     DIR/<cookie hex>/path     the original path, one line
  *
- * A cookie already in the cache is not copied again. The thread never
- * blocks the caller: enqueueing only takes a short lock.
+ * without copying bytes where the filesystem allows: a hard link to the
+ * mapped inode (checked to name that very inode), else a reflink, else a
+ * copy (checked against the cookie again). A cookie already in the cache is
+ * not saved again; its entry is marked as used now (the least recently used
+ * entries go first when the cache is pruned). The thread never blocks the
+ * caller: enqueueing only takes a short lock.
  */
 #ifndef JREC_BIDCACHE_H
 #define JREC_BIDCACHE_H
@@ -58,6 +62,9 @@ void bidcache__stop(struct bidcache *c);
 
 /* After stop: the results, in the order the files were queued. */
 size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out);
+
+/* Of the SAVED files, after stop: how many are hard links, how many reflinks. */
+void bidcache__saved_by(struct bidcache *c, unsigned int *linked, unsigned int *cloned);
 
 /* Counts by status, after stop. */
 void bidcache__counts(struct bidcache *c, unsigned int counts[8]);

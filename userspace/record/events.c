@@ -70,8 +70,13 @@ static void init_attr(struct record *r)
 		a->freq = 1;
 		a->sample_freq = r->opts.freq;
 	}
-	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			 PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	/*
+	 * What perf record asks for: one event needs no IDENTIFIER, and the CPU
+	 * is worth its 8 bytes a sample only system-wide.
+	 */
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
+	if (r->opts.system_wide)
+		a->sample_type |= PERF_SAMPLE_CPU;
 	callgraph__config_attr(r->opts.callgraph, r->opts.dump_size, a);
 	a->disabled = 1;
 	a->inherit = !r->opts.system_wide;
@@ -294,6 +299,9 @@ static int handle(struct record *r, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		r->nr_samples++;
+		err = ksamples__add(r, h);
+		if (err)
+			return err;
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
@@ -372,16 +380,23 @@ int events__drain(struct record *r)
 		if (err)
 			return err;
 	}
-	if (wrote) {
+	if (!wrote)
+		return 0;
+	/*
+	 * A round ends every ROUND_NS, not with every pass: readers only need
+	 * flush points often enough to bound what they hold for sorting, and
+	 * each costs 8 bytes. The header's data size follows every pass.
+	 */
+	if (recorder__now() - r->last_round >= ROUND_NS) {
 		struct perf_event_header fr = {PERF_RECORD_FINISHED_ROUND, 0, sizeof(fr)};
 
 		err = perf_writer__write(r->w, &fr, sizeof(fr));
-		if (!err)
-			err = perf_writer__flush(r->w);
+		if (err)
+			return err;
+		r->last_round = recorder__now();
 		r->nr_rounds++;
-		return err;
 	}
-	return 0;
+	return perf_writer__flush(r->w);
 }
 
 void events__close(struct record *r)

@@ -15,12 +15,24 @@
 #include <unistd.h>
 
 #include "jrec-sections.h"
+#include "kernel-syms.h"
 #include "perf-file.h"
 #include "procfs.h"
 #include "record.h"
 
+/*
+ * zstd levels for jrec's own sections: the strongest for small ones (a few
+ * milliseconds), zstd's default for large ones (jitdump copies).
+ */
+#define SECTION_ZSTD_SMALL (1u << 20)
+#define SECTION_ZSTD_LEVEL_SMALL 19
+#define SECTION_ZSTD_LEVEL 3
+
 static int add(struct record *r, unsigned int id, struct buf *b, int err)
 {
+	if (!err && id >= JREC_FEAT_INFO)
+		err = jrec_section__compress(b, b->len < SECTION_ZSTD_SMALL ? SECTION_ZSTD_LEVEL_SMALL
+									    : SECTION_ZSTD_LEVEL);
 	if (!err)
 		err = perf_writer__add_feature(r->w, id, b);
 	buf__release(b);
@@ -205,16 +217,27 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 	return add(r, JREC_FEAT_INFO, &b, err);
 }
 
+/*
+ * Only the kernel symbols the samples need (kernel_syms__select()): the
+ * whole table is megabytes, and a report finds it again by the kernel's
+ * build-id in a vmlinux, System.map or perf's cache when it needs more.
+ */
 static int kallsyms(struct record *r)
 {
-	struct buf b = BUF_INIT;
+	struct buf all = BUF_INIT, b = BUF_INIT;
+	const uint64_t *addrs;
+	size_t nr;
 	int err;
 
 	if (!r->kernel_text)
 		return 0; /* addresses hidden: a copy would be useless */
-	err = jrec_section__begin(&b, JREC_FEAT_KALLSYMS);
+	nr = ksamples__sorted(r, &addrs);
+	err = procfs_read_file("/proc/kallsyms", &all);
 	if (!err)
-		err = procfs_read_file("/proc/kallsyms", &b);
+		err = jrec_section__begin(&b, JREC_FEAT_KALLSYMS);
+	if (!err)
+		err = kernel_syms__select((const char *)all.data, all.len, addrs, nr, &b);
+	buf__release(&all);
 	if (err) {
 		buf__release(&b);
 		return 0; /* optional */

@@ -4,6 +4,7 @@
 #define JREC_RECORD_H
 
 #include <stdint.h>
+#include <time.h>
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
@@ -34,6 +35,7 @@ struct record_opts {
 	int mmap_pages_given;
 	int quiet, verbose;
 	int no_jmmap, no_buildid_cache;
+	int comp_level; /* -z: zstd level of the data section, 0 = not compressed */
 	const char *buildid_dir;
 	int archive; /* --archive: jrec archive the output when done */
 	pid_t pid;
@@ -66,6 +68,7 @@ struct record {
 	struct perf_writer *w;
 	struct bidcache *bid;
 	char buildid_dir[4096];
+	struct timespec cache_t0; /* cache entries used since are this recording's */
 	struct jmmap_client *jm;
 	char jmmap_reason[256];
 	int jm_broken; /* the module's stream was malformed: stop reading it */
@@ -80,9 +83,11 @@ struct record {
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
-	uint64_t nr_rounds;
+	uint64_t nr_rounds, last_round;
 	uint64_t kernel_text;
 	int kernel_text_err;
+	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */
+	size_t nr_kaddrs, cap_kaddrs, kaddrs_compact;
 
 	pid_t child;
 	int go_fd, err_fd; /* workload start and exec-error pipes */
@@ -94,6 +99,7 @@ struct record {
 };
 
 #define RECORDER_TICK_NS 10000000ull /* jitdump polling, and perf maps inotify does not cover */
+#define ROUND_NS 100000000ull /* a FINISHED_ROUND at most this often */
 
 uint64_t recorder__now(void);
 
@@ -127,6 +133,12 @@ int watch__pid(struct record *r, uint32_t pid);
 int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len);
 int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);
+
+/* ksamples.c: the kernel addresses the samples hold. */
+int ksamples__add(struct record *r, const struct perf_event_header *h);
+/* Sorted, each once. */
+size_t ksamples__sorted(struct record *r, const uint64_t **addrs);
+void ksamples__free(struct record *r);
 
 /* features.c */
 int features__write(struct record *r);

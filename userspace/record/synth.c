@@ -16,17 +16,19 @@
 #include "procfs.h"
 #include "record.h"
 
-/* The sample_id_all trailer for attr.sample_type: TID, TIME, CPU, IDENTIFIER. */
+/* The sample_id_all trailer for attr.sample_type: TID, TIME, and CPU with -a. */
 static void append_id(uint8_t **p, const struct record *r, uint32_t pid, uint32_t tid)
 {
 	uint32_t pt[2] = {pid, tid}, cpu[2] = {0, 0};
-	uint64_t t = r->t0, id = r->ids[0];
+	uint64_t t = r->t0;
 
 	memcpy(*p, pt, 8);
 	memcpy(*p + 8, &t, 8);
-	memcpy(*p + 16, cpu, 8);
-	memcpy(*p + 24, &id, 8);
-	*p += 32;
+	*p += 16;
+	if (r->attr.sample_type & PERF_SAMPLE_CPU) {
+		memcpy(*p, cpu, 8);
+		*p += 8;
+	}
 }
 
 static int emit(struct record *r, void *rec, uint8_t *end)

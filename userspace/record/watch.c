@@ -34,18 +34,26 @@ struct mmap2_view {
 	const char *name;
 };
 
-/* The recorder's sample_id trailer: {pid, tid}, time, {cpu, res}, id (Documentation/jrec-data.rst).
+/*
+ * The recorder's sample_id trailer: {pid, tid}, time, and {cpu, res} with
+ * -a (Documentation/jrec-data.rst).
  */
-#define WATCH_SAMPLE_ID_SIZE 32
 #define WATCH_SAMPLE_ID_TIME 8
 
-/* A MMAP2 record (header.size bytes, sample_id trailer of 32 bytes). */
-static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
+static size_t trailer_size(const struct record *r)
+{
+	return r->attr.sample_type & PERF_SAMPLE_CPU ? 24 : 16;
+}
+
+/* A MMAP2 record (header.size bytes, then the sample_id trailer). */
+static int parse_mmap2(const struct record *r, const struct perf_event_header *h,
+		       struct mmap2_view *v)
 {
 	const uint8_t *b = (const uint8_t *)h;
+	size_t trailer = trailer_size(r);
 	struct pr_mmap mm;
 
-	if (perf_records__decode_mmap(h, h->size, WATCH_SAMPLE_ID_SIZE, &mm))
+	if (perf_records__decode_mmap(h, h->size, trailer, &mm))
 		return -EINVAL;
 	memset(v, 0, sizeof(*v));
 	v->pid = mm.pid;
@@ -63,7 +71,7 @@ static int parse_mmap2(const struct perf_event_header *h, struct mmap2_view *v)
 	v->bm.dev_minor = mm.min;
 	v->bm.ino = mm.ino;
 	v->bm.ino_generation = mm.ino_generation;
-	v->time = bo_u64(b + h->size - WATCH_SAMPLE_ID_SIZE + WATCH_SAMPLE_ID_TIME, false);
+	v->time = bo_u64(b + h->size - trailer + WATCH_SAMPLE_ID_TIME, false);
 	v->name = mm.filename;
 	v->bm.pid = v->pid;
 	v->bm.start = v->start;
@@ -186,7 +194,7 @@ int watch__record(struct record *r, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_MMAP2:
-		if (parse_mmap2(h, &v) || !(v.prot & PROT_EXEC) || v.pid == (uint32_t)-1)
+		if (parse_mmap2(r, h, &v) || !(v.prot & PROT_EXEC) || v.pid == (uint32_t)-1)
 			return 0;
 		if (map_name__is_jit_anon(v.name))
 			return watch__pid(r, v.pid);

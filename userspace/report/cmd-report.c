@@ -415,7 +415,7 @@ int cmd_report(int argc, char **argv)
 	ret = session__load(&r.s);
 	if (ret) {
 		fprintf(stderr, "jrec report: %s: %s\n", input,
-			ret == -EOPNOTSUPP ? "compressed records are not supported" : strerror(-ret));
+			strerror(-ret));
 		ret = 1;
 		goto out_close;
 	}

@@ -69,7 +69,7 @@ int main(void)
 	struct bidcache_map m[3];
 	struct jrec_cookie ck, got[4];
 	uint16_t st[4];
-	struct stat sb;
+	struct stat sb, cs;
 	ssize_t n;
 	void *map;
 	size_t nr;
@@ -99,6 +99,12 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/%s/file", dir, hex);
 	check(nr == 1 && st[0] == JREC_FILE_SAVED, "a mapped file is saved, once");
 	check(same_file(path, exe), "the copy under DIR/<cookie>/file is byte-identical");
+	if (!stat(dir, &cs) && cs.st_dev == sb.st_dev)
+		check(!stat(path, &cs) && cs.st_ino == sb.st_ino && cs.st_dev == sb.st_dev,
+		      "on the mapped file's filesystem, the entry is a hard link to its inode");
+	else
+		skip("on the mapped file's filesystem, the entry is a hard link to its inode",
+		     "the cache is on another filesystem than the test binary");
 
 	nr = run(dir, m, 1, st, got);
 	check(nr == 1 && st[0] == JREC_FILE_CACHED, "a second run finds it cached");

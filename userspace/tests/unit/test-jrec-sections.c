@@ -136,11 +136,55 @@ static void test_info_and_prefix(void)
 	buf__release(&out);
 }
 
+static void test_zstd(void)
+{
+	struct buf sec = BUF_INIT, plain = BUF_INIT, out = BUF_INIT;
+	struct seen s = {0};
+	const void *p;
+	size_t len, i;
+	int err = jrec_section__begin(&sec, JREC_FEAT_PERFMAP);
+
+	for (i = 0; i < 200 && !err; i++) {
+		struct jrec_perfmap_rec l = {i, 77, "7f0000001000 20 some_jitted_function", 36};
+
+		err = jrec_perfmaps__emit(&sec, &l);
+	}
+	err = err ? err : buf__append(&plain, sec.data, sec.len);
+	check(!err && !jrec_section__compress(&sec, 3) && sec.len < plain.len / 4,
+	      "zstd: a section of 200 alike lines shrinks to under a quarter");
+	check(jrec_section__payload(sec.data, sec.len, false, JREC_FEAT_PERFMAP, &p, &len) ==
+		  -EBADMSG,
+	      "zstd: a compressed section does not pass for a plain one");
+	check(jrec_section__decompress(sec.data, sec.len, false, JREC_FEAT_PERFMAP, &out) == 1 &&
+		  out.len == plain.len && !memcmp(out.data, plain.data, plain.len),
+	      "zstd: decompressed, it is the plain section, prefix and all");
+	check(!jrec_section__payload(out.data, out.len, false, JREC_FEAT_PERFMAP, &p, &len) &&
+		  !jrec_perfmaps__walk(p, len, false, on_line, &s) && s.n == 200 && s.time == 199,
+	      "zstd: its lines read back");
+	check(jrec_section__decompress(plain.data, plain.len, false, JREC_FEAT_PERFMAP, &out) == 0,
+	      "zstd: a plain section is left alone (0)");
+	check(jrec_section__decompress(sec.data, sec.len - 3, false, JREC_FEAT_PERFMAP, &out) ==
+		  -EBADMSG,
+	      "zstd: a frame cut short is -EBADMSG");
+	sec.data[sizeof(struct jrec_feat_prefix)]++; /* raw_len one more than the frame holds */
+	check(jrec_section__decompress(sec.data, sec.len, false, JREC_FEAT_PERFMAP, &out) ==
+		  -EBADMSG,
+	      "zstd: a frame shorter than raw_len says is -EBADMSG");
+	sec.data[sizeof(struct jrec_feat_prefix)] -= 2;
+	check(jrec_section__decompress(sec.data, sec.len, false, JREC_FEAT_PERFMAP, &out) ==
+		  -EBADMSG,
+	      "zstd: a frame longer than raw_len says is -EBADMSG");
+	buf__release(&sec);
+	buf__release(&plain);
+	buf__release(&out);
+}
+
 int main(void)
 {
 	test_files();
 	test_jitdump();
 	test_perfmap();
 	test_info_and_prefix();
+	test_zstd();
 	return tap_done();
 }

@@ -52,6 +52,45 @@ static void kernel(void)
 	kernel_syms__release(&k);
 }
 
+/* The kernel symbols a recording keeps: those holding sampled addresses and their ends. */
+static void kernel_select(void)
+{
+	static const char text[] = "ffffffff81000100 T start_kernel\n"
+				   "ffffffff81000000 T _text\n"
+				   "ffffffff81000200 t do_one\n"
+				   "ffffffff81000200 t do_one_alias\n"
+				   "ffffffff81000300 D some_data\n"
+				   "ffffffff81000400 W weak_fn\n"
+				   "ffffffff81000500 t unsampled\n"
+				   "ffffffffc0001000 t mod_fn\t[mymod]\n"
+				   "ffffffffc0002000 T mod_end\t[mymod]";
+	static const char want[] = "ffffffff81000000 T _text\n"
+				   "ffffffff81000200 t do_one\n"
+				   "ffffffff81000200 t do_one_alias\n"
+				   "ffffffff81000400 W weak_fn\n"
+				   "ffffffffc0001000 t mod_fn\t[mymod]\n"
+				   "ffffffffc0002000 T mod_end\t[mymod]\n";
+	const uint64_t addrs[] = {0xffffffff81000000ULL - 1, 0xffffffff81000210ULL,
+				  0xffffffff81000310ULL, 0xffffffffc0001004ULL};
+	struct buf out = BUF_INIT;
+	struct kernel_syms k;
+	const struct sym *s;
+
+	check(!kernel_syms__select(text, strlen(text), addrs, 4, &out) &&
+		  out.len == strlen(want) && !memcmp(out.data, want, out.len),
+	      "select: _text, the symbols holding sampled addresses (aliases too) and the "
+	      "symbol after each, in address order; nothing for an address below them all");
+	check(!kernel_syms__parse(&k, (const char *)out.data, out.len) &&
+		  k.text_addr == 0xffffffff81000000ULL,
+	      "select: what it keeps parses, with _text");
+	s = symtab__find(&k.tab, 0xffffffff81000310ULL);
+	check(s && !strncmp(s->name, "do_one", 6), "select: a data symbol does not end a text one");
+	s = symtab__find(&k.tab, 0xffffffffc0001004ULL);
+	check(s && !strcmp(s->name, "mod_fn"), "select: module symbols kept with their module");
+	kernel_syms__release(&k);
+	buf__release(&out);
+}
+
 /* kallsyms from a regular file: read into a populated buffer, parsed in place */
 static int parse_ksyms(const void *bytes, size_t len, void *ctx)
 {
@@ -201,6 +240,7 @@ int main(void)
 {
 	printf("TAP version 13\n");
 	kernel();
+	kernel_select();
 	kernel_file();
 	big_table();
 	own_elf("/proc/self/exe");

@@ -3,8 +3,9 @@
  * The perf.data writer: the layout perf expects (header, ids, attrs, data,
  * section table right after the data, sections in id order), the data size
  * kept current by every flush so a killed writer leaves a readable prefix,
- * and nothing announced in the feature bitmap before finish. Files are read
- * back byte by byte here, independently of the writer's own structs.
+ * and nothing announced in the feature bitmap before finish; with -z, the
+ * records in COMPRESSED records that libzstd alone gives back. Files are
+ * read back byte by byte here, independently of the writer's own structs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +14,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "perf-file.h"
+#include "perf-reader.h"
 #include "perf-writer.h"
 #include "tap.h"
 
@@ -48,6 +51,104 @@ struct rec {
 	struct perf_event_header h;
 	uint64_t payload;
 };
+
+#define NR_ZREC 40000
+
+static int count_rec(const struct pr_event *ev, void *ctx)
+{
+	uint64_t *n = ctx, v;
+
+	memcpy(&v, (const uint8_t *)ev->raw + 8, 8);
+	if (ev->type == 99 && v == *n)
+		(*n)++;
+	return 0;
+}
+
+/*
+ * -z: the records go into PERF_RECORD_COMPRESSED records, one zstd stream
+ * over all of them (decompressed here with libzstd alone), and the
+ * COMPRESSED feature says zstd, the level and the buffer a record needs.
+ */
+static void compressed(const struct perf_event_attr *attr)
+{
+	char path[] = "/tmp/test-writer-z.XXXXXX";
+	struct rec r = { { 99, 0, sizeof(struct rec) }, 0 };
+	uint64_t id = 1, raw, comp, n = 0, data, dsize, off, feat;
+	struct perf_writer *w = NULL;
+	struct perf_reader *pr;
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	uint8_t *f, *out = malloc(NR_ZREC * sizeof(r));
+	size_t len, i, got = 0, only81 = 1;
+	int fd = mkstemp(path);
+
+	if (fd < 0 || !ds || !out)
+		return;
+	close(fd);
+	check(!perf_writer__new(path, &w) && !perf_writer__add_attr(w, attr, &id, 1) &&
+		  !perf_writer__set_compression(w, 3) && !perf_writer__begin(w),
+	      "-z: a writer compressing at level 3");
+	check(perf_writer__set_compression(w, 3) == -EINVAL, "-z: not once records may come");
+	for (i = 0; i < NR_ZREC; i++) {
+		r.payload = i;
+		perf_writer__write(w, &r, sizeof(r));
+		if (i % 1000 == 999)
+			perf_writer__flush(w); /* as the recorder does after each pass */
+	}
+	check(!perf_writer__finish(w), "-z: finish");
+	perf_writer__compression(w, &raw, &comp);
+	check(raw == NR_ZREC * sizeof(r) && comp && comp < raw / 4,
+	      "-z: every record went in; alike records shrink to under a quarter");
+	perf_writer__free(w);
+	f = slurp(path, &len);
+	if (!f) {
+		check(0, "-z: read back");
+		goto out;
+	}
+	data = u64_at(f, 40);
+	dsize = u64_at(f, 48);
+	for (off = data; off + 8 <= data + dsize;) {
+		struct perf_event_header h;
+		ZSTD_inBuffer in;
+		ZSTD_outBuffer o = {out + got, NR_ZREC * sizeof(r) - got, 0};
+
+		memcpy(&h, f + off, sizeof(h));
+		if (h.type != 81 || h.size <= 8) {
+			only81 = 0;
+			break;
+		}
+		in = (ZSTD_inBuffer){f + off + 8, h.size - 8u, 0};
+		while (in.pos < in.size && !ZSTD_isError(ZSTD_decompressStream(ds, &o, &in)))
+			;
+		only81 &= o.pos > 0; /* perf refuses a record that decompresses to nothing */
+		got += o.pos;
+		off += h.size;
+	}
+	check(only81 && off == data + dsize, "-z: the data section is COMPRESSED records, each with records in it");
+	for (i = 0; got == NR_ZREC * sizeof(r) && i < NR_ZREC; i++)
+		if (u64_at(out, i * sizeof(r) + 8) != i)
+			break;
+	check(got == NR_ZREC * sizeof(r) && i == NR_ZREC,
+	      "-z: libzstd alone gives back every record, in order");
+	feat = u64_at(f, 72);
+	if (feat & (1ull << PERF_FEAT_COMPRESSED)) {
+		uint32_t v[5];
+
+		memcpy(v, f + u64_at(f, data + dsize), sizeof(v));
+		check(v[0] == 0 && v[1] == 1 && v[2] == 3 && v[4] >= 256 * 1024,
+		      "-z: COMPRESSED says version 0, zstd, level 3, a buffer of at least 256 KiB");
+	} else {
+		check(0, "-z: the COMPRESSED feature is announced");
+	}
+	check(!perf_reader__open(path, &pr, NULL, 0) &&
+		  !perf_reader__for_each_event(pr, count_rec, &n) && n == NR_ZREC,
+	      "-z: perf_reader hands out every record, in order");
+	perf_reader__close(pr);
+	free(f);
+out:
+	ZSTD_freeDStream(ds);
+	free(out);
+	unlink(path);
+}
 
 int main(void)
 {
@@ -142,5 +243,6 @@ int main(void)
 	}
 	free(f);
 	unlink(path);
+	compressed(&attr);
 	return tap_done();
 }
