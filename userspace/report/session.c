@@ -89,7 +89,7 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 		kernel_mmap(s, mm);
 		return 0;
 	}
-	if (ev->misc & PERF_RECORD_MISC_MMAP_DATA)
+	if (s->skip_user_mmaps || (ev->misc & PERF_RECORD_MISC_MMAP_DATA))
 		return 0;
 	if (mm->is_mmap2 && !(mm->prot & 4))
 		return 0;
@@ -177,6 +177,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 			m.dso = file_dso(s, e->pid, e->filename, &c);
 			if (!m.dso)
 				return -ENOMEM;
+			session__machine_jitdump(s, e->pid, e->filename);
 		}
 		return addrspace__add_map(&s->as, e->pid, e->time, &m, true,
 					  e->cause == JMMAP_CAUSE_EXEC);
@@ -215,6 +216,7 @@ static void read_info(struct session *s)
 		s->jit.perfmap_slack = 2 * info.perfmap_poll_ns;
 	if (info.kernel_text)
 		s->kernel_text = info.kernel_text;
+	s->skip_user_mmaps = info.mmap_records_jmmap; /* unless JMMAP is unreadable */
 	if (info.kernel_release[0])
 		snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", info.kernel_release);
 	if (info.has_kernel_bid)
@@ -294,7 +296,11 @@ static int read_sections(struct session *s)
 			s->jmmap_bad = true;
 		else if (err)
 			return err;
+	} else {
+		s->skip_user_mmaps = false;
 	}
+	if (s->jmmap_bad)
+		s->skip_user_mmaps = false;
 	return 0;
 }
 

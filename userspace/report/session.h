@@ -64,6 +64,12 @@ struct session {
 	uint64_t first_time, last_time;
 	uint64_t jitdump_truncated;
 	bool jmmap_bad; /* the module's records ended in a corrupt one */
+	/*
+	 * The data section's MMAP2s of user space copy the JMMAP section's
+	 * MMAP3s (INFO mmap_records=jmmap) and that section was read whole:
+	 * they are skipped (Documentation/jrec-data.rst).
+	 */
+	bool skip_user_mmaps;
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);
