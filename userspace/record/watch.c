@@ -214,8 +214,10 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		if (err)
 			return err;
 	}
+	/* files only: "//anon" starts with a slash too */
 	if (!r->bid || e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' ||
-	    !(e->prot & PROT_EXEC) || map_name__is_jitdump(e->filename))
+	    map_name__is_anon(e->filename) || !(e->prot & PROT_EXEC) ||
+	    map_name__is_jitdump(e->filename))
 		return 0;
 	memset(&bm, 0, sizeof(bm));
 	bm.pid = e->pid;
