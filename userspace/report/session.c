@@ -81,6 +81,7 @@ static void kernel_mmap(struct session *s, const struct pr_mmap *mm)
 static int on_mmap(struct session *s, const struct pr_event *ev)
 {
 	const struct pr_mmap *mm = &ev->mmap;
+	const struct as_proc *p;
 	struct as_map m = {0};
 	struct jrec_cookie c = {0};
 
@@ -89,7 +90,10 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 		kernel_mmap(s, mm);
 		return 0;
 	}
-	if (s->skip_user_mmaps || (ev->misc & PERF_RECORD_MISC_MMAP_DATA))
+	if (ev->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return 0;
+	/* the MMAP3 it was written from stands for it (jrec-data.rst) */
+	if (s->skip_traced_mmaps && (p = addrspace__proc(&s->as, mm->pid)) && p->jmmap_traced)
 		return 0;
 	if (mm->is_mmap2 && !(mm->prot & 4))
 		return 0;
@@ -216,7 +220,7 @@ static void read_info(struct session *s)
 		s->jit.perfmap_slack = 2 * info.perfmap_poll_ns;
 	if (info.kernel_text)
 		s->kernel_text = info.kernel_text;
-	s->skip_user_mmaps = info.mmap_records_jmmap; /* unless JMMAP is unreadable */
+	s->skip_traced_mmaps = info.mmap_records_jmmap; /* unless JMMAP is unreadable */
 	if (info.kernel_release[0])
 		snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", info.kernel_release);
 	if (info.has_kernel_bid)
@@ -297,10 +301,10 @@ static int read_sections(struct session *s)
 		else if (err)
 			return err;
 	} else {
-		s->skip_user_mmaps = false;
+		s->skip_traced_mmaps = false;
 	}
 	if (s->jmmap_bad)
-		s->skip_user_mmaps = false;
+		s->skip_traced_mmaps = false;
 	return 0;
 }
 

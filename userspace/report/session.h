@@ -65,11 +65,11 @@ struct session {
 	uint64_t jitdump_truncated;
 	bool jmmap_bad; /* the module's records ended in a corrupt one */
 	/*
-	 * The data section's MMAP2s of user space copy the JMMAP section's
-	 * MMAP3s (INFO mmap_records=jmmap) and that section was read whole:
-	 * they are skipped (Documentation/jrec-data.rst).
+	 * The data section's MMAP2s of the processes the module traced copy
+	 * the JMMAP section's MMAP3s (INFO mmap_records=jmmap), and that
+	 * section was read whole: they are skipped (Documentation/jrec-data.rst).
 	 */
-	bool skip_user_mmaps;
+	bool skip_traced_mmaps;
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);
