@@ -114,8 +114,12 @@ void jmmap_defer(struct jmmap_pending *p)
 	raw_spin_unlock_irqrestore(&batches_lock, flags);
 	if (b)
 		return;
-	if (p->r.hdr.type == JMMAP_REC_MUNMAP)
-		goto now; /* needs no cookie */
+	/*
+	 * MUNMAP and anonymous MMAP3 have no cookie or name to find: nothing
+	 * to wait for, and nothing of the task's is queued ahead of them.
+	 */
+	if (!p->file && !p->resolve)
+		goto now;
 
 	/* Only this task adds a batch for itself: there is still none. */
 	b = jmmap_pool_get(&batch_pool);
@@ -145,7 +149,7 @@ void jmmap_defer(struct jmmap_pending *p)
 free:
 	jmmap_pool_put(&batch_pool, b);
 now:
-	/* Nothing queued for this task, or it cannot run task_work: no cookie. */
+	/* Nothing to defer, or the task cannot run task_work: no cookie. */
 	jmmap_pending_finish(p, NULL, false);
 }
 

@@ -27,6 +27,7 @@
  * by unregister_kprobes().
  */
 #include <asm/syscall.h>
+#include <linux/hash.h>
 #include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
@@ -413,18 +414,51 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 
 /*
  * Whether the probed function was called by @fn (or a compiler-made
- * clone of it, "fn.isra.0" and the like): at a function's entry the stack
- * pointer points at the return address. Symbol lookup takes no lock that
- * sleeps.
+ * clone of it, "fn.isra.0" and the like), from its return address @ret.
+ * Symbol lookup takes no lock that sleeps.
  */
-static bool called_from(struct pt_regs *regs, const char *fn)
+static bool called_from(unsigned long ret, const char *fn)
 {
-	unsigned long ret = *(unsigned long *)kernel_stack_pointer(regs);
 	char sym[64]; /* long enough for @fn and what follows it */
 	size_t n = strlen(fn);
 
 	snprintf(sym, sizeof(sym), "%ps", (void *)ret);
 	return !strncmp(sym, fn, n) && (sym[n] == '\0' || sym[n] == '.');
+}
+
+/*
+ * Whether the munmap path was entered from mmap_region (the compat
+ * symbol): at a function's entry the stack pointer points at the return
+ * address. called_from() is a symbol lookup and a formatting, thousands of
+ * instructions on every munmap, and the path is entered from a handful of
+ * call sites: the answers for call sites in the kernel's own text, which
+ * never moves (a module's can be unloaded and its addresses reused), are
+ * kept by return address, one word an entry, read and written without a
+ * lock; a lost or overwritten entry only costs another lookup.
+ */
+#define CALLER_SLOTS_BITS 3
+static unsigned long callers_mmap[1 << CALLER_SLOTS_BITS];
+static unsigned long callers_other[1 << CALLER_SLOTS_BITS];
+
+static bool caller_cached(const unsigned long *slots, unsigned long ret)
+{
+	return READ_ONCE(slots[hash_long(ret, CALLER_SLOTS_BITS)]) == ret;
+}
+
+static bool called_from_mmap_region(struct pt_regs *regs)
+{
+	unsigned long ret = *(unsigned long *)kernel_stack_pointer(regs);
+	bool yes;
+
+	if (caller_cached(callers_mmap, ret))
+		return true;
+	if (caller_cached(callers_other, ret))
+		return false;
+	yes = called_from(ret, JMMAP_MMAP_SYMBOL);
+	if (ret < MODULES_VADDR || ret >= MODULES_END)
+		WRITE_ONCE((yes ? callers_mmap : callers_other)[hash_long(ret, CALLER_SLOTS_BITS)],
+			   ret);
+	return yes;
 }
 
 /*
@@ -453,7 +487,7 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	 * with SHM_REMAP, remap_file_pages, the ELF loader): mmap_pre
 	 * reported it already.
 	 */
-	if (called_from(regs, JMMAP_MMAP_SYMBOL))
+	if (called_from_mmap_region(regs))
 		return 0;
 	nr = current_syscall();
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))

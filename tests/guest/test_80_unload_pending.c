@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unload while task_work is queued: a traced child's mmap(MAP_POPULATE) of a
- * large executable region queues its record's task_work in mmap_region and
- * then spends a long time populating (writable, so every page is allocated) before it returns to user space. With
- * the session already closed, unloading must be refused while that work is
- * queued (it pins the module), and succeed once the child's mmap returned.
+ * large executable file (a memfd: a file's record waits for its cookie in
+ * task_work, where anonymous memory's is emitted at once) queues its
+ * record's task_work in mmap_region and then spends a long time populating
+ * (writable, so every page is allocated) before it returns to user space.
+ * With the session already closed, unloading must be refused while that
+ * work is queued (it pins the module), and succeed once the child's mmap
+ * returned.
  */
 #include <signal.h>
 #include <sys/syscall.h>
@@ -33,15 +36,15 @@ int main(void)
 
 	child = fork();
 	if (child == 0) {
+		int mfd = memfd_create("test_80", 0);
 		void *p;
 
 		close(go[1]);
-		if (read(go[0], &c, 1) != 1)
+		if (mfd < 0 || ftruncate(mfd, REGION) || read(go[0], &c, 1) != 1)
 			_exit(2);
 		state[0] = 1;
-		p = mmap(NULL, REGION, PROT_READ | PROT_WRITE | PROT_EXEC,
-			 MAP_PRIVATE | MAP_ANONYMOUS |
-			 MAP_POPULATE, -1, 0);
+		p = mmap(NULL, REGION, PROT_READ | PROT_WRITE | PROT_EXEC, MAP_SHARED | MAP_POPULATE,
+			 mfd, 0);
 		state[0] = p == MAP_FAILED ? 3 : 2;
 		pause();
 		_exit(0);

@@ -204,6 +204,8 @@ static void info_line(const char *buf, struct jrec_info *o)
 {
 	if (!strncmp(buf, "mode=", 5)) {
 		snprintf(o->mode, sizeof(o->mode), "%.*s", (int)sizeof(o->mode) - 1, buf + 5);
+	} else if (!strcmp(buf, "mmap_records=jmmap")) {
+		o->mmap_records_jmmap = true;
 	} else if (!strncmp(buf, "perfmap_poll_ns=", 16)) {
 		o->has_perfmap_poll = true;
 		o->perfmap_poll_ns = strtoull(buf + 16, NULL, 10);

@@ -66,6 +66,8 @@ struct jrec_info {
 	char kernel_release[128]; /* "" when absent */
 	uint64_t kernel_text;	  /* 0 when absent */
 	bool has_perfmap_poll, has_kernel_bid;
+	/* mmap_records=jmmap: user space's MMAP2s were written from JMMAP's MMAP3s */
+	bool mmap_records_jmmap;
 	uint64_t perfmap_poll_ns;
 	struct jrec_cookie kernel_bid;
 };

@@ -158,6 +158,8 @@ struct jrec_feat_zstd {
  *   clockid=<n>             kernel_text=0x<hex>  (runtime address of _text)
  *   kernel_release=<s>      kernel_build_id=<hex>
  *   cmdline=<s>             hostname=<s>   nr_cpus=<n>
+ *   mmap_records=jmmap      (the data section's MMAP2s of user space were
+ *                            written from the JMMAP section's MMAP3s)
  */
 
 /* JREC_FEAT_JITDUMP: entries, each followed by name and data, each padded to 8. */

@@ -82,6 +82,18 @@ struct pr_mmap {
  */
 int perf_records__decode_mmap(const void *rec, size_t size, size_t trailer, struct pr_mmap *out);
 
+/*
+ * The MMAP2 record of @mm (its filename included) into @out, @cap bytes, in
+ * the host's byte order, followed by the @trailer_len bytes of sample_id at
+ * @trailer: with the build-id (PERF_RECORD_MISC_MMAP_BUILD_ID added to
+ * @misc) when mm->build_id_size, else with device, inode and generation; the
+ * name padded to 8 bytes. Returns the record's size, -EINVAL when the
+ * build-id is longer than 20 bytes, or -E2BIG when the record does not fit
+ * in @cap or in a record's 16-bit size.
+ */
+int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const void *trailer,
+			       size_t trailer_len, void *out, size_t cap);
+
 struct pr_comm {
 	uint32_t pid, tid;
 	bool exec; /* PERF_RECORD_MISC_COMM_EXEC */

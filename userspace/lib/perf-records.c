@@ -290,6 +290,44 @@ int perf_records__decode_mmap(const void *rec, size_t size, size_t trailer, stru
 			   out);
 }
 
+int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const void *trailer,
+			       size_t trailer_len, void *out, size_t cap)
+{
+	size_t name_len = strlen(mm->filename) + 1;
+	size_t size = sizeof(struct perf_event_header) + 64 + ((name_len + 7) & ~(size_t)7) +
+		      trailer_len;
+	struct perf_event_header h = {PERF_RECORD_MMAP2, misc, 0};
+	uint8_t *b = out, *body = b + sizeof(h);
+
+	if (mm->build_id_size > sizeof(mm->build_id))
+		return -EINVAL;
+	if (size > cap || size > UINT16_MAX)
+		return -E2BIG;
+	memset(out, 0, size);
+	memcpy(body, &mm->pid, 4);
+	memcpy(body + 4, &mm->tid, 4);
+	memcpy(body + 8, &mm->start, 8);
+	memcpy(body + 16, &mm->len, 8);
+	memcpy(body + 24, &mm->pgoff, 8);
+	if (mm->build_id_size) {
+		h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		body[32] = mm->build_id_size;
+		memcpy(body + 36, mm->build_id, mm->build_id_size);
+	} else {
+		memcpy(body + 32, &mm->maj, 4);
+		memcpy(body + 36, &mm->min, 4);
+		memcpy(body + 40, &mm->ino, 8);
+		memcpy(body + 48, &mm->ino_generation, 8);
+	}
+	memcpy(body + 56, &mm->prot, 4);
+	memcpy(body + 60, &mm->flags, 4);
+	memcpy(body + 64, mm->filename, name_len);
+	memcpy(b + size - trailer_len, trailer, trailer_len);
+	h.size = (uint16_t)size;
+	memcpy(b, &h, sizeof(h));
+	return (int)size;
+}
+
 static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_t *rec)
 {
 	const uint8_t *body = rec + 8, *end = rec + ev->size, *tend = end;

@@ -537,6 +537,8 @@ static int main_loop(struct record *r)
 		if (!err && r->jm)
 			err = read_jmmap(r);
 		if (!err)
+			err = events__end_round(r);
+		if (!err)
 			err = watch__tick(r, 0);
 		if (err)
 			break;
@@ -594,6 +596,8 @@ static int finish(struct record *r)
 	err = events__drain(r);
 	if (!err && r->jm)
 		err = read_jmmap(r);
+	if (!err)
+		err = events__end_round(r);
 	if (!err && r->jm && !r->jm_broken)
 		jmmap_client__sync_lost(r->jm); /* best effort: the stream's LOST counts stand */
 	if (!err)
@@ -758,6 +762,9 @@ int cmd_record(int argc, char **argv)
 	err = setup_buildid_cache(&r);
 	if (err)
 		goto out;
+	/* before the events: with the module, perf's mapping records are off */
+	setup_jmmap(&r);
+	r.mmap2_from_jmmap = r.jm != NULL;
 	err = events__open(&r);
 	if (err) {
 		events_error(&r, err);
@@ -769,7 +776,6 @@ int cmd_record(int argc, char **argv)
 				"-m or raise kernel.perf_event_mlock_kb\n", strerror(-err));
 		goto out;
 	}
-	setup_jmmap(&r);
 	err = setup_output(&r);
 	if (!err)
 		err = watch__init(&r);

@@ -4,7 +4,9 @@
  * -p), inheriting into children, CLOCK_MONOTONIC timestamps, sample ids on
  * every record, MMAP2 (with build-ids when the kernel has attr.build_id),
  * COMM, FORK/EXIT. One ring buffer per CPU; other events on that CPU write
- * into it through PERF_EVENT_IOC_SET_OUTPUT.
+ * into it through PERF_EVENT_IOC_SET_OUTPUT. With jmmap, perf's MMAP and
+ * MMAP2 records are off: the module reports every mapping, and the
+ * recorder writes the MMAP2 records from its MMAP3s (synth__mmap3()).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -81,15 +83,15 @@ static void init_attr(struct record *r)
 	a->disabled = 1;
 	a->inherit = !r->opts.system_wide;
 	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide;
-	a->mmap = 1;
-	a->mmap2 = 1;
+	a->mmap = !r->mmap2_from_jmmap;
+	a->mmap2 = !r->mmap2_from_jmmap;
 	a->comm = 1;
 	a->comm_exec = 1;
 	a->task = 1;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
-	a->build_id = 1;
+	a->build_id = !r->mmap2_from_jmmap;
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(r->opts.mmap_pages * (unsigned long)page / 4);
 }
@@ -372,31 +374,40 @@ static int drain_ring(struct record *r, struct events_ring *rg, int *wrote)
 
 int events__drain(struct record *r)
 {
-	int wrote = 0, err;
 	size_t i;
+	int err;
 
 	for (i = 0; i < r->nr_rings; i++) {
-		err = drain_ring(r, &r->rings[i], &wrote);
+		err = drain_ring(r, &r->rings[i], &r->round_written);
 		if (err)
 			return err;
 	}
-	if (!wrote)
-		return 0;
-	/*
-	 * A round ends every ROUND_NS, not with every pass: readers only need
-	 * flush points often enough to bound what they hold for sorting, and
-	 * each costs 8 bytes. The header's data size follows every pass.
-	 */
-	if (recorder__now() - r->last_round >= ROUND_NS) {
-		struct perf_event_header fr = {PERF_RECORD_FINISHED_ROUND, 0, sizeof(fr)};
+	return 0;
+}
 
-		err = perf_writer__write(r->w, &fr, sizeof(fr));
-		if (err)
-			return err;
-		r->last_round = recorder__now();
-		r->nr_rounds++;
-	}
-	return perf_writer__flush(r->w);
+/*
+ * A round ends every ROUND_NS, not with every pass: readers only need flush
+ * points often enough to bound what they hold for sorting, and each costs 8
+ * bytes. The header's data size follows every pass. What a pass wrote (the
+ * samples drained, the MMAP2s written from the module's records) is in the
+ * round that ends next.
+ */
+int events__end_round(struct record *r)
+{
+	struct perf_event_header fr = {PERF_RECORD_FINISHED_ROUND, 0, sizeof(fr)};
+	int err;
+
+	if (!r->round_written)
+		return 0;
+	if (recorder__now() - r->last_round < ROUND_NS)
+		return perf_writer__flush(r->w);
+	r->round_written = 0;
+	err = perf_writer__write(r->w, &fr, sizeof(fr));
+	if (!err)
+		err = perf_writer__flush(r->w);
+	r->last_round = recorder__now();
+	r->nr_rounds++;
+	return err;
 }
 
 void events__close(struct record *r)

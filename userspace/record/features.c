@@ -155,6 +155,8 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 	err = jrec_section__begin(&b, JREC_FEAT_INFO);
 	if (!err && r->jm) {
 		err = jrec_info__add(&b, "mode", "jmmap");
+		if (!err && r->mmap2_from_jmmap)
+			err = jrec_info__add(&b, "mmap_records", "jmmap");
 		if (!err)
 			err = jrec_info__add(&b, "jmmap_abi", "%u", r->jm->version.abi_version);
 		if (!err)

@@ -70,6 +70,8 @@ struct record {
 	char buildid_dir[4096];
 	struct timespec cache_t0; /* cache entries used since are this recording's */
 	struct jmmap_client *jm;
+	/* perf's mapping records are off: synth__mmap3() writes them (events.c) */
+	int mmap2_from_jmmap;
 	char jmmap_reason[256];
 	int jm_broken; /* the module's stream was malformed: stop reading it */
 
@@ -84,6 +86,7 @@ struct record {
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
 	uint64_t nr_rounds, last_round;
+	int round_written; /* records written since the last FINISHED_ROUND */
 	uint64_t kernel_text;
 	int kernel_text_err;
 	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */
@@ -110,6 +113,12 @@ int events__enable(struct record *r);
 int events__disable(struct record *r);
 /* Move every ring's records to the file and look at them. 0 or -errno. */
 int events__drain(struct record *r);
+/*
+ * End the round of records written since the last one (FINISHED_ROUND; perf
+ * sorts a round's records by time) and flush. The MMAP2s written from the
+ * module's records read after a drain belong to the drain's round.
+ */
+int events__end_round(struct record *r);
 void events__close(struct record *r);
 
 /* workload.c */
@@ -122,6 +131,9 @@ int workload__reap(struct record *r);
 int synth__kernel(struct record *r);
 int synth__process(struct record *r, pid_t pid);
 int synth__all(struct record *r);
+struct jm_event;
+/* The MMAP2 of one of the module's records, when perf would have written one. */
+int synth__mmap3(struct record *r, const struct jm_event *e);
 
 /* watch.c: side files and binaries, driven by the records seen. */
 int watch__init(struct record *r);
@@ -129,7 +141,10 @@ int watch__init(struct record *r);
 int watch__inotify(struct record *r);
 int watch__record(struct record *r, const struct perf_event_header *h);
 int watch__pid(struct record *r, uint32_t pid);
-/* Whole jmmap records just read: file-backed executable MMAP3s go to the cache. */
+/*
+ * Whole jmmap records just read: their MMAP2s are written (synth__mmap3())
+ * when perf's are off, and file-backed executable MMAP3s go to the cache.
+ */
 int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len);
 int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);

@@ -1,34 +1,52 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jrec record: records for what existed before the events were enabled, as
- * perf synthesizes them: the kernel's text mapping, and for processes that
- * already run (-p, -a) COMM for each thread and MMAP2 for each executable
- * mapping from /proc. They carry the time taken before the events were
- * enabled, so they sort before every sample.
+ * jrec record: the standard records the recorder writes itself.
+ *
+ * For what existed before the events were enabled, as perf synthesizes
+ * them: the kernel's text mapping, and for processes that already run (-p,
+ * -a) COMM for each thread and MMAP2 for each executable mapping from /proc.
+ * They carry the time taken before the events were enabled, so they sort
+ * before every sample.
+ *
+ * With jmmap, perf's own mapping records are off (events.c) and each
+ * executable MMAP3 the module reports becomes a MMAP2 here, timed as the
+ * MMAP3, so that stock perf reads the recording (Documentation/jrec-data.rst).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "jmmap-reader.h"
+#include "perf-reader.h"
 #include "procfs.h"
 #include "record.h"
 
-/* The sample_id_all trailer for attr.sample_type: TID, TIME, and CPU with -a. */
-static void append_id(uint8_t **p, const struct record *r, uint32_t pid, uint32_t tid)
+#define SYNTH_SAMPLE_ID_MAX 24
+
+/*
+ * The sample_id_all trailer for attr.sample_type: TID, TIME, and CPU with
+ * -a. Its size.
+ */
+static size_t sample_id(uint8_t out[SYNTH_SAMPLE_ID_MAX], const struct record *r, uint32_t pid,
+			uint32_t tid, uint64_t time)
 {
 	uint32_t pt[2] = {pid, tid}, cpu[2] = {0, 0};
-	uint64_t t = r->t0;
 
-	memcpy(*p, pt, 8);
-	memcpy(*p + 8, &t, 8);
-	*p += 16;
-	if (r->attr.sample_type & PERF_SAMPLE_CPU) {
-		memcpy(*p, cpu, 8);
-		*p += 8;
-	}
+	memcpy(out, pt, 8);
+	memcpy(out + 8, &time, 8);
+	if (!(r->attr.sample_type & PERF_SAMPLE_CPU))
+		return 16;
+	memcpy(out + 16, cpu, 8);
+	return 24;
+}
+
+static void append_id(uint8_t **p, const struct record *r, uint32_t pid, uint32_t tid)
+{
+	*p += sample_id(*p, r, pid, tid, r->t0);
 }
 
 static int emit(struct record *r, void *rec, uint8_t *end)
@@ -37,6 +55,7 @@ static int emit(struct record *r, void *rec, uint8_t *end)
 	int err;
 
 	h->size = (uint16_t)(end - (uint8_t *)rec);
+	r->round_written = 1;
 	err = perf_writer__write(r->w, h, h->size);
 	if (!err)
 		err = watch__record(r, h);
@@ -80,46 +99,76 @@ struct synth_ctx {
 	uint32_t pid;
 };
 
+/* A MMAP2 of @mm timed @time (the sample_id's pid and tid are the mapping's). */
+static int emit_mmap2(struct record *r, const struct pr_mmap *mm, uint64_t time)
+{
+	union {
+		struct perf_event_header h;
+		uint8_t b[sizeof(struct perf_event_header) + 64 + PATH_MAX + 8 +
+			  SYNTH_SAMPLE_ID_MAX];
+	} u;
+	uint8_t id[SYNTH_SAMPLE_ID_MAX];
+	size_t idlen = sample_id(id, r, mm->pid, mm->tid, time);
+	int n;
+
+	n = perf_records__encode_mmap2(mm, PERF_RECORD_MISC_USER, id, idlen, &u, sizeof(u));
+	if (n < 0)
+		return n;
+	return emit(r, &u, u.b + n);
+}
+
 static int synth_map(const struct procfs_map *m, void *arg)
 {
 	struct synth_ctx *c = arg;
-	union {
-		struct perf_event_header h;
-		uint8_t b[sizeof(struct perf_event_header) + 80 + PROCFS_PATH_MAX + 40];
-	} u;
-	const char *name = m->path[0] ? m->path : "//anon";
-	uint32_t u32[2];
-	uint64_t u64[3];
-	size_t nlen;
-	uint8_t *p;
+	struct pr_mmap mm;
 
 	if (!(m->prot & PROT_EXEC))
 		return 0;
-	nlen = strlen(name) + 1;
-	memset(&u, 0, sizeof(u));
-	u.h.type = PERF_RECORD_MMAP2;
-	u.h.misc = PERF_RECORD_MISC_USER;
-	p = u.b + sizeof(u.h);
-	u32[0] = c->pid;
-	u32[1] = c->pid;
-	memcpy(p, u32, 8);
-	u64[0] = m->start;
-	u64[1] = m->end - m->start;
-	u64[2] = m->pgoff;
-	memcpy(p + 8, u64, 24);
-	u32[0] = m->dev_major;
-	u32[1] = m->dev_minor;
-	memcpy(p + 32, u32, 8);
-	memcpy(p + 40, &m->ino, 8);
-	/* ino_generation unknown: 0 */
-	u32[0] = m->prot;
-	u32[1] = m->flags;
-	memcpy(p + 56, u32, 8);
-	p += 64;
-	memcpy(p, name, nlen);
-	p += (nlen + 7) & ~(size_t)7;
-	append_id(&p, c->r, c->pid, c->pid);
-	return emit(c->r, &u, p);
+	memset(&mm, 0, sizeof(mm));
+	mm.pid = mm.tid = c->pid;
+	mm.start = m->start;
+	mm.len = m->end - m->start;
+	mm.pgoff = m->pgoff;
+	mm.maj = m->dev_major;
+	mm.min = m->dev_minor;
+	mm.ino = m->ino; /* ino_generation unknown: 0 */
+	mm.prot = m->prot;
+	mm.flags = m->flags;
+	mm.filename = m->path[0] ? m->path : "//anon";
+	return emit_mmap2(c->r, &mm, c->r->t0);
+}
+
+int synth__mmap3(struct record *r, const struct jm_event *e)
+{
+	struct pr_mmap mm;
+
+	/*
+	 * Only what perf itself would report (executable mappings); those that
+	 * existed before the session came from /proc already (synth__process).
+	 */
+	if (e->type != JMMAP_REC_MMAP3 || !(e->prot & PROT_EXEC) ||
+	    e->cause == JMMAP_CAUSE_SNAPSHOT)
+		return 0;
+	memset(&mm, 0, sizeof(mm));
+	mm.pid = e->pid;
+	mm.tid = e->tid;
+	mm.start = e->start;
+	mm.len = e->len;
+	mm.pgoff = e->pgoff;
+	if (e->cookie_kind == JMMAP_COOKIE_ELF_BUILD_ID && e->cookie_len &&
+	    e->cookie_len <= sizeof(mm.build_id)) {
+		mm.build_id_size = e->cookie_len;
+		memcpy(mm.build_id, e->cookie, e->cookie_len);
+	} else {
+		mm.maj = e->dev_major;
+		mm.min = e->dev_minor;
+		mm.ino = e->ino;
+		mm.ino_generation = e->ino_generation;
+	}
+	mm.prot = e->prot;
+	mm.flags = e->mflags;
+	mm.filename = e->filename[0] ? e->filename : "//anon";
+	return emit_mmap2(r, &mm, e->time);
 }
 
 static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)

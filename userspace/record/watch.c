@@ -3,9 +3,10 @@
  * jrec record: what the recorder does with the records it sees. A
  * file-backed executable MMAP2 goes to the build-id cache thread; a mapped
  * jit-PID.dump starts a jitdump copy; an anonymous executable mapping starts
- * watching the process's perf map. watch__inotify() reads a perf map as
- * soon as it is written; watch__tick() polls the side files inotify does not
- * cover.
+ * watching the process's perf map. With jmmap, every file-backed executable
+ * MMAP3 goes to the cache, and its MMAP2 is written here when perf's are off.
+ * watch__inotify() reads a perf map as soon as it is written; watch__tick()
+ * polls the side files inotify does not cover.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -203,10 +204,11 @@ int watch__record(struct record *r, const struct perf_event_header *h)
 		if (v.name[0] != '/' || !r->bid)
 			return 0;
 		/*
-		 * With jmmap, a mapping without a build-id is queued from its
-		 * MMAP3, whose content cookie lets the cache verify the file.
+		 * With jmmap, every file-backed mapping is queued from its MMAP3,
+		 * whose content cookie lets the cache verify a file without a
+		 * build-id (on_jmmap()).
 		 */
-		if (r->jm && v.bm.cookie.kind == JMMAP_COOKIE_NONE)
+		if (r->jm)
 			return 0;
 		return bidcache__add(r->bid, &v.bm);
 	case PERF_RECORD_EXIT:
@@ -228,8 +230,17 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 {
 	struct record *r = ctx;
 	struct bidcache_map bm;
+	int err;
 
-	if (e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' || !(e->prot & PROT_EXEC) ||
+	/* its MMAP2 first: watch__record() starts the jitdump and perf-map watches */
+	if (r->mmap2_from_jmmap) {
+		err = synth__mmap3(r, e);
+		if (err)
+			return err;
+	}
+	/* files only: "//anon" starts with a slash too */
+	if (!r->bid || e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' ||
+	    map_name__is_anon(e->filename) || !(e->prot & PROT_EXEC) ||
 	    map_name__is_jitdump(e->filename))
 		return 0;
 	memset(&bm, 0, sizeof(bm));
@@ -252,8 +263,6 @@ int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len)
 {
 	int err;
 
-	if (!r->bid)
-		return 0;
 	/* whole records only (jmmap_reader__scan); one the module should never write ends the batch
 	 */
 	err = jmmap_reader__walk(bytes, len, false, on_jmmap, r);

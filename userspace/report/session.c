@@ -81,6 +81,7 @@ static void kernel_mmap(struct session *s, const struct pr_mmap *mm)
 static int on_mmap(struct session *s, const struct pr_event *ev)
 {
 	const struct pr_mmap *mm = &ev->mmap;
+	const struct as_proc *p;
 	struct as_map m = {0};
 	struct jrec_cookie c = {0};
 
@@ -90,6 +91,9 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 		return 0;
 	}
 	if (ev->misc & PERF_RECORD_MISC_MMAP_DATA)
+		return 0;
+	/* the MMAP3 it was written from stands for it (jrec-data.rst) */
+	if (s->skip_traced_mmaps && (p = addrspace__proc(&s->as, mm->pid)) && p->jmmap_traced)
 		return 0;
 	if (mm->is_mmap2 && !(mm->prot & 4))
 		return 0;
@@ -177,6 +181,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 			m.dso = file_dso(s, e->pid, e->filename, &c);
 			if (!m.dso)
 				return -ENOMEM;
+			session__machine_jitdump(s, e->pid, e->filename);
 		}
 		return addrspace__add_map(&s->as, e->pid, e->time, &m, true,
 					  e->cause == JMMAP_CAUSE_EXEC);
@@ -215,6 +220,7 @@ static void read_info(struct session *s)
 		s->jit.perfmap_slack = 2 * info.perfmap_poll_ns;
 	if (info.kernel_text)
 		s->kernel_text = info.kernel_text;
+	s->skip_traced_mmaps = info.mmap_records_jmmap; /* unless JMMAP is unreadable */
 	if (info.kernel_release[0])
 		snprintf(s->kernel_release, sizeof(s->kernel_release), "%s", info.kernel_release);
 	if (info.has_kernel_bid)
@@ -297,7 +303,11 @@ static int read_sections(struct session *s)
 			s->jmmap_bad = true;
 		else if (err)
 			return err;
+	} else {
+		s->skip_traced_mmaps = false;
 	}
+	if (s->jmmap_bad)
+		s->skip_traced_mmaps = false;
 	return 0;
 }
 

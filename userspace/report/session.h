@@ -72,6 +72,12 @@ struct session {
 	uint64_t *chain;	   /* the last chain session__callchain() gave */
 	size_t chain_cap;
 	uint64_t nr_unwound;	   /* samples whose user stack was unwound */
+	/*
+	 * The data section's MMAP2s of the processes the module traced copy
+	 * the JMMAP section's MMAP3s (INFO mmap_records=jmmap), and that
+	 * section was read whole: they are skipped (Documentation/jrec-data.rst).
+	 */
+	bool skip_traced_mmaps;
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);
