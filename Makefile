@@ -48,7 +48,7 @@ deps:
 	scripts/install-deps
 
 check: deps
-	$(MAKE) --no-print-directory all
+	$(MAKE) --no-print-directory -j$(shell nproc) all
 	tests/run-suites
 
 demo: deps
