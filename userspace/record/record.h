@@ -106,6 +106,9 @@ struct record {
 
 uint64_t recorder__now(void);
 
+/* options.c: 0 to record, 1 after --help, -EINVAL after printing the error */
+int record_opts__parse(int argc, char **argv, struct record_opts *o);
+
 /* events.c */
 int events__open(struct record *r);
 int events__mmap(struct record *r);

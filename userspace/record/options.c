@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec record's command line: its options, --help, and their checks into
+ * struct record_opts (record.h). See Documentation/man/jrec-record.1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+
+#define DEFAULT_OUTPUT "jrec.data"
+#define DEFAULT_FREQ 4000
+#define DEFAULT_MMAP_PAGES 128
+#define DWARF_MMAP_PAGES 1024 /* with --call-graph dwarf: 4 MiB, about 480 samples of 8 KiB */
+/*
+ * -z: zstd level 6 rather than perf's 1. At a profiler's data rates it costs about
+ * 1% of a CPU, and its lazy matching writes a sixth less than levels 1 to 5.
+ */
+#define DEFAULT_ZSTD_LEVEL 6
+
+enum {
+	OPT_NO_JMMAP = 256,
+	OPT_NO_BUILDID_CACHE,
+	OPT_BUILDID_DIR,
+	OPT_ARCHIVE,
+	OPT_CALL_GRAPH,
+	OPT_COMPRESSION_LEVEL,
+};
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "count", required_argument, NULL, 'c' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
+	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
+	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
+	{ "archive", no_argument, NULL, OPT_ARCHIVE },
+	{ "compression-level", optional_argument, NULL, OPT_COMPRESSION_LEVEL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: jrec record [OPTIONS] -- COMMAND [ARGS]\n"
+		"       jrec record [OPTIONS] -p PID\n"
+		"       jrec record [OPTIONS] -a [-- COMMAND [ARGS]]\n"
+		"\n"
+		"  -o, --output FILE       write to FILE (default jrec.data; an existing file\n"
+		"                          is kept as FILE.old)\n"
+		"  -F, --freq HZ           sample at HZ samples per second (default %d; above\n"
+		"                          kernel.perf_event_max_sample_rate, lowered to it)\n"
+		"  -c, --count N           sample every N events instead\n"
+		"  -e, --event EVENT       cycles (default), instructions, cpu-clock, task-clock;\n"
+		"                          cycles falls back to cpu-clock without hardware counters\n"
+		"  -g                      record call chains: frame pointers (--call-graph fp)\n"
+		"      --call-graph MODE   fp: frame pointers; dwarf[,SIZE]: copy the user\n"
+		"                          registers and SIZE bytes of user stack (default 8192)\n"
+		"                          per sample, unwound with DWARF CFI at report time\n"
+		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d,\n"
+		"                          %d with --call-graph dwarf);\n"
+		"                          a size with K or M is rounded up to pages\n"
+		"  -p, --pid PID           attach to a running process and its threads\n"
+		"  -a, --all-cpus          record the whole system\n"
+		"  -z, --compression-level[=N]\n"
+		"                          compress the records with zstd at level N (1-22,\n"
+		"                          default %d), as perf record -z does\n"
+		"  -q, --quiet             print nothing but errors\n"
+		"  -v, --verbose           say more about what is recorded\n"
+		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
+		"      --no-buildid-cache  do not copy mapped binaries into the build-id cache\n"
+		"      --buildid-dir DIR   build-id cache directory (default $JREC_BUILDID_DIR,\n"
+		"                          else ~/.cache/jrec)\n"
+		"      --archive           then store the symbols of the sampled files in the\n"
+		"                          recording, as jrec archive does\n"
+		"  -h, --help              this help\n"
+		"\n"
+		"Recording stops when the command exits, the process exits (-p), or on\n"
+		"SIGINT/SIGTERM; the exit status is the command's.\n",
+		DEFAULT_FREQ, DEFAULT_MMAP_PAGES, DWARF_MMAP_PAGES, DEFAULT_ZSTD_LEVEL);
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -EINVAL;
+	*v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_pages(const char *s, unsigned int *pages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t v, mult = 0;
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		return -EINVAL;
+	v = strtoull(s, &end, 0);
+	if (errno)
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		mult = 1024;
+	else if (*end == 'M' || *end == 'm')
+		mult = 1024 * 1024;
+	else if (*end)
+		return -EINVAL;
+	if (mult) {
+		if (end[1] || v > (1ull << 30) / mult)
+			return -EINVAL;
+		v = (v * mult + (uint64_t)page - 1) / (uint64_t)page;
+		while (v & (v - 1))
+			v += v & -v; /* round up to a power of two */
+	}
+	if (!v || (v & (v - 1)) || v > (1u << 20))
+		return -EINVAL;
+	*pages = (unsigned int)v;
+	return 0;
+}
+
+static int parse_event(const char *s, enum record_event *ev)
+{
+	if (!strcmp(s, "cycles") || !strcmp(s, "cpu-cycles"))
+		*ev = RECORD_EV_CYCLES;
+	else if (!strcmp(s, "instructions"))
+		*ev = RECORD_EV_INSTRUCTIONS;
+	else if (!strcmp(s, "cpu-clock"))
+		*ev = RECORD_EV_CPU_CLOCK;
+	else if (!strcmp(s, "task-clock"))
+		*ev = RECORD_EV_TASK_CLOCK;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* 0 to record, 1 when --help was printed, -EINVAL after printing the error. */
+int record_opts__parse(int argc, char **argv, struct record_opts *o)
+{
+	uint64_t v;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->output = DEFAULT_OUTPUT;
+	o->freq = DEFAULT_FREQ;
+	o->mmap_pages = DEFAULT_MMAP_PAGES;
+	o->full_argc = argc;
+	o->full_argv = argv;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:azh", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'F':
+			if (parse_u64(optarg, &v) || !v || v > 1000000) {
+				fprintf(stderr, "jrec record: invalid frequency '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->freq = v;
+			break;
+		case 'c':
+			if (parse_u64(optarg, &v) || !v) {
+				fprintf(stderr, "jrec record: invalid period '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->period = v;
+			break;
+		case 'e':
+			if (parse_event(optarg, &o->event)) {
+				fprintf(stderr, "jrec record: unknown event '%s' (cycles, "
+						"instructions, cpu-clock, task-clock)\n", optarg);
+				return -EINVAL;
+			}
+			o->event_given = 1;
+			break;
+		case 'g':
+			if (o->callgraph == CALLGRAPH_NONE)
+				o->callgraph = CALLGRAPH_FP;
+			break;
+		case OPT_CALL_GRAPH: {
+			const char *why;
+
+			if (callgraph__parse(optarg, &o->callgraph, &o->dump_size, &why)) {
+				fprintf(stderr, "jrec record: --call-graph '%s': %s\n", optarg, why);
+				return -EINVAL;
+			}
+			break;
+		}
+		case 'm':
+			if (parse_pages(optarg, &o->mmap_pages)) {
+				fprintf(stderr, "jrec record: invalid buffer size '%s' (pages, a "
+						"power of two, or a size with K or M)\n", optarg);
+				return -EINVAL;
+			}
+			o->mmap_pages_given = 1;
+			break;
+		case 'q':
+			o->quiet = 1;
+			o->verbose = 0;
+			break;
+		case 'v':
+			o->verbose = 1;
+			o->quiet = 0;
+			break;
+		case 'p':
+			if (parse_u64(optarg, &v) || !v || v > INT32_MAX) {
+				fprintf(stderr, "jrec record: invalid pid '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->pid = (pid_t)v;
+			break;
+		case 'a':
+			o->system_wide = 1;
+			break;
+		case 'z':
+			o->comp_level = DEFAULT_ZSTD_LEVEL;
+			break;
+		case OPT_COMPRESSION_LEVEL:
+			o->comp_level = DEFAULT_ZSTD_LEVEL;
+			if (optarg && (parse_u64(optarg, &v) || !v || v > 22)) {
+				fprintf(stderr, "jrec record: invalid compression level '%s' (1-22)\n",
+					optarg);
+				return -EINVAL;
+			}
+			if (optarg)
+				o->comp_level = (int)v;
+			break;
+		case OPT_NO_JMMAP:
+			o->no_jmmap = 1;
+			break;
+		case OPT_NO_BUILDID_CACHE:
+			o->no_buildid_cache = 1;
+			break;
+		case OPT_BUILDID_DIR:
+			o->buildid_dir = optarg;
+			break;
+		case OPT_ARCHIVE:
+			o->archive = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			if (optopt && optopt < 256)
+				fprintf(stderr, "jrec record: invalid or incomplete option '-%c'; "
+						"see 'jrec record --help'\n", optopt);
+			else
+				fprintf(stderr, "jrec record: invalid or incomplete option '%s'; "
+						"see 'jrec record --help'\n", argv[optind - 1]);
+			return -EINVAL;
+		}
+	}
+	o->argc = argc - optind;
+	o->argv = argv + optind;
+	if (o->pid && (o->argc || o->system_wide)) {
+		fprintf(stderr, "jrec record: -p cannot be combined with a command or -a\n");
+		return -EINVAL;
+	}
+	if (!o->pid && !o->argc && !o->system_wide) {
+		fprintf(stderr, "jrec record: no command to run; usage: jrec record [OPTIONS] -- "
+				"COMMAND [ARGS] (or -p PID, or -a)\n");
+		return -EINVAL;
+	}
+	/* stack copies make samples of 8 KiB or more: a bigger ring, as a quarter wakes the reader */
+	if (o->callgraph == CALLGRAPH_DWARF && !o->mmap_pages_given)
+		o->mmap_pages = DWARF_MMAP_PAGES;
+	if (o->period && o->freq != DEFAULT_FREQ) {
+		fprintf(stderr, "jrec record: -F and -c exclude each other\n");
+		return -EINVAL;
+	}
+	return 0;
+}
