@@ -192,6 +192,25 @@ static inline int js_map_exec_cookie(int fd, struct js_records *r, const char *p
 	return m ? 0 : -1;
 }
 
+/* Copy @from to @to (created mode 0755, open @flags added), synced: 0 or -1. */
+static inline int js_copy_file(const char *from, const char *to, int flags)
+{
+	char buf[8192];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | flags, 0755);
+	ssize_t n;
+	int err = in < 0 || out < 0;
+
+	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
+		err = write(out, buf, (size_t)n) != n;
+	if (!err)
+		err = fsync(out);
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return err ? -1 : 0;
+}
+
 static inline const char *js_cause(unsigned int c)
 {
 	static const char *const n[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot", "mremap" };

@@ -32,24 +32,6 @@ static int read_id(const char *lib, char *out, size_t len)
 	return ok ? 0 : -1;
 }
 
-static int copy_file(const char *from, const char *to, int flags)
-{
-	char buf[8192];
-	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | flags, 0755);
-	ssize_t n;
-	int err = in < 0 || out < 0;
-
-	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
-		err = write(out, buf, (size_t)n) != n;
-	if (!err)
-		err = fsync(out);
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	return err ? -1 : 0;
-}
-
 /* dlopen in a child that stays until told; returns its pid, -1 on failure. */
 static pid_t child_dlopen(const char *path, int *release_fd)
 {
@@ -139,7 +121,7 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/jmmap-cold-%d.so", scratch, getpid());
 		snprintf(src, sizeof(src), "%s/libjm_late.so", dir);
 		read_id("libjm_late.so", want, sizeof(want));
-		err = copy_file(src, path, O_TRUNC);
+		err = js_copy_file(src, path, O_TRUNC);
 		sync();
 		f = open("/proc/sys/vm/drop_caches", O_WRONLY);
 		err |= f < 0 || write(f, "3", 1) != 1;
@@ -161,11 +143,11 @@ int main(int argc, char **argv)
 	read_id("libjm_v1.so", want, sizeof(want));
 	read_id("libjm_v2.so", want2, sizeof(want2));
 	snprintf(src, sizeof(src), "%s/libjm_v1.so", dir);
-	err = copy_file(src, path, O_TRUNC);
+	err = js_copy_file(src, path, O_TRUNC);
 	a = err ? -1 : child_dlopen(path, &rel_a);
 	snprintf(src, sizeof(src), "%s/libjm_v2.so", dir);
 	snprintf(tmp2, sizeof(tmp2), "%s/new.so", tmpd);
-	err = copy_file(src, tmp2, O_TRUNC) || rename(tmp2, path);
+	err = js_copy_file(src, tmp2, O_TRUNC) || rename(tmp2, path);
 	b = err ? -1 : child_dlopen(path, &rel_b);
 	js_drain(fd, &r);
 	ma = a > 0 ? js_find_exec_map(&r, a, path) : NULL;
@@ -192,7 +174,7 @@ int main(int argc, char **argv)
 	err = js_map_exec_cookie(fd, &r, path, got, &kind);
 	js_free(&r);
 	snprintf(src, sizeof(src), "%s/libjm_v1.so", dir);
-	err |= copy_file(src, path, O_TRUNC);
+	err |= js_copy_file(src, path, O_TRUNC);
 	err |= js_map_exec_cookie(fd, &r, path, got2, &kind2);
 	js_free(&r);
 	ktap_ok(!err && !strcmp(got, want2) && !strcmp(got2, want),

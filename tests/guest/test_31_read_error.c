@@ -31,24 +31,6 @@
 
 #include "jsession.h"
 
-static int copy_file(const char *from, const char *to)
-{
-	char buf[8192];
-	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0755);
-	ssize_t n;
-	int err = in < 0 || out < 0;
-
-	while (!err && (n = read(in, buf, sizeof(buf))) > 0)
-		err = write(out, buf, (size_t)n) != n;
-	if (!err)
-		err = fsync(out);
-	if (in >= 0)
-		close(in);
-	if (out >= 0)
-		close(out);
-	return err ? -1 : 0;
-}
-
 static int read_id(const char *path, char *out, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -232,7 +214,7 @@ int main(int argc, char **argv)
 		ktap_skip_all("libjm_a.so.id missing beside the test");
 	snprintf(path, sizeof(path), "%s/jmmap-eintr-%d.so", scratch, getpid());
 	snprintf(burn, sizeof(burn), "%s/jmmap-eintr-%d.burn", scratch, getpid());
-	if (copy_file(src, path) || copy_file(src, burn) || stat(scratch, &st))
+	if (js_copy_file(src, path, O_TRUNC) || js_copy_file(src, burn, O_TRUNC) || stat(scratch, &st))
 		ktap_skip_all("cannot copy libjm_a.so to the scratch disk");
 	if (slow_cgroup(st.st_dev))
 		ktap_skip_all("no cgroup v2 io.max for the scratch disk");
