@@ -40,9 +40,10 @@ qemu_dkms_lock() {
 # are taken under the DKMS lock, so that another checkout installing at the
 # same time cannot come in between.
 qemu_build_jmmap() {
-	local series=$1 rel=$2 out=$3 log=$4 top ko kcc hcc
+	local series=$1 rel=$2 out=$3 log=$4 top ko kcc hcc kdir
 	top=$(qemu_top)
 	rm -f "$out" "$out".dkms-*
+	: >"$log"
 	if [ ! -f "$top/kmod/Makefile" ]; then
 		echo "kmod/Makefile does not exist" >"$log"
 		return 1
@@ -75,11 +76,16 @@ qemu_build_jmmap() {
 	fi
 	ko=$(qemu_build_dir)/kmod-$rel/jmmap.ko
 	mkdir -p "$(qemu_build_dir)"
+	kdir=$(qemu_kdir "$series" "$rel" 2>>"$log") || {
+		echo "no headers for $rel" >>"$log"
+		return 1
+	}
 	# One build at a time in build/kmod-<release>/ (suites and qemu/run may
 	# run side by side); the copy is taken before another build can start.
 	(
 		flock 9
-		make -C "$top" --no-print-directory kmod KERNELRELEASE="$rel" >"$log" 2>&1 || exit 1
+		make -C "$top" --no-print-directory kmod KERNELRELEASE="$rel" KDIR="$kdir" >>"$log" 2>&1 ||
+			exit 1
 		if [ ! -f "$ko" ]; then
 			echo "make kmod left no $ko" >>"$log"
 			exit 1
@@ -89,11 +95,12 @@ qemu_build_jmmap() {
 	echo "make kmod: $ko"
 }
 
-# qemu_build_selftest_module RELEASE OUTDIR LOG: the test-only WARN module.
+# qemu_build_selftest_module SERIES RELEASE OUTDIR LOG: the test-only WARN module.
 qemu_build_selftest_module() {
-	local rel=$1 dir=$2 log=$3
+	local series=$1 rel=$2 dir=$3 log=$4 kdir
 	mkdir -p "$dir"
-	cp "$(qemu_top)"/qemu/selftest/{Makefile,Kbuild,jmmap_selftest_warn.c} "$dir/" &&
-		make -C "$dir" KDIR="/lib/modules/$rel/build" >"$log" 2>&1 &&
+	kdir=$(qemu_kdir "$series" "$rel" 2>"$log") &&
+		cp "$(qemu_top)"/qemu/selftest/{Makefile,Kbuild,jmmap_selftest_warn.c} "$dir/" &&
+		make -C "$dir" KDIR="$kdir" >>"$log" 2>&1 &&
 		[ -f "$dir/jmmap_selftest_warn.ko" ]
 }

@@ -15,6 +15,8 @@
 #   unstable/                 the private apt configuration (unstable.sh)
 #   chroot-unstable/          the build chroot of the newest kernel (chroot.sh)
 #   chroot-bookworm/          where 60-guest-deb installs the packages (deb-chroot.sh)
+#   headers/<release>/        the headers of a bookworm kernel the machine has not
+#                             installed, unpacked (qemu_kdir)
 
 . "$(dirname "${BASH_SOURCE[0]}")/unstable.sh"
 
@@ -141,9 +143,62 @@ qemu_resolve_release() {
 }
 
 # Whether jmmap can be built for the release: the machine has its headers,
-# or (newest) the build chroot will.
+# the archive has them for qemu_kdir to unpack, or (newest) the build
+# chroot will.
 qemu_headers_ok() {
-	qemu_series_unstable "$1" || [ -d "/lib/modules/$2/build" ]
+	qemu_series_unstable "$1" || qemu_installed_headers "$2" || qemu_headers_available "$2"
+}
+
+# Whether the machine's own headers of RELEASE are to be used (installed, and
+# JMMAP_QEMU_HEADERS is not "cache").
+qemu_installed_headers() {
+	[ "${JMMAP_QEMU_HEADERS:-}" != cache ] && [ -d "/lib/modules/$1/build/include" ]
+}
+
+qemu_headers_available() {
+	local ver
+	ver=$(apt-cache policy "linux-headers-$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ]
+}
+
+# qemu_kdir SERIES RELEASE: the directory modules for the release are built
+# against. The machine's installed headers (/lib/modules/RELEASE/build) when
+# it has them; else, for a bookworm series, the release's headers packages
+# (the flavour's, the common ones and kbuild) unpacked into the cache's
+# headers/RELEASE/ without installing them: bookworm's 6.12 headers depend
+# on their kernel image, and installing that would also make it the
+# machine's default boot kernel. The flavour's Makefile names the common
+# headers by absolute path; that one line is pointed into the cache. The
+# newest kernel's headers are in its build chroot instead (chroot.sh).
+qemu_kdir() {
+	local series=$1 rel=$2 cache root
+	if qemu_installed_headers "$rel"; then
+		echo "/lib/modules/$rel/build"
+		return 0
+	fi
+	qemu_series_unstable "$series" && return 1
+	cache=$(qemu_cache_dir)
+	root=$cache/headers/$rel
+	if [ ! -f "$root/.done" ]; then
+		mkdir -p "$cache/headers" "$cache/debs" || return 1
+		(
+			flock 9
+			[ -f "$root/.done" ] && exit 0
+			qemu_log "unpacking the headers of $rel into the cache"
+			pkgs="linux-headers-$rel $(apt-cache show "linux-headers-$rel" 2>/dev/null |
+				sed -n 's/^Depends: //p' | head -n 1 | tr ',|' '\n\n' |
+				sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\|linux-kbuild-[^ ]*\).*/\1/p')"
+			tmp=$root.tmp.$$
+			rm -rf "$tmp" && mkdir -p "$tmp" || exit 1
+			for p in $pkgs; do
+				deb=$(qemu_fetch_deb "$series" "$p") && dpkg -x "$deb" "$tmp" || exit 1
+			done
+			sed -i "s|^include /usr/src/|include $root/usr/src/|" \
+				"$tmp/usr/src/linux-headers-$rel/Makefile" || exit 1
+			rm -rf "$root" && mv "$tmp" "$root" && : >"$root/.done"
+		) 9>"$cache/headers/.lock" || return 1
+	fi
+	echo "$root/usr/src/linux-headers-$rel"
 }
 
 # The release passed on in JMMAP_QEMU_RELEASE_<SERIES>, if usable.
@@ -171,7 +226,7 @@ qemu_resolve_release_apt() {
 		return 1
 	fi
 	hrel=$(qemu_installed_headers_release "$series") || hrel=
-	if [ -n "$hrel" ] && [ -d "/lib/modules/$hrel/build" ] && qemu_image_available "$hrel"; then
+	if [ -n "$hrel" ] && qemu_installed_headers "$hrel" && qemu_image_available "$hrel"; then
 		echo "$hrel"
 		return 0
 	fi
