@@ -129,14 +129,22 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 
 /*
  * Separate debuginfo, where .debug_frame may be when a binary has no
- * .eh_frame: the file the dso's symbols came from, if that is one.
+ * .eh_frame: the file the dso's symbols came from, if that is one. Not for
+ * a binary that has .eh_frame: code its .eh_frame leaves out (hand-written
+ * assembly such as a thread's first frame) has no .debug_frame entry
+ * either, and opening the debug file means inflating all its compressed
+ * DWARF (libc's: a sixth of a whole report's time), only to end the chain
+ * where it ends anyway.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	const struct uw_mod *um = *userdata;
-	const char *path = um && !um->is_jit ? dso__debug_file(um->obj) : NULL;
+	Dwarf_Addr bias;
+	const char *path = um && !um->is_jit && !dwfl_module_eh_cfi(mod, &bias)
+				   ? dso__debug_file(um->obj)
+				   : NULL;
 	int fd = path ? machine_file__open(path) : -1;
 
 	if (fd < 0)
