@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "byteorder.h"
 #include "perf-file.h"
 
 struct perf_reader;
@@ -61,6 +62,7 @@ struct pr_sample {
 	/* PERF_SAMPLE_STACK_USER: a copy of the user stack from the stack pointer up */
 	uint64_t stack_size; /* the bytes of stack that hold data (the dynamic size) */
 	const void *stack;
+	bool swapped; /* the file's byte order is not the host's: for the accessors below */
 };
 
 struct pr_mmap {
@@ -185,14 +187,16 @@ uint64_t perf_reader__u64(const struct perf_reader *r, const void *p);
 static inline uint64_t pr_callchain_at(const struct perf_reader *r, const struct pr_sample *s,
 				       uint64_t i)
 {
-	return perf_reader__u64(r, (const uint8_t *)s->callchain + i * 8);
+	(void)r;
+	return bo_u64((const uint8_t *)s->callchain + i * 8, s->swapped);
 }
 
 /* The @i-th recorded user register (in sample_regs_user's bit order), host order. */
 static inline uint64_t pr_reg_at(const struct perf_reader *r, const struct pr_sample *s,
 				 unsigned int i)
 {
-	return perf_reader__u64(r, (const uint8_t *)s->regs + i * 8);
+	(void)r;
+	return bo_u64((const uint8_t *)s->regs + i * 8, s->swapped);
 }
 
 typedef int (*pr_build_id_fn)(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,
