@@ -90,6 +90,7 @@ struct report {
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
 	bool want_flame;
 	struct sample_chain chain; /* the current sample's */
+	struct chain_memo *memo;   /* --children alone: add_chain_memo() */
 	uint32_t *frames;
 	size_t cap_frames;
 	bool progress;
@@ -143,6 +144,92 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 		err = hist__add_chain(h, &k, ev->sample.period);
 	}
 	return err;
+}
+
+/*
+ * --children without -g or a flame graph: the entry each frame of a chain
+ * adds to, remembered per (process, thread, comm, address, mode) for as
+ * long as the address resolves the same (session__resolve()'s validity
+ * span), so that a frame seen before costs one look here instead of a
+ * resolution, a key and a hist lookup. What the memo holds is what
+ * add_chain() would have computed; a slot taken by another frame is only
+ * computed again.
+ */
+#define CHAIN_MEMO_SIZE 4096 /* a power of two */
+#define MEMO_SKIP UINT32_MAX /* the frame's entry is filtered out */
+
+struct chain_memo {
+	uint64_t ip, from, until; /* until 0: empty */
+	const char *comm;
+	const struct hist *h;
+	uint32_t pid, tid, idx;
+	uint16_t mode;
+};
+
+struct memo_ctx {
+	struct report *r;
+	struct hist *h;
+	const struct pr_event *ev;
+	const char *comm;
+	uint64_t time;
+};
+
+static int memo_frame(uint64_t ip, uint16_t mode, void *arg)
+{
+	const struct memo_ctx *x = arg;
+	struct report *r = x->r;
+	const struct pr_event *ev = x->ev;
+	uint64_t hash = (ip ^ (uint64_t)ev->id.tid << 32 ^ mode) * 0x9e3779b97f4a7c15ULL;
+	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
+	uint32_t idx = MEMO_SKIP;
+	struct resolved res;
+	struct hist_key k;
+	int err;
+
+	if (m->ip == ip && m->mode == mode && m->h == x->h && m->pid == ev->id.pid &&
+	    m->tid == ev->id.tid && m->comm == x->comm && m->from <= x->time && x->time < m->until) {
+		if (m->idx != MEMO_SKIP)
+			hist__add_chain_idx(x->h, m->idx, ev->sample.period);
+		return 0;
+	}
+	session__resolve(&r->s, ev->id.pid, ip, x->time, mode, &res);
+	if (filters__dso(&r->f, res.dso, res.anon_name) && filters__sym(&r->f, res.sym)) {
+		fill_key(r, ev, x->comm, &res, &k);
+		err = hist__add_chain_at(x->h, &k, ev->sample.period, &idx);
+		if (err)
+			return err;
+	}
+	if (res.valid_until > x->time) {
+		m->ip = ip;
+		m->mode = mode;
+		m->h = x->h;
+		m->pid = ev->id.pid;
+		m->tid = ev->id.tid;
+		m->comm = x->comm;
+		m->from = res.valid_from;
+		m->until = res.valid_until;
+		m->idx = idx;
+	}
+	return 0;
+}
+
+/* add_chain() through the memo; the chain is walked, not resolved into r->chain. */
+static int add_chain_memo(struct report *r, struct hist *h, const struct pr_event *ev,
+			  uint64_t time, const char *comm, const struct hist_key *self)
+{
+	struct memo_ctx x = { r, h, ev, comm, time };
+	size_t nr;
+	int err = self ? hist__add_chain(h, self, ev->sample.period) : 0;
+
+	if (err)
+		return err;
+	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
+		return -ENOMEM;
+	/*
+	 * A sample without a chain has only its own entry, which @self is (or
+	 * which the filters left out when there is no @self).
+	 */
+	return sample_chain__walk(&r->s, ev, memo_frame, &x, &nr);
 }
 
 /* The chain's frames in @t, outermost first when @caller, into r->frames after @skip slots. */
@@ -236,8 +323,7 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		hist__count(h, ev->sample.period);
 		if (!r->children)
 			return 0;
-		err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
-		return err ? err : add_chain(r, h, ev, comm, NULL);
+		return add_chain_memo(r, h, ev, t, comm, NULL);
 	}
 	fill_key(r, ev, comm, &res, &k);
 	err = hist__add(h, &k, ev->sample.period);
@@ -247,6 +333,8 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		err = hist__add_image(h, res.dso, ev->sample.period);
 	if (err || !(r->children || r->graph.mode != GRAPH_NONE || r->want_flame))
 		return err;
+	if (r->graph.mode == GRAPH_NONE && !r->want_flame)
+		return add_chain_memo(r, h, ev, t, comm, &k);
 	err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
 	if (!err && r->children)
 		err = add_chain(r, h, ev, comm, &k);
@@ -502,6 +590,7 @@ out_close:
 	calltree__release(&r.ct);
 	calltree__release(&r.flame);
 	sample_chain__release(&r.chain);
+	free(r.memo);
 	free(r.frames);
 out:
 	for (i = 0; i < r.nr_hs; i++)

@@ -156,15 +156,30 @@ void hist__count(struct hist *h, uint64_t period)
 
 int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period)
 {
+	uint32_t idx;
+
+	return hist__add_chain_at(h, k, period, &idx);
+}
+
+int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx)
+{
 	struct hist_entry *e = lookup(h, k);
 
 	if (!e)
 		return -ENOMEM;
+	*idx = (uint32_t)(e - h->e);
+	hist__add_chain_idx(h, *idx, period);
+	return 0;
+}
+
+void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period)
+{
+	struct hist_entry *e = &h->e[idx];
+
 	if (e->stamp != h->seq) {
 		e->stamp = h->seq;
 		e->children += period;
 	}
-	return 0;
 }
 
 int hist__add_tree(struct hist *h, const struct hist_key *k, struct calltree *ct,

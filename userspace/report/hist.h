@@ -79,6 +79,10 @@ void hist__count(struct hist *h, uint64_t period);
  * chain passes through it (recursion).
  */
 int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period);
+/* The same, and the entry's index in *@idx: it stays the entry's until the hist is freed. */
+int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx);
+/* The same, for the entry at @idx (from hist__add_chain_at()). */
+void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period);
 /*
  * -g: the chain @frames (in the call graph's order) of the current sample
  * added to the call tree of @k's entry, once per sample.

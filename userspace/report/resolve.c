@@ -133,6 +133,8 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	if (e && e->used && e->ip == ip && e->kernel == kernel && (kernel || e->pid == pid) &&
 	    (kernel || (e->from <= time && time < e->until))) {
 		*out = e->res;
+		out->valid_from = e->from;
+		out->valid_until = e->until;
 		return;
 	}
 	memset(out, 0, sizeof(*out));
@@ -149,13 +151,15 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 		if (!until)
 			return;
 	}
+	out->valid_from = kernel ? 0 : from;
+	out->valid_until = kernel ? UINT64_MAX : until;
 	if (e) {
 		e->ip = ip;
 		e->pid = kernel ? 0 : pid;
 		e->kernel = kernel;
 		e->used = true;
-		e->from = kernel ? 0 : from;
-		e->until = kernel ? UINT64_MAX : until;
+		e->from = out->valid_from;
+		e->until = out->valid_until;
 		e->res = *out;
 	}
 }

@@ -8,6 +8,7 @@
 #define JREC_SAMPLE_CHAIN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "session.h"
 
@@ -23,6 +24,16 @@ struct sample_chain {
  */
 int sample_chain__resolve(struct session *s, const struct pr_event *ev, uint64_t time,
 			  const struct resolved *self, struct sample_chain *c);
+
+/*
+ * The same walk without resolving: @fn gets each address of the chain that
+ * is ours with its mode (PERF_RECORD_MISC_KERNEL or _USER), the sampled
+ * function first; *@nr_frames says how many (0: the sample has no chain).
+ * Stops at the first non-zero return of @fn, which it returns.
+ */
+typedef int (*sample_frame_fn)(uint64_t ip, uint16_t mode, void *ctx);
+int sample_chain__walk(struct session *s, const struct pr_event *ev, sample_frame_fn fn, void *ctx,
+		       size_t *nr_frames);
 void sample_chain__release(struct sample_chain *c);
 
 #endif

@@ -101,6 +101,8 @@ struct resolved {
 	uint64_t vaddr;        /* for srcline in dso->img */
 	enum dso_status why;   /* when sym is NULL */
 	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
+	/* the sample times over which this address resolves the same; until 0: only now */
+	uint64_t valid_from, valid_until;
 };
 
 /*
