@@ -42,6 +42,7 @@ int proc_history__comm(struct proc_history *ph, uint32_t pid, uint32_t tid, uint
 	struct thread *t = get_thread(ph, tid, pid);
 	const char *c = strpool__intern(ph->strings, comm, len);
 
+	ph->gen++;
 	if (!t || !c || array_grow(&t->comms, &t->cap_comms, t->nr_comms + 1))
 		return -ENOMEM;
 	t->comms[t->nr_comms].time = time;
@@ -92,6 +93,7 @@ int proc_history__fork(struct proc_history *ph, uint32_t pid, uint32_t ppid, uin
 	size_t i;
 	int err;
 
+	ph->gen++;
 	if (!th)
 		return -ENOMEM;
 	err = thread_fork(th, ptid, time);
@@ -105,31 +107,41 @@ int proc_history__exec(struct proc_history *ph, uint32_t pid, uint64_t time, boo
 	size_t i;
 	int err = 0;
 
+	ph->gen++;
 	for (i = 0; !err && i < ph->nr_subs; i++)
 		err = ph->subs[i].ops->exec(ph->subs[i].ctx, pid, time, exact);
 	return err;
 }
 
-const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_t time)
+/*
+ * The event of @t that names it at @time: its latest at or before then (at
+ * the same time a name of its own beats a fork's marker), or NULL.
+ */
+static const struct comm_ev *comm_best(const struct thread *t, uint64_t time)
+{
+	const struct comm_ev *best = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nr_comms; i++) {
+		const struct comm_ev *c = &t->comms[i];
+
+		if (c->time <= time &&
+		    (!best || c->time > best->time || (c->time == best->time && c->comm)))
+			best = c;
+	}
+	return best;
+}
+
+static const char *comm_walk(struct proc_history *ph, uint32_t tid, uint64_t time)
 {
 	const struct thread *t = pidmap__get(&ph->threads, tid);
 	char buf[32];
 	int depth;
 
 	for (depth = 0; t && depth < 16; depth++) {
-		const struct comm_ev *best = NULL, *first = NULL;
+		const struct comm_ev *best = comm_best(t, time), *first = NULL;
 		size_t i;
 
-		for (i = 0; i < t->nr_comms; i++) {
-			const struct comm_ev *c = &t->comms[i];
-
-			/* at the same time a name of its own beats a fork's marker */
-			if (c->time <= time &&
-			    (!best || c->time > best->time || (c->time == best->time && c->comm)))
-				best = c;
-			if (c->comm && (!first || c->time < first->time))
-				first = c;
-		}
 		if (best && best->comm)
 			return best->comm;
 		if (best) {
@@ -144,6 +156,9 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 			t = pidmap__get(&ph->threads, t->ptid);
 			continue;
 		}
+		for (i = 0; i < t->nr_comms; i++)
+			if (t->comms[i].comm && (!first || t->comms[i].time < first->time))
+				first = &t->comms[i];
 		if (first)
 			return first->comm;
 		break;
@@ -152,6 +167,38 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 		return strpool__str(ph->strings, "swapper"); /* the idle task, as perf names it */
 	snprintf(buf, sizeof(buf), ":%u", tid);
 	return strpool__str(ph->strings, buf);
+}
+
+
+/*
+ * The walk depends on @time only through the thread's own event that names
+ * it then: the answer holds from that event until the thread's next one.
+ */
+const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_t time)
+{
+	struct ph_comm_memo *l = &ph->last[tid & (PH_COMM_CACHE - 1)];
+	const struct thread *t;
+	const struct comm_ev *best;
+	const char *comm;
+	uint64_t until = UINT64_MAX;
+	size_t i;
+
+	if (l->comm && l->gen == ph->gen && l->tid == tid && l->from <= time && time < l->until)
+		return l->comm;
+	comm = comm_walk(ph, tid, time);
+	t = pidmap__get(&ph->threads, tid);
+	best = t ? comm_best(t, time) : NULL;
+	if (!best)
+		return comm;
+	for (i = 0; i < t->nr_comms; i++)
+		if (t->comms[i].time > time && t->comms[i].time < until)
+			until = t->comms[i].time;
+	l->gen = ph->gen;
+	l->tid = tid;
+	l->from = best->time;
+	l->until = until;
+	l->comm = comm;
+	return comm;
 }
 
 void proc_history__release(struct proc_history *ph)

@@ -52,6 +52,7 @@ struct proc_history_ops {
 };
 
 #define PH_MAX_SUBSCRIBERS 4
+#define PH_COMM_CACHE 64 /* a power of two */
 
 struct proc_history {
 	struct pidmap threads;
@@ -61,6 +62,17 @@ struct proc_history {
 		void *ctx;
 	} subs[PH_MAX_SUBSCRIBERS];
 	size_t nr_subs;
+	/*
+	 * Answers of proc_history__comm_at() found in a thread's own names, by
+	 * tid (direct-mapped), and the times each holds for: [from, until) while
+	 * nothing was added (gen, bumped by every change).
+	 */
+	uint64_t gen;
+	struct ph_comm_memo {
+		uint64_t gen, from, until;
+		uint32_t tid;
+		const char *comm;
+	} last[PH_COMM_CACHE];
 };
 
 void proc_history__init(struct proc_history *ph, struct strpool *strings);

@@ -32,17 +32,15 @@ static bool frame_eq(const struct ct_frame *a, const struct ct_frame *b)
 }
 
 /*
- * An open-addressing index of @nr items, at most half full: slot of @hash,
- * or -ENOMEM. @hash_of gives the hash of item i, for regrowing.
+ * An open-addressing index of @nr items, at most half full, made twice as
+ * big: 0 or -ENOMEM. @hash_of gives the hash of item i.
  */
-static int index_grow(uint32_t **idx, size_t *cap, size_t nr, const void *items,
-		      uint64_t (*hash_of)(const void *items, size_t i))
+static int index_resize(uint32_t **idx, size_t *cap, size_t nr, const void *items,
+			uint64_t (*hash_of)(const void *items, size_t i))
 {
 	size_t c, i;
 	uint32_t *n;
 
-	if (*cap && (nr + 1) * 2 <= *cap)
-		return 0;
 	c = *cap ? *cap * 2 : 1024;
 	n = malloc(c * sizeof(*n));
 	if (!n)
@@ -59,6 +57,15 @@ static int index_grow(uint32_t **idx, size_t *cap, size_t nr, const void *items,
 	*idx = n;
 	*cap = c;
 	return 0;
+}
+
+/* Room for one more item in the index (at most half full): usually there is. */
+static inline int index_grow(uint32_t **idx, size_t *cap, size_t nr, const void *items,
+			     uint64_t (*hash_of)(const void *items, size_t i))
+{
+	if (*cap && (nr + 1) * 2 <= *cap)
+		return 0;
+	return index_resize(idx, cap, nr, items, hash_of);
 }
 
 static uint64_t frame_hash_at(const void *items, size_t i)

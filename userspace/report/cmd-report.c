@@ -90,7 +90,10 @@ struct report {
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
 	bool want_flame;
 	struct sample_chain chain; /* the current sample's */
-	struct chain_memo *memo;   /* --children alone: add_chain_memo() */
+	struct chain_memo *memo;   /* add_chain_memo() */
+	const char *comm_frame_of; /* the flame graph's process frame of that comm */
+	uint32_t comm_frame;
+	bool comm_frame_set;
 	uint32_t *frames;
 	size_t cap_frames;
 	bool progress;
@@ -147,13 +150,13 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 }
 
 /*
- * --children without -g or a flame graph: the entry each frame of a chain
- * adds to, remembered per (process, thread, comm, address, mode) for as
- * long as the address resolves the same (session__resolve()'s validity
- * span), so that a frame seen before costs one look here instead of a
- * resolution, a key and a hist lookup. What the memo holds is what
- * add_chain() would have computed; a slot taken by another frame is only
- * computed again.
+ * --children and the flame graph outputs, without -g: what each frame of a
+ * chain adds to (its entry, its flame graph frame), remembered per
+ * (process, thread, comm, address, mode) for as long as the address
+ * resolves the same (session__resolve()'s validity span), so that a frame
+ * seen before costs one look here instead of a resolution, a key and
+ * lookups. What the memo holds is what add_chain() and add_flame() would
+ * have computed; a slot taken by another frame is only computed again.
  */
 #define CHAIN_MEMO_SIZE 4096 /* a power of two */
 #define MEMO_SKIP UINT32_MAX /* the frame's entry is filtered out */
@@ -162,7 +165,9 @@ struct chain_memo {
 	uint64_t ip, from, until; /* until 0: empty */
 	const char *comm;
 	const struct hist *h;
-	uint32_t pid, tid, idx;
+	uint32_t pid, tid;
+	uint32_t idx;	/* the hist entry (--children), or MEMO_SKIP */
+	uint32_t frame; /* the flame graph frame */
 	uint16_t mode;
 };
 
@@ -172,33 +177,61 @@ struct memo_ctx {
 	const struct pr_event *ev;
 	const char *comm;
 	uint64_t time;
+	bool flame; /* the sample goes into the flame graph */
+	size_t n;   /* its flame graph frames so far, in r->frames[1..] */
 };
+
+/* The frame's entry (when @entry) and flame graph frame, from @res. */
+static int frame_targets(const struct memo_ctx *x, const struct resolved *res, bool entry,
+			 uint32_t *idx, uint32_t *frame)
+{
+	struct report *r = x->r;
+	struct hist_key k;
+	int err = 0;
+
+	*idx = MEMO_SKIP;
+	if (entry && filters__dso(&r->f, res->dso, res->anon_name) && filters__sym(&r->f, res->sym)) {
+		fill_key(r, x->ev, x->comm, res, &k);
+		err = hist__add_chain_at(x->h, &k, x->ev->sample.period, idx);
+	}
+	if (!err && r->want_flame)
+		err = calltree__frame(&r->flame, res, frame);
+	return err;
+}
+
+static int push_frame(struct memo_ctx *x, uint32_t frame)
+{
+	struct report *r = x->r;
+
+	if (!x->flame)
+		return 0;
+	if (array_grow(&r->frames, &r->cap_frames, x->n + 2))
+		return -ENOMEM;
+	r->frames[1 + x->n++] = frame;
+	return 0;
+}
 
 static int memo_frame(uint64_t ip, uint16_t mode, void *arg)
 {
-	const struct memo_ctx *x = arg;
+	struct memo_ctx *x = arg;
 	struct report *r = x->r;
 	const struct pr_event *ev = x->ev;
 	uint64_t hash = (ip ^ (uint64_t)ev->id.tid << 32 ^ mode) * 0x9e3779b97f4a7c15ULL;
 	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
-	uint32_t idx = MEMO_SKIP;
+	uint32_t idx, frame = 0;
 	struct resolved res;
-	struct hist_key k;
 	int err;
 
 	if (m->ip == ip && m->mode == mode && m->h == x->h && m->pid == ev->id.pid &&
 	    m->tid == ev->id.tid && m->comm == x->comm && m->from <= x->time && x->time < m->until) {
 		if (m->idx != MEMO_SKIP)
 			hist__add_chain_idx(x->h, m->idx, ev->sample.period);
-		return 0;
+		return push_frame(x, m->frame);
 	}
 	session__resolve(&r->s, ev->id.pid, ip, x->time, mode, &res);
-	if (filters__dso(&r->f, res.dso, res.anon_name) && filters__sym(&r->f, res.sym)) {
-		fill_key(r, ev, x->comm, &res, &k);
-		err = hist__add_chain_at(x->h, &k, ev->sample.period, &idx);
-		if (err)
-			return err;
-	}
+	err = frame_targets(x, &res, r->children, &idx, &frame);
+	if (err)
+		return err;
 	if (res.valid_until > x->time) {
 		m->ip = ip;
 		m->mode = mode;
@@ -209,27 +242,56 @@ static int memo_frame(uint64_t ip, uint16_t mode, void *arg)
 		m->from = res.valid_from;
 		m->until = res.valid_until;
 		m->idx = idx;
+		m->frame = frame;
 	}
-	return 0;
+	return push_frame(x, frame);
 }
 
-/* add_chain() through the memo; the chain is walked, not resolved into r->chain. */
+/*
+ * add_chain() and, when @flame, add_flame() through the memo: the chain is
+ * walked, not resolved into r->chain. @self is the sample's own entry (NULL
+ * when -S left it out).
+ */
 static int add_chain_memo(struct report *r, struct hist *h, const struct pr_event *ev,
-			  uint64_t time, const char *comm, const struct hist_key *self)
+			  uint64_t time, const char *comm, const struct hist_key *self, bool flame)
 {
-	struct memo_ctx x = { r, h, ev, comm, time };
-	size_t nr;
-	int err = self ? hist__add_chain(h, self, ev->sample.period) : 0;
+	struct memo_ctx x = { r, h, ev, comm, time, flame, 0 };
+	uint32_t tmp;
+	size_t nr, i;
+	int err = self && r->children ? hist__add_chain(h, self, ev->sample.period) : 0;
 
 	if (err)
 		return err;
 	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
 		return -ENOMEM;
+	err = sample_chain__walk(&r->s, ev, memo_frame, &x, &nr);
 	/*
-	 * A sample without a chain has only its own entry, which @self is (or
-	 * which the filters left out when there is no @self).
+	 * A sample without a chain has only its own frame, and its entry is
+	 * @self (or the filters left it out, as memo_frame() does).
 	 */
-	return sample_chain__walk(&r->s, ev, memo_frame, &x, &nr);
+	if (!err && !nr && flame)
+		err = memo_frame(ev->sample.ip, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, &x);
+	if (err || !flame)
+		return err;
+	/* outermost first, after the process */
+	for (i = 0; i < x.n / 2; i++) {
+		tmp = r->frames[1 + i];
+		r->frames[1 + i] = r->frames[x.n - i];
+		r->frames[x.n - i] = tmp;
+	}
+	if (array_grow(&r->frames, &r->cap_frames, x.n + 1))
+		return -ENOMEM;
+	if (!r->comm_frame_set || r->comm_frame_of != comm) {
+		err = calltree__process(&r->flame, comm, &r->comm_frame);
+		r->comm_frame_of = comm;
+		r->comm_frame_set = !err;
+	}
+	r->frames[0] = r->comm_frame;
+	if (!err && h->flame_root == CT_NONE)
+		err = calltree__new_root(&r->flame, &h->flame_root);
+	if (!err)
+		err = calltree__add(&r->flame, h->flame_root, r->frames, x.n + 1, ev->sample.period);
+	return err;
 }
 
 /* The chain's frames in @t, outermost first when @caller, into r->frames after @skip slots. */
@@ -323,7 +385,7 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		hist__count(h, ev->sample.period);
 		if (!r->children)
 			return 0;
-		return add_chain_memo(r, h, ev, t, comm, NULL);
+		return add_chain_memo(r, h, ev, t, comm, NULL, false);
 	}
 	fill_key(r, ev, comm, &res, &k);
 	err = hist__add(h, &k, ev->sample.period);
@@ -333,8 +395,8 @@ static int on_sample(const struct pr_event *ev, void *ctx)
 		err = hist__add_image(h, res.dso, ev->sample.period);
 	if (err || !(r->children || r->graph.mode != GRAPH_NONE || r->want_flame))
 		return err;
-	if (r->graph.mode == GRAPH_NONE && !r->want_flame)
-		return add_chain_memo(r, h, ev, t, comm, &k);
+	if (r->graph.mode == GRAPH_NONE)
+		return add_chain_memo(r, h, ev, t, comm, &k, r->want_flame);
 	err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
 	if (!err && r->children)
 		err = add_chain(r, h, ev, comm, &k);
