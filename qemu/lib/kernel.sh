@@ -97,9 +97,10 @@ qemu_installed_headers_release() {
 	dpkg-query -W -f='${Depends}' "$meta" 2>/dev/null | qemu_release_from_depends linux-headers
 }
 
-qemu_image_available() {
+# Whether the machine's apt has a candidate for PACKAGE.
+qemu_apt_has() {
 	local ver
-	ver=$(apt-cache policy "linux-image-$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	ver=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
 	[ -n "$ver" ] && [ "$ver" != "(none)" ]
 }
 
@@ -146,19 +147,13 @@ qemu_resolve_release() {
 # the archive has them for qemu_kdir to unpack, or (newest) the build
 # chroot will.
 qemu_headers_ok() {
-	qemu_series_unstable "$1" || qemu_installed_headers "$2" || qemu_headers_available "$2"
+	qemu_series_unstable "$1" || qemu_installed_headers "$2" || qemu_apt_has "linux-headers-$2"
 }
 
 # Whether the machine's own headers of RELEASE are to be used (installed, and
 # JMMAP_QEMU_HEADERS is not "cache").
 qemu_installed_headers() {
 	[ "${JMMAP_QEMU_HEADERS:-}" != cache ] && [ -d "/lib/modules/$1/build/include" ]
-}
-
-qemu_headers_available() {
-	local ver
-	ver=$(apt-cache policy "linux-headers-$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
-	[ -n "$ver" ] && [ "$ver" != "(none)" ]
 }
 
 # qemu_kdir SERIES RELEASE: the directory modules for the release are built
@@ -226,7 +221,7 @@ qemu_resolve_release_apt() {
 		return 1
 	fi
 	hrel=$(qemu_installed_headers_release "$series") || hrel=
-	if [ -n "$hrel" ] && qemu_installed_headers "$hrel" && qemu_image_available "$hrel"; then
+	if [ -n "$hrel" ] && qemu_installed_headers "$hrel" && qemu_apt_has "linux-image-$hrel"; then
 		echo "$hrel"
 		return 0
 	fi
