@@ -150,6 +150,29 @@ static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev
 }
 
 /*
+ * The flame graph gets a sample whose @n frames, outermost first, are in
+ * r->frames[1..n]: slot 0 takes the process frame (remembered for the last
+ * comm seen), and the whole goes under @h's flame graph root.
+ */
+static int flame_add(struct report *r, struct hist *h, const char *comm, size_t n,
+		     uint64_t period)
+{
+	int err = 0;
+
+	if (!r->comm_frame_set || r->comm_frame_of != comm) {
+		err = calltree__process(&r->flame, comm, &r->comm_frame);
+		r->comm_frame_of = comm;
+		r->comm_frame_set = !err;
+		if (err)
+			return err;
+	}
+	r->frames[0] = r->comm_frame;
+	if (h->flame_root == CT_NONE)
+		err = calltree__new_root(&r->flame, &h->flame_root);
+	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, n + 1, period);
+}
+
+/*
  * --children and the flame graph outputs, without -g: what each frame of a
  * chain adds to (its entry, its flame graph frame), remembered per
  * (process, thread, comm, address, mode) for as long as the address
@@ -281,17 +304,7 @@ static int add_chain_memo(struct report *r, struct hist *h, const struct pr_even
 	}
 	if (array_grow(&r->frames, &r->cap_frames, x.n + 1))
 		return -ENOMEM;
-	if (!r->comm_frame_set || r->comm_frame_of != comm) {
-		err = calltree__process(&r->flame, comm, &r->comm_frame);
-		r->comm_frame_of = comm;
-		r->comm_frame_set = !err;
-	}
-	r->frames[0] = r->comm_frame;
-	if (!err && h->flame_root == CT_NONE)
-		err = calltree__new_root(&r->flame, &h->flame_root);
-	if (!err)
-		err = calltree__add(&r->flame, h->flame_root, r->frames, x.n + 1, ev->sample.period);
-	return err;
+	return flame_add(r, h, comm, x.n, ev->sample.period);
 }
 
 /* The chain's frames in @t, outermost first when @caller, into r->frames after @skip slots. */
@@ -342,14 +355,7 @@ static int add_flame(struct report *r, struct hist *h, const struct pr_event *ev
 {
 	int err = chain_frames(r, &r->flame, true, 1);
 
-	if (!err)
-		err = calltree__process(&r->flame, comm, &r->frames[0]);
-	if (!err && h->flame_root == CT_NONE)
-		err = calltree__new_root(&r->flame, &h->flame_root);
-	if (!err)
-		err = calltree__add(&r->flame, h->flame_root, r->frames, r->chain.nr + 1,
-				    ev->sample.period);
-	return err;
+	return err ? err : flame_add(r, h, comm, r->chain.nr, ev->sample.period);
 }
 
 static int on_sample(const struct pr_event *ev, void *ctx)
