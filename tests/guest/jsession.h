@@ -211,6 +211,39 @@ static inline int js_copy_file(const char *from, const char *to, int flags)
 	return err ? -1 : 0;
 }
 
+/*
+ * The build-id `readelf -n` printed for @dir/@lib, from @dir/@lib.id (made
+ * beside the library at build time), into @out: 0, or -1 without one.
+ */
+static inline int js_read_id(const char *dir, const char *lib, char *out, size_t len)
+{
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s.id", dir, lib);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	out[strcspn(out, "\n")] = 0;
+	return ok && *out ? 0 : -1;
+}
+
+/* Sync, then empty the page cache: a file's next read goes to the disk. 0 or -1. */
+static inline int js_drop_caches(void)
+{
+	int f, err;
+
+	sync();
+	f = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	err = f < 0 || write(f, "3", 1) != 1;
+	if (f >= 0)
+		close(f);
+	return err ? -1 : 0;
+}
+
 static inline const char *js_cause(unsigned int c)
 {
 	static const char *const n[] = { "?", "mmap", "mprotect", "exec", "brk", "snapshot", "mremap" };

@@ -16,22 +16,6 @@
 
 static char dir[256];
 
-static int read_id(const char *lib, char *out, size_t len)
-{
-	char path[512];
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%s/%s.id", dir, lib);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	out[strcspn(out, "\n")] = 0;
-	return ok ? 0 : -1;
-}
-
 /* dlopen in a child that stays until told; returns its pid, -1 on failure. */
 static pid_t child_dlopen(const char *path, int *release_fd)
 {
@@ -73,7 +57,7 @@ static void test_dlopen(int fd, const char *lib, const char *what)
 	void *h;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, lib);
-	read_id(lib, want, sizeof(want));
+	js_read_id(dir, lib, want, sizeof(want));
 	h = dlopen(path, RTLD_NOW);
 	js_drain(fd, &r);
 	m = js_find_exec_map(&r, getpid(), path);
@@ -107,7 +91,7 @@ int main(int argc, char **argv)
 		ktap_skip_all("no /proc/self/exe");
 	self[n] = 0;
 	snprintf(dir, sizeof(dir), "%s", dirname(self));
-	if (read_id("libjm_a.so", want, sizeof(want)))
+	if (js_read_id(dir, "libjm_a.so", want, sizeof(want)))
 		ktap_skip_all("libjm_a.so.id missing beside the test");
 	if (!mkdtemp(tmpd))
 		ktap_skip_all("mkdtemp failed");
@@ -120,13 +104,9 @@ int main(int argc, char **argv)
 	if (scratch) {
 		snprintf(path, sizeof(path), "%s/jmmap-cold-%d.so", scratch, getpid());
 		snprintf(src, sizeof(src), "%s/libjm_late.so", dir);
-		read_id("libjm_late.so", want, sizeof(want));
+		js_read_id(dir, "libjm_late.so", want, sizeof(want));
 		err = js_copy_file(src, path, O_TRUNC);
-		sync();
-		f = open("/proc/sys/vm/drop_caches", O_WRONLY);
-		err |= f < 0 || write(f, "3", 1) != 1;
-		if (f >= 0)
-			close(f);
+		err |= js_drop_caches();
 		err |= js_map_exec_cookie(fd, &r, path, got2, &kind);
 		ktap_ok(!err && kind == JMMAP_COOKIE_ELF_BUILD_ID && !strcmp(got2, want),
 			"buildid_cold_file: uncached %s gets %s (readelf -n: %s)", path, got2,
@@ -140,8 +120,8 @@ int main(int argc, char **argv)
 
 	/* Replaced by rename: two processes, two ids. */
 	snprintf(path, sizeof(path), "%s/libjm_r.so", tmpd);
-	read_id("libjm_v1.so", want, sizeof(want));
-	read_id("libjm_v2.so", want2, sizeof(want2));
+	js_read_id(dir, "libjm_v1.so", want, sizeof(want));
+	js_read_id(dir, "libjm_v2.so", want2, sizeof(want2));
 	snprintf(src, sizeof(src), "%s/libjm_v1.so", dir);
 	err = js_copy_file(src, path, O_TRUNC);
 	a = err ? -1 : child_dlopen(path, &rel_a);

@@ -31,33 +31,6 @@
 
 #include "jsession.h"
 
-static int read_id(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fgets(out, (int)len, f) != NULL;
-	fclose(f);
-	out[strcspn(out, "\n")] = 0;
-	return ok && *out ? 0 : -1;
-}
-
-/*
- * Out of the page cache: a read then waits for the disk, and that wait
- * gives up at once for a task that is being killed.
- */
-static void drop_caches(void)
-{
-	int f = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	if (f < 0 || write(f, "3", 1) != 1)
-		ktap_diag("could not drop the page cache: %s", strerror(errno));
-	if (f >= 0)
-		close(f);
-}
-
 #define CG "/sys/fs/cgroup"
 #define CG_SLOW CG "/jmmap-slow-read"
 #define WAIT_D_MS 10000 /* the longest the test waits to see the child wait on the disk */
@@ -187,7 +160,7 @@ static int kill_when_waiting(pid_t pid, int said)
 
 int main(int argc, char **argv)
 {
-	char self[256], dir[256], src[512], idf[600], path[512], burn[512], want[64], got[64];
+	char self[256], dir[256], src[512], path[512], burn[512], want[64], got[64];
 	char kgot[64], pidtxt[16];
 	const char *scratch = getenv("JMMAP_SCRATCH");
 	struct js_records r = { 0 };
@@ -209,8 +182,7 @@ int main(int argc, char **argv)
 	self[n] = 0;
 	snprintf(dir, sizeof(dir), "%s", dirname(self));
 	snprintf(src, sizeof(src), "%s/libjm_a.so", dir);
-	snprintf(idf, sizeof(idf), "%s.id", src);
-	if (read_id(idf, want, sizeof(want)))
+	if (js_read_id(dir, "libjm_a.so", want, sizeof(want)))
 		ktap_skip_all("libjm_a.so.id missing beside the test");
 	snprintf(path, sizeof(path), "%s/jmmap-eintr-%d.so", scratch, getpid());
 	snprintf(burn, sizeof(burn), "%s/jmmap-eintr-%d.burn", scratch, getpid());
@@ -218,9 +190,10 @@ int main(int argc, char **argv)
 		ktap_skip_all("cannot copy libjm_a.so to the scratch disk");
 	if (slow_cgroup(st.st_dev))
 		ktap_skip_all("no cgroup v2 io.max for the scratch disk");
-	sync();
 	sleep(2); /* the change time a cookie computed now would be cached under */
-	drop_caches();
+	/* out of the page cache: a read waits for the disk, and gives up for a task being killed */
+	if (js_drop_caches())
+		ktap_diag("could not drop the page cache: %s", strerror(errno));
 
 	fd = js_open(0, 0);
 	if (fd < 0)
