@@ -99,6 +99,20 @@ static struct jmmap_batch *batch_of_current_locked(void)
 	return NULL;
 }
 
+bool jmmap_defer_queued(void)
+{
+	unsigned long flags;
+	bool queued;
+
+	/* Only the task itself adds its batch: none anywhere, none of its own. */
+	if (!atomic_read(&batches_queued))
+		return false;
+	raw_spin_lock_irqsave(&batches_lock, flags);
+	queued = batch_of_current_locked() != NULL;
+	raw_spin_unlock_irqrestore(&batches_lock, flags);
+	return queued;
+}
+
 void jmmap_defer(struct jmmap_pending *p)
 {
 	struct jmmap_batch *b;

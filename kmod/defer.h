@@ -23,4 +23,10 @@ void jmmap_defer_exit(void);
  */
 void jmmap_defer(struct jmmap_pending *p);
 
+/*
+ * Whether records of the current task are queued: one that needs nothing
+ * from task context may be given out at once only when none is. Any context.
+ */
+bool jmmap_defer_queued(void);
+
 #endif

@@ -28,7 +28,6 @@
  */
 #include <asm/syscall.h>
 #include <linux/hash.h>
-#include <linux/hashtable.h>
 #include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -37,20 +36,13 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/unistd.h>
+#include <linux/vmalloc.h>
 
 #include "compat.h"
 #include "defer.h"
 #include "hooks.h"
-#include "pool.h"
 
-#define STASH_BITS 8
 #define UNMAP_RANGES 4
-/*
- * Stashes alive at once: at most two per task (a map and an unmap), left
- * behind by a call that failed after its hook ran until the task's next
- * call of that class or its exit.
- */
-#define STASH_MAX 2048
 
 struct xrange {
 	unsigned long start, end;
@@ -105,84 +97,136 @@ static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned lon
 	return n;
 }
 
-static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
+/*
+ * A record with no file: nothing to read for it, so it is built here and
+ * given to the sessions at once, unless records of the task's are queued
+ * for task_work ahead of it (an exec's, a file mapping's): then it goes
+ * behind them. @fixed is its fixed part; the name, if any, follows.
+ */
+static void emit_fileless(const void *fixed, size_t fixed_size, const char *name, u32 tgid,
+			  enum jmmap_want want)
 {
-	struct jmmap_pending *p = jmmap_pending_new();
-	u32 tgid = (u32)current->tgid;
+	u64 buf[(sizeof(struct jmmap_rec_mmap3) + 8) / 8 + 1];
+	struct jmmap_rec_header *rec = (struct jmmap_rec_header *)buf;
+	size_t name_len = name ? strlen(name) + 1 : 0;
+	size_t size = ALIGN(fixed_size + name_len, 8);
+	struct jmmap_pending *p;
 
+	BUILD_BUG_ON(sizeof(struct jmmap_rec_munmap) > sizeof(buf));
+	if (!jmmap_defer_queued()) {
+		if (WARN_ON_ONCE(size > sizeof(buf)))
+			return;
+		memcpy(buf, fixed, fixed_size);
+		memset((u8 *)buf + fixed_size, 0, size - fixed_size);
+		if (name)
+			memcpy((u8 *)buf + fixed_size, name, name_len);
+		rec->size = (u32)size;
+		jmmap_emit(rec, tgid, want);
+		return;
+	}
+	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MUNMAP, tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(((const struct jmmap_rec_header *)fixed)->type, tgid, want);
 		return;
 	}
 	p->tgid = tgid;
-	p->want = JMMAP_WANT_EXEC_MAPS;
-	p->r.munmap.hdr.type = JMMAP_REC_MUNMAP;
-	p->r.munmap.hdr.size = sizeof(p->r.munmap);
-	p->r.munmap.pid = tgid;
-	p->r.munmap.tid = (u32)current->pid;
-	p->r.munmap.time = time;
-	p->r.munmap.start = start;
-	p->r.munmap.len = end - start;
-	p->r.munmap.cause = cause;
+	p->want = want;
+	memcpy(&p->r, fixed, fixed_size);
 	jmmap_defer(p);
 }
 
-/* @p as the MMAP3 of [start, start + len) inside @vma (file pinned). */
-static void fill_mmap3(struct jmmap_pending *p, u64 time, unsigned long start, unsigned long len,
-		       u64 pgoff, struct vm_area_struct *vma, struct file *file, u32 prot,
-		       u16 cause)
+static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
 {
-	u32 tgid = (u32)current->tgid;
-	enum jmmap_want want = prot & PROT_EXEC ? JMMAP_WANT_EXEC_MAPS : JMMAP_WANT_DATA_MAPS;
+	struct jmmap_rec_munmap r = {
+		.hdr = { .type = JMMAP_REC_MUNMAP, .size = sizeof(r) },
+		.pid = (u32)current->tgid,
+		.tid = (u32)current->pid,
+		.time = time,
+		.start = start,
+		.len = end - start,
+		.cause = cause,
+	};
 
-	p->tgid = tgid;
-	p->want = want;
-	p->r.mmap3.hdr.type = JMMAP_REC_MMAP3;
-	p->r.mmap3.pid = tgid;
-	p->r.mmap3.tid = (u32)current->pid;
-	p->r.mmap3.time = time;
-	p->r.mmap3.start = start;
-	p->r.mmap3.len = len;
-	p->r.mmap3.vma_start = vma->vm_start;
-	p->r.mmap3.vma_end = vma->vm_end;
-	p->r.mmap3.pgoff = file ? pgoff : 0;
-	p->r.mmap3.prot = prot;
-	p->r.mmap3.flags = vm_map_flags(vma->vm_flags, !file);
-	p->r.mmap3.cause = current->in_execve ? JMMAP_CAUSE_EXEC : cause;
-	if (file)
-		p->file = get_file(file);
+	emit_fileless(&r, sizeof(r), NULL, r.pid, JMMAP_WANT_EXEC_MAPS);
 }
 
-/* A new MMAP3 for [start, start + len) inside @vma; queued for its cookie. */
+/* @r as the MMAP3 of [start, start + len) inside @vma. */
+static void fill_mmap3(struct jmmap_rec_mmap3 *r, u64 time, unsigned long start,
+		       unsigned long len, u64 pgoff, struct vm_area_struct *vma, bool has_file,
+		       u32 prot, u16 cause)
+{
+	r->hdr.type = JMMAP_REC_MMAP3;
+	r->pid = (u32)current->tgid;
+	r->tid = (u32)current->pid;
+	r->time = time;
+	r->start = start;
+	r->len = len;
+	r->vma_start = vma->vm_start;
+	r->vma_end = vma->vm_end;
+	r->pgoff = has_file ? pgoff : 0;
+	r->prot = prot;
+	r->flags = vm_map_flags(vma->vm_flags, !has_file);
+	r->cause = current->in_execve ? JMMAP_CAUSE_EXEC : cause;
+}
+
+static enum jmmap_want want_of_prot(u32 prot)
+{
+	return prot & PROT_EXEC ? JMMAP_WANT_EXEC_MAPS : JMMAP_WANT_DATA_MAPS;
+}
+
+/*
+ * A new MMAP3 for [start, start + len) inside @vma: with a file, queued for
+ * its cookie and name (file pinned); without, given out now.
+ */
 static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pgoff,
 			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
 {
-	struct jmmap_pending *p = jmmap_pending_new();
+	u32 tgid = (u32)current->tgid;
+	struct jmmap_rec_mmap3 r;
+	struct jmmap_pending *p;
 
-	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, (u32)current->tgid,
-				 prot & PROT_EXEC ? JMMAP_WANT_EXEC_MAPS : JMMAP_WANT_DATA_MAPS);
+	if (!file) {
+		memset(&r, 0, sizeof(r));
+		fill_mmap3(&r, time, start, len, pgoff, vma, false, prot, cause);
+		emit_fileless(&r, sizeof(r), "//anon", tgid, want_of_prot(prot));
 		return;
 	}
-	fill_mmap3(p, time, start, len, pgoff, vma, file, prot, cause);
+	p = jmmap_pending_new();
+	if (!p) {
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot));
+		return;
+	}
+	p->tgid = tgid;
+	p->want = want_of_prot(prot);
+	fill_mmap3(&p->r.mmap3, time, start, len, pgoff, vma, true, prot, cause);
+	p->file = get_file(file);
 	jmmap_defer(p);
 }
 
 /*
  * What a task is doing between the entry of mmap_region/mprotect_fixup and
  * their perf_event_mmap(), and between the entry of the munmap path and its
- * unmap_vmas(): at most one entry of each class (map, unmap) per task, in
- * one hash under one lock. The classes are apart because 6.1's mmap_region()
- * runs the munmap path inside itself. An operation that fails leaves its
- * entry until the task's next one of that class, or its exit. Entries come
- * from a pool and the lock is raw: hooks may not allocate, free or sleep on
- * a PREEMPT_RT kernel.
+ * unmap_vmas(): at most one stash of each class (map, unmap) per task. The
+ * classes are apart because 6.1's mmap_region() runs the munmap path inside
+ * itself. An operation that fails leaves its stash until the task's next
+ * one of that class, or its exit.
+ *
+ * Stashes live in a table of slots set aside at load, STASH_SLOTS a class,
+ * looked for from the task's hash over STASH_PROBE slots. A task claims a
+ * free slot with a cmpxchg of its owner from NULL and gives it back by
+ * storing NULL; only the owner writes or reads a claimed slot, and only the
+ * task itself claims slots for itself, so there is no lock: a hook takes
+ * none, allocates nothing and never sleeps, on PREEMPT_RT too. When every
+ * slot of the window is taken the record is counted lost.
  */
 enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_MUNMAP };
 
+#define STASH_BITS 10
+#define STASH_SLOTS (1U << STASH_BITS)
+#define STASH_PROBE 8
+
 struct stash {
-	struct hlist_node hnode;
-	struct task_struct *task; /* key only, never dereferenced */
+	struct task_struct *task; /* the owner, or NULL; a key, never dereferenced */
 	enum stash_kind kind;
 	u64 time;
 	unsigned long start, len, pgoff, newflags;
@@ -191,87 +235,70 @@ struct stash {
 	struct xrange unmap[UNMAP_RANGES];
 };
 
-static DEFINE_RAW_SPINLOCK(stash_lock);
-static DEFINE_HASHTABLE(stashes, STASH_BITS);
-static struct jmmap_pool stash_pool;
+/* [0]: the map class, [1]: the unmap class; vmalloc'd at load */
+static struct stash *stash_table[2];
 
-static void stash_free(struct stash *st)
+static struct stash *stash_slot(bool unmap, u32 h, u32 i)
 {
-	jmmap_pool_put(&stash_pool, st);
+	return &stash_table[unmap][(h + i) & (STASH_SLOTS - 1)];
 }
 
-static bool stash_is_unmap(const struct stash *st)
+/* @task's stash of the class, still claimed, or NULL. */
+static struct stash *stash_find(struct task_struct *task, bool unmap)
 {
-	return st->kind == STASH_MUNMAP;
-}
+	u32 h = hash_ptr(task, STASH_BITS), i;
 
-static struct stash *stash_take_locked(struct task_struct *task, bool unmap)
-{
-	struct stash *st;
+	for (i = 0; i < STASH_PROBE; i++) {
+		struct stash *st = stash_slot(unmap, h, i);
 
-	hash_for_each_possible(stashes, st, hnode, (unsigned long)task) {
-		if (st->task == task && stash_is_unmap(st) == unmap) {
-			hash_del(&st->hnode);
+		if (READ_ONCE(st->task) == task)
 			return st;
-		}
 	}
 	return NULL;
 }
 
-static void stash_put(struct stash *st)
+/*
+ * A slot for the current task's new stash of the class, or NULL (lost): its
+ * own if a call that failed left one (overwritten), else a free one.
+ */
+static struct stash *stash_claim(bool unmap)
 {
-	struct stash *old;
-	unsigned long flags;
+	struct task_struct *me = current, *owner;
+	u32 h = hash_ptr(me, STASH_BITS), i, n_free = 0;
+	struct stash *st, *free[STASH_PROBE];
 
-	st->task = current;
-	raw_spin_lock_irqsave(&stash_lock, flags);
-	old = stash_take_locked(current, stash_is_unmap(st));
-	hash_add(stashes, &st->hnode, (unsigned long)current);
-	raw_spin_unlock_irqrestore(&stash_lock, flags);
-	stash_free(old);
-}
-
-static struct stash *stash_take(struct task_struct *task, bool unmap)
-{
-	struct stash *st;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&stash_lock, flags);
-	st = stash_take_locked(task, unmap);
-	raw_spin_unlock_irqrestore(&stash_lock, flags);
-	return st;
-}
-
-/* The current task's stash if it is an unmap overlapping [start, end). */
-static struct stash *stash_take_unmap(unsigned long start, unsigned long end)
-{
-	struct stash *st, *found = NULL;
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&stash_lock, flags);
-	hash_for_each_possible(stashes, st, hnode, (unsigned long)current) {
-		if (st->task != current || !stash_is_unmap(st))
-			continue;
-		if (st->start < end && start < st->start + st->len) {
-			hash_del(&st->hnode);
-			found = st;
-		}
-		break;
+	for (i = 0; i < STASH_PROBE; i++) {
+		st = stash_slot(unmap, h, i);
+		owner = READ_ONCE(st->task);
+		if (owner == me)
+			return st;
+		if (!owner)
+			free[n_free++] = st;
 	}
-	raw_spin_unlock_irqrestore(&stash_lock, flags);
-	return found;
+	for (i = 0; i < n_free; i++) {
+		if (!cmpxchg(&free[i]->task, NULL, me))
+			return free[i];
+	}
+	return NULL;
+}
+
+/* NULL-safe; the slot may be claimed by another task at once. */
+static void stash_release(struct stash *st)
+{
+	if (st)
+		smp_store_release(&st->task, NULL);
 }
 
 void jmmap_hooks_mm_task_exit(struct task_struct *task)
 {
-	stash_free(stash_take(task, false));
-	stash_free(stash_take(task, true));
+	stash_release(stash_find(task, false));
+	stash_release(stash_find(task, true));
 }
 
 static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsigned long len,
 		      unsigned long pgoff, unsigned long newflags)
 {
-	struct stash *st = jmmap_pool_get(&stash_pool);
+	struct stash *st = stash_claim(false);
 
 	if (!st) {
 		jmmap_lost_alloc(kind == STASH_MPROTECT_NOEXEC ? JMMAP_REC_MUNMAP : JMMAP_REC_MMAP3,
@@ -284,38 +311,51 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
 	st->len = len;
 	st->pgoff = pgoff;
 	st->newflags = newflags;
-	stash_put(st);
 }
 
 /* ------------------------------------------------------------ mmap_region */
 
+/*
+ * Whether the mapping being made can replace one: an mmap() system call
+ * without MAP_FIXED was given a free range by get_unmapped_area() (and
+ * MAP_FIXED_NOREPLACE fails before this point when the range is taken).
+ * Other callers (the ELF loader, shmat, remap_file_pages) may.
+ */
+static bool may_replace(void)
+{
+	unsigned long args[6];
+
+	if (current_syscall() != __NR_mmap)
+		return true;
+	syscall_get_arguments(current, task_pt_regs(current), args);
+	return args[3] & MAP_FIXED;
+}
+
 static int mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct xrange r[UNMAP_RANGES];
-	u32 tgid = (u32)current->tgid, i, n;
+	u32 tgid = (u32)current->tgid, i, n, wants;
 	unsigned long addr, len, vm_flags;
-	bool exec_wanted;
 	u64 time;
 
 	if (!current_is_user())
 		return 0;
+	wants = jmmap_wants(tgid);
+	if (!wants)
+		return 0;
 	addr = regs_get_kernel_argument(regs, 1);
 	len = regs_get_kernel_argument(regs, 2);
 	vm_flags = regs_get_kernel_argument(regs, 3);
-	exec_wanted = jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS);
-	if (!exec_wanted && !jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
-		return 0;
 	/* An unmap of an earlier call that failed must not linger. */
-	stash_free(stash_take(current, true));
+	stash_release(stash_find(current, true));
 	time = jmmap_now();
-	if (exec_wanted) {
+	if ((wants & JMMAP_WANTS_EXEC) && may_replace()) {
 		/* MAP_FIXED over executable code: that code goes away first. */
 		n = exec_overlaps(current->mm, addr, addr + len, r, UNMAP_RANGES);
 		for (i = 0; i < n; i++)
 			queue_munmap(time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
 	}
-	if ((vm_flags & VM_EXEC) ? exec_wanted
-				 : jmmap_anyone_wants(tgid, JMMAP_WANT_DATA_MAPS))
+	if (wants & ((vm_flags & VM_EXEC) ? JMMAP_WANTS_EXEC : JMMAP_WANTS_DATA))
 		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0);
 	return 0;
 }
@@ -381,9 +421,9 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	if (vma->vm_mm != current->mm)
 		return 0;
-	st = stash_take(current, false);
+	st = stash_find(current, false);
 	if (!st || st->start < vma->vm_start || st->start + st->len > vma->vm_end) {
-		stash_free(st); /* not the operation stashed (it failed earlier) */
+		stash_release(st); /* not the operation stashed (it failed earlier) */
 		brk_grown(vma);
 		return 0;
 	}
@@ -406,7 +446,7 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	case STASH_MUNMAP: /* not in this class */
 		break;
 	}
-	stash_free(st);
+	stash_release(st);
 	return 0;
 }
 
@@ -496,10 +536,10 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
 	n = end > start ? exec_overlaps(mm, start, end, r, UNMAP_RANGES) : 0;
 	if (!n) {
-		stash_free(stash_take(current, true)); /* an earlier failed unmap */
+		stash_release(stash_find(current, true)); /* an earlier failed unmap */
 		return 0;
 	}
-	st = jmmap_pool_get(&stash_pool);
+	st = stash_claim(true);
 	if (!st) {
 		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
 		return 0;
@@ -510,7 +550,6 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	st->n_unmap = n;
 	st->unmap_cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
 	memcpy(st->unmap, r, n * sizeof(r[0]));
-	stash_put(st);
 	return 0;
 }
 
@@ -532,13 +571,14 @@ static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
 	jmmap_unmap_vmas_args(regs, &vma, &start, &end);
 	if (!vma || vma->vm_mm != current->mm)
 		return 0;
-	st = stash_take_unmap(start, end);
-	if (!st)
+	/* the current task's stash, if it is about this range */
+	st = stash_find(current, true);
+	if (!st || st->start >= end || start >= st->start + st->len)
 		return 0;
 	time = jmmap_now();
 	for (i = 0; i < st->n_unmap; i++)
 		queue_munmap(time, st->unmap[i].start, st->unmap[i].end, st->unmap_cause);
-	stash_free(st);
+	stash_release(st);
 	return 0;
 }
 
@@ -582,9 +622,11 @@ static bool mremap_resolve(struct jmmap_pending *p)
 	vma = find_vma(mm, start);
 	if (vma && vma->vm_start <= start && start + len <= vma->vm_end &&
 	    (vma->vm_flags & VM_EXEC)) {
-		fill_mmap3(p, jmmap_now(), start, len,
+		fill_mmap3(&p->r.mmap3, jmmap_now(), start, len,
 			   ((u64)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), vma,
-			   vma->vm_file, vm_prot(vma->vm_flags), JMMAP_CAUSE_MREMAP);
+			   vma->vm_file != NULL, vm_prot(vma->vm_flags), JMMAP_CAUSE_MREMAP);
+		if (vma->vm_file)
+			p->file = get_file(vma->vm_file);
 		found = true;
 	}
 	mmap_read_unlock(mm);
@@ -643,12 +685,23 @@ static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probe_templates)];
 
 int jmmap_hooks_mm_init(void)
 {
-	return jmmap_pool_init(&stash_pool, "stash", sizeof(struct stash), STASH_MAX);
+	size_t bytes = STASH_SLOTS * sizeof(struct stash);
+
+	stash_table[0] = __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	stash_table[1] = __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
+	if (!stash_table[0] || !stash_table[1]) {
+		jmmap_hooks_mm_exit();
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void jmmap_hooks_mm_exit(void)
 {
-	jmmap_pool_destroy(&stash_pool);
+	vfree(stash_table[1]);
+	vfree(stash_table[0]);
+	stash_table[1] = NULL;
+	stash_table[0] = NULL;
 }
 
 int jmmap_hooks_mm_register(void)
@@ -670,17 +723,11 @@ int jmmap_hooks_mm_register(void)
 /*
  * Unregistering waits until no handler runs any more. The caller has
  * unregistered the exit tracepoint first (jmmap_disarm()), so nothing else
- * takes stashes either: they are given back here.
+ * touches stashes either: the slots left claimed are given back here.
  */
 void jmmap_hooks_mm_unregister(void)
 {
-	struct hlist_node *tmp;
-	struct stash *st;
-	int bkt;
-
 	unregister_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
-	hash_for_each_safe(stashes, bkt, tmp, st, hnode) {
-		hash_del(&st->hnode);
-		stash_free(st);
-	}
+	memset(stash_table[0], 0, STASH_SLOTS * sizeof(struct stash));
+	memset(stash_table[1], 0, STASH_SLOTS * sizeof(struct stash));
 }

@@ -89,6 +89,10 @@ enum jmmap_want {
 	JMMAP_WANT_DATA_MAPS, /* non-executable mappings too */
 };
 bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want);
+/* The same for both kinds at once, in one walk of the sessions: JMMAP_WANTS_* bits. */
+#define JMMAP_WANTS_EXEC (1U << JMMAP_WANT_EXEC_MAPS)
+#define JMMAP_WANTS_DATA (1U << JMMAP_WANT_DATA_MAPS)
+u32 jmmap_wants(u32 tgid);
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
 
 /*

@@ -271,6 +271,25 @@ bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want)
 	return ret;
 }
 
+u32 jmmap_wants(u32 tgid)
+{
+	struct jmmap_session *s;
+	u32 ret = 0;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (!READ_ONCE(s->system_wide) && !jmmap_session_follows(s, tgid))
+			continue;
+		ret |= JMMAP_WANTS_EXEC;
+		if (READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS) {
+			ret |= JMMAP_WANTS_DATA;
+			break;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
 /* Give @rec to every session entitled to records about @tgid. */
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want)
 {

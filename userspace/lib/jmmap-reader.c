@@ -135,7 +135,8 @@ static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm
 	}
 }
 
-int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx)
+int jmmap_reader__walk_only(const void *buf, size_t len, bool swapped, uint16_t type,
+			    jm_event_fn fn, void *ctx)
 {
 	const struct jr j = { swapped };
 	const uint8_t *p = buf;
@@ -148,6 +149,10 @@ int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn
 
 		if (size <= 0)
 			return -EBADMSG; /* impossible, or cut off */
+		if (type && g16(&j, p + off) != type) {
+			off += size;
+			continue;
+		}
 		memset(&e, 0, sizeof(e));
 		e.type = g16(&j, p + off);
 		e.flags = g16(&j, p + off + 2);
@@ -163,6 +168,11 @@ int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn
 		off += size;
 	}
 	return 0;
+}
+
+int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx)
+{
+	return jmmap_reader__walk_only(buf, len, swapped, 0, fn, ctx);
 }
 
 long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],

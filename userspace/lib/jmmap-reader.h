@@ -33,6 +33,9 @@ typedef int (*jm_event_fn)(const struct jm_event *ev, void *ctx);
 
 /* 0, -EBADMSG when a record is impossible (the walk stops there), or @fn's value. */
 int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx);
+/* The same for the records of one @type only; the others are stepped over undecoded. */
+int jmmap_reader__walk_only(const void *buf, size_t len, bool swapped, uint16_t type,
+			    jm_event_fn fn, void *ctx);
 
 /*
  * The recorder's account of records as read from the device (host byte

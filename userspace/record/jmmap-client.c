@@ -97,7 +97,8 @@ int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wi
 
 int jmmap_client__read(struct jmmap_client *s)
 {
-	struct buf *b = &s->partial;
+	struct buf *b = &s->records;
+	size_t from = b->len, got = s->partial;
 	long whole;
 	int err;
 
@@ -105,10 +106,10 @@ int jmmap_client__read(struct jmmap_client *s)
 	for (int i = 0; i < 64; i++) {
 		ssize_t n;
 
-		err = buf__reserve(b, 64 * 1024);
+		err = buf__reserve(b, got + 64 * 1024);
 		if (err)
 			return err;
-		n = read(s->fd, b->data + b->len, b->cap - b->len);
+		n = read(s->fd, b->data + from + got, b->cap - from - got);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -118,16 +119,13 @@ int jmmap_client__read(struct jmmap_client *s)
 		}
 		if (n == 0)
 			break;
-		b->len += (size_t)n;
+		got += (size_t)n;
 	}
-	whole = jmmap_reader__scan(b->data, b->len, s->nr_by_type, &s->lost);
+	whole = jmmap_reader__scan(b->data + from, got, s->nr_by_type, &s->lost);
 	if (whole < 0)
 		return (int)whole;
-	err = buf__append(&s->records, b->data, (size_t)whole);
-	if (err)
-		return err;
-	memmove(b->data, b->data + whole, b->len - (size_t)whole);
-	b->len -= (size_t)whole;
+	b->len += (size_t)whole;
+	s->partial = got - (size_t)whole;
 	s->nr_records = 0;
 	for (int i = 0; i < JMMAP_REC_MAX; i++)
 		s->nr_records += s->nr_by_type[i];
@@ -158,6 +156,5 @@ void jmmap_client__free(struct jmmap_client *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	buf__release(&s->records);
-	buf__release(&s->partial);
 	free(s);
 }

@@ -17,8 +17,13 @@
 struct jmmap_client {
 	int fd;
 	struct jmmap_version version;
-	struct buf records; /* whole records, as read */
-	struct buf partial; /* an incomplete record tail, if a read split one */
+	/*
+	 * Whole records, as read: records.len bytes, followed in the same
+	 * memory by @partial bytes of a record a read split (read() writes
+	 * straight here, with no copy in between)
+	 */
+	struct buf records;
+	size_t partial;
 	uint64_t nr_records;
 	uint64_t nr_by_type[JMMAP_REC_MAX];
 	uint64_t lost; /* summed from LOST records */

@@ -263,9 +263,11 @@ int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len)
 {
 	int err;
 
-	/* whole records only (jmmap_reader__scan); one the module should never write ends the batch
+	/*
+	 * whole records only (jmmap_reader__scan); one the module should never
+	 * write ends the batch. on_jmmap() looks at MMAP3 records only.
 	 */
-	err = jmmap_reader__walk(bytes, len, false, on_jmmap, r);
+	err = jmmap_reader__walk_only(bytes, len, false, JMMAP_REC_MMAP3, on_jmmap, r);
 	return err == -EBADMSG ? 0 : err;
 }
 
