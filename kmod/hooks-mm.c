@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jmmap memory hooks: kprobes (function entry only) on the functions that
+ * jmmap memory hooks: ftrace callbacks at the entry of the functions that
  * create, change and remove mappings. They run with preemption disabled and
  * never sleep; the current task holds its mmap_lock in all of them, so its
  * vmas are stable.
@@ -21,14 +21,15 @@
  *   (compat.h)       the mremap system call: a pending MMAP3 cause mremap,
  *                    resolved from the call's return value in task_work
  *
- * No kretprobes: their return trampolines outlive unregistration, and on
- * Debian's 6.1 loading and unloading the module while tasks sleep inside a
- * probed function crashed the kernel. Entry kprobes are fully synchronised
- * by unregister_kprobes().
+ * No kretprobes or exit hooks: their return trampolines outlive
+ * unregistration, and on Debian's 6.1 loading and unloading the module while
+ * tasks sleep inside a probed function crashed the kernel. Entry callbacks
+ * are fully synchronised by unregister_ftrace_function().
  */
 #include <asm/syscall.h>
 #include <linux/hash.h>
-#include <linux/kprobes.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
@@ -98,47 +99,50 @@ static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned lon
 }
 
 /*
- * A record with no file: nothing to read for it, so it is built here and
- * given to the sessions at once, unless records of the task's are queued
- * for task_work ahead of it (an exec's, a file mapping's): then it goes
- * behind them. @fixed is its fixed part; the name, if any, follows.
+ * A record with no file (MUNMAP, or the MMAP3 of an anonymous mapping),
+ * built in place: the fixed part, then for an MMAP3 the name "//anon"
+ * padded to 8 bytes, as jmmap_pending_finish() would write it.
  */
-static void emit_fileless(const void *fixed, size_t fixed_size, const char *name, u32 tgid,
-			  enum jmmap_want want)
+#define ANON_NAME "//anon\0"
+union fileless {
+	struct jmmap_rec_header hdr;
+	struct jmmap_rec_munmap munmap;
+	struct jmmap_rec_mmap3 mmap3;
+	u8 bytes[sizeof(struct jmmap_rec_mmap3) + sizeof(ANON_NAME)];
+};
+
+/*
+ * Nothing to read for such a record: it is given to the sessions at once,
+ * unless records of the task's are queued for task_work ahead of it (an
+ * exec's, a file mapping's): then it goes behind them. @rec->hdr.size is
+ * set; @fixed_size is the size of its fixed part.
+ */
+static void emit_fileless(union fileless *rec, size_t fixed_size, u32 tgid, enum jmmap_want want)
 {
-	u64 buf[(sizeof(struct jmmap_rec_mmap3) + 8) / 8 + 1];
-	struct jmmap_rec_header *rec = (struct jmmap_rec_header *)buf;
-	size_t name_len = name ? strlen(name) + 1 : 0;
-	size_t size = ALIGN(fixed_size + name_len, 8);
 	struct jmmap_pending *p;
 
-	BUILD_BUG_ON(sizeof(struct jmmap_rec_munmap) > sizeof(buf));
+	BUILD_BUG_ON(sizeof(ANON_NAME) != 8 || sizeof(struct jmmap_rec_mmap3) % 8);
 	if (!jmmap_defer_queued()) {
-		if (WARN_ON_ONCE(size > sizeof(buf)))
-			return;
-		memcpy(buf, fixed, fixed_size);
-		memset((u8 *)buf + fixed_size, 0, size - fixed_size);
-		if (name)
-			memcpy((u8 *)buf + fixed_size, name, name_len);
-		rec->size = (u32)size;
-		jmmap_emit(rec, tgid, want);
+		jmmap_emit(&rec->hdr, tgid, want);
 		return;
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(((const struct jmmap_rec_header *)fixed)->type, tgid, want);
+		jmmap_lost_alloc(rec->hdr.type, tgid, want);
 		return;
 	}
 	p->tgid = tgid;
 	p->want = want;
-	memcpy(&p->r, fixed, fixed_size);
+	memcpy(&p->r, rec, fixed_size);
 	jmmap_defer(p);
 }
 
 static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
 {
-	struct jmmap_rec_munmap r = {
-		.hdr = { .type = JMMAP_REC_MUNMAP, .size = sizeof(r) },
+	union fileless rec;
+
+	rec.munmap = (struct jmmap_rec_munmap){
+		.hdr = { .type = JMMAP_REC_MUNMAP, .size = sizeof(rec.munmap) },
 		.pid = (u32)current->tgid,
 		.tid = (u32)current->pid,
 		.time = time,
@@ -146,8 +150,7 @@ static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 c
 		.len = end - start,
 		.cause = cause,
 	};
-
-	emit_fileless(&r, sizeof(r), NULL, r.pid, JMMAP_WANT_EXEC_MAPS);
+	emit_fileless(&rec, sizeof(rec.munmap), rec.munmap.pid, JMMAP_WANT_EXEC_MAPS);
 }
 
 /* @r as the MMAP3 of [start, start + len) inside @vma. */
@@ -182,13 +185,15 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
 {
 	u32 tgid = (u32)current->tgid;
-	struct jmmap_rec_mmap3 r;
+	union fileless rec;
 	struct jmmap_pending *p;
 
 	if (!file) {
-		memset(&r, 0, sizeof(r));
-		fill_mmap3(&r, time, start, len, pgoff, vma, false, prot, cause);
-		emit_fileless(&r, sizeof(r), "//anon", tgid, want_of_prot(prot));
+		memset(&rec.mmap3, 0, sizeof(rec.mmap3));
+		fill_mmap3(&rec.mmap3, time, start, len, pgoff, vma, false, prot, cause);
+		memcpy(rec.bytes + sizeof(rec.mmap3), ANON_NAME, sizeof(ANON_NAME));
+		rec.hdr.size = sizeof(rec.bytes);
+		emit_fileless(&rec, sizeof(rec.mmap3), tgid, want_of_prot(prot));
 		return;
 	}
 	p = jmmap_pending_new();
@@ -223,7 +228,7 @@ enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_
 
 #define STASH_BITS 10
 #define STASH_SLOTS (1U << STASH_BITS)
-#define STASH_PROBE 8
+#define STASH_PROBE 4
 
 struct stash {
 	struct task_struct *task; /* the owner, or NULL; a key, never dereferenced */
@@ -331,57 +336,60 @@ static bool may_replace(void)
 	return args[3] & MAP_FIXED;
 }
 
-static int mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+static void mmap_pre(struct pt_regs *regs)
 {
 	struct xrange r[UNMAP_RANGES];
 	u32 tgid = (u32)current->tgid, i, n, wants;
 	unsigned long addr, len, vm_flags;
+	bool replace, keep;
 	u64 time;
 
 	if (!current_is_user())
-		return 0;
+		return;
 	wants = jmmap_wants(tgid);
 	if (!wants)
-		return 0;
+		return;
 	addr = regs_get_kernel_argument(regs, 1);
 	len = regs_get_kernel_argument(regs, 2);
 	vm_flags = regs_get_kernel_argument(regs, 3);
 	/* An unmap of an earlier call that failed must not linger. */
 	stash_release(stash_find(current, true));
+	replace = (wants & JMMAP_WANTS_EXEC) && may_replace();
+	keep = wants & ((vm_flags & VM_EXEC) ? JMMAP_WANTS_EXEC : JMMAP_WANTS_DATA);
+	if (!replace && !keep)
+		return;
 	time = jmmap_now();
-	if ((wants & JMMAP_WANTS_EXEC) && may_replace()) {
+	if (replace) {
 		/* MAP_FIXED over executable code: that code goes away first. */
 		n = exec_overlaps(current->mm, addr, addr + len, r, UNMAP_RANGES);
 		for (i = 0; i < n; i++)
 			queue_munmap(time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
 	}
-	if (wants & ((vm_flags & VM_EXEC) ? JMMAP_WANTS_EXEC : JMMAP_WANTS_DATA))
+	if (keep)
 		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0);
-	return 0;
 }
 
 /* --------------------------------------------------------- mprotect_fixup */
 
-static int mprotect_pre(struct kprobe *kp, struct pt_regs *regs)
+static void mprotect_pre(struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 	unsigned long start, end, newflags, oldflags;
 
 	if (!current_is_user())
-		return 0;
+		return;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
 	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
 	newflags = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
 	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
-		return 0;
+		return;
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
-		return 0;
+		return;
 	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
 		  start, end - start,
 		  ((unsigned long)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), newflags);
-	return 0;
 }
 
 /* -------------------------------------------------------- perf_event_mmap */
@@ -411,21 +419,21 @@ static void brk_grown(struct vm_area_struct *vma)
 		    JMMAP_CAUSE_BRK);
 }
 
-static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
+static void perf_mmap_pre(struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 	struct stash *st;
 
 	if (!current_is_user())
-		return 0;
+		return;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	if (vma->vm_mm != current->mm)
-		return 0;
+		return;
 	st = stash_find(current, false);
 	if (!st || st->start < vma->vm_start || st->start + st->len > vma->vm_end) {
 		stash_release(st); /* not the operation stashed (it failed earlier) */
 		brk_grown(vma);
-		return 0;
+		return;
 	}
 	switch (st->kind) {
 	case STASH_MMAP:
@@ -447,7 +455,6 @@ static int perf_mmap_pre(struct kprobe *kp, struct pt_regs *regs)
 		break;
 	}
 	stash_release(st);
-	return 0;
 }
 
 /* ----------------------------------------------------------------- munmap */
@@ -507,7 +514,7 @@ static bool called_from_mmap_region(struct pt_regs *regs)
  * split would exceed vm.max_map_count or memory runs out), and then nothing
  * went away.
  */
-static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
+static void munmap_pre(struct pt_regs *regs)
 {
 	struct xrange r[UNMAP_RANGES];
 	struct mm_struct *mm;
@@ -517,10 +524,10 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	int nr;
 
 	if (!current_is_user())
-		return 0;
+		return;
 	mm = (struct mm_struct *)regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_MM);
 	if (mm != current->mm)
-		return 0;
+		return;
 	/*
 	 * 6.1's mmap_region() removes what a MAP_FIXED mapping replaces
 	 * through this path, whichever call made the mapping (mmap, shmat
@@ -528,21 +535,21 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	 * reported it already.
 	 */
 	if (called_from_mmap_region(regs))
-		return 0;
+		return;
 	nr = current_syscall();
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
-		return 0;
+		return;
 	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
 	n = end > start ? exec_overlaps(mm, start, end, r, UNMAP_RANGES) : 0;
 	if (!n) {
 		stash_release(stash_find(current, true)); /* an earlier failed unmap */
-		return 0;
+		return;
 	}
 	st = stash_claim(true);
 	if (!st) {
 		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
-		return 0;
+		return;
 	}
 	st->kind = STASH_MUNMAP;
 	st->start = start;
@@ -550,7 +557,6 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
 	st->n_unmap = n;
 	st->unmap_cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
 	memcpy(st->unmap, r, n * sizeof(r[0]));
-	return 0;
 }
 
 /*
@@ -558,7 +564,7 @@ static int munmap_pre(struct kprobe *kp, struct pt_regs *regs)
  * only after the vmas were taken out of the tree for good, to zap their
  * pages. That is where the executable code went away: report it, timed now.
  */
-static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
+static void unmap_vmas_pre(struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 	unsigned long start, end;
@@ -567,19 +573,18 @@ static int unmap_vmas_pre(struct kprobe *kp, struct pt_regs *regs)
 	u32 i;
 
 	if (!current_is_user())
-		return 0;
+		return;
 	jmmap_unmap_vmas_args(regs, &vma, &start, &end);
 	if (!vma || vma->vm_mm != current->mm)
-		return 0;
+		return;
 	/* the current task's stash, if it is about this range */
 	st = stash_find(current, true);
 	if (!st || st->start >= end || start >= st->start + st->len)
-		return 0;
+		return;
 	time = jmmap_now();
 	for (i = 0; i < st->n_unmap; i++)
 		queue_munmap(time, st->unmap[i].start, st->unmap[i].end, st->unmap_cause);
 	stash_release(st);
-	return 0;
 }
 
 /* ----------------------------------------------------------------- mremap */
@@ -644,20 +649,20 @@ static bool mremap_resolve(struct jmmap_pending *p)
  * mremap of a traced process is queued, and dropped there when it failed or
  * did not concern executable code.
  */
-static int mremap_pre(struct kprobe *kp, struct pt_regs *regs)
+static void mremap_pre(struct pt_regs *regs)
 {
 	unsigned long args[6];
 	struct jmmap_pending *p;
 	u32 tgid = (u32)current->tgid;
 
 	if (!current_is_user() || in_compat_syscall())
-		return 0;
+		return;
 	if (!jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
-		return 0;
+		return;
 	p = jmmap_pending_new();
 	if (!p) {
 		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS);
-		return 0;
+		return;
 	}
 	syscall_get_arguments(current, task_pt_regs(current), args);
 	p->tgid = tgid;
@@ -668,20 +673,46 @@ static int mremap_pre(struct kprobe *kp, struct pt_regs *regs)
 	p->arg[1] = args[1];
 	p->arg[2] = args[2];
 	jmmap_defer(p);
-	return 0;
 }
 
-static const struct kprobe mm_probe_templates[] = {
-	{ .symbol_name = JMMAP_MMAP_SYMBOL, .pre_handler = mmap_pre },
-	{ .symbol_name = JMMAP_MPROTECT_SYMBOL, .pre_handler = mprotect_pre },
-	{ .symbol_name = "perf_event_mmap", .pre_handler = perf_mmap_pre },
-	{ .symbol_name = JMMAP_MUNMAP_SYMBOL, .pre_handler = munmap_pre },
-	{ .symbol_name = JMMAP_UNMAP_VMAS_SYMBOL, .pre_handler = unmap_vmas_pre },
-	{ .symbol_name = JMMAP_MREMAP_SYMBOL, .pre_handler = mremap_pre },
-};
+/*
+ * One ftrace_ops a function, each with its own callback: ftrace calls it from
+ * the function's entry (its fentry call) with the registers saved, through
+ * a trampoline made for it, with preemption disabled and recursion on the
+ * same CPU stopped (no FTRACE_OPS_FL_RECURSION: ftrace's own check). This is
+ * what an entry kprobe on these functions uses underneath, without the
+ * kprobe's lookup and bookkeeping on every hit.
+ */
+#define MM_HOOK(fn)                                                                                \
+	static void notrace fn##_entry(unsigned long ip, unsigned long parent_ip,                  \
+				       struct ftrace_ops *op, struct ftrace_regs *fregs)           \
+	{                                                                                          \
+		struct pt_regs *regs = ftrace_get_regs(fregs);                                     \
+												   \
+		if (regs)                                                                          \
+			fn(regs);                                                                  \
+	}
 
-static struct kprobe mm_probes[ARRAY_SIZE(mm_probe_templates)];
-static struct kprobe *mm_probe_ptrs[ARRAY_SIZE(mm_probe_templates)];
+MM_HOOK(mmap_pre)
+MM_HOOK(mprotect_pre)
+MM_HOOK(perf_mmap_pre)
+MM_HOOK(munmap_pre)
+MM_HOOK(unmap_vmas_pre)
+MM_HOOK(mremap_pre)
+
+static struct mm_hook {
+	const char *symbol;
+	ftrace_func_t func;
+	struct ftrace_ops ops;
+	bool registered;
+} mm_hooks[] = {
+	{ JMMAP_MMAP_SYMBOL, mmap_pre_entry },
+	{ JMMAP_MPROTECT_SYMBOL, mprotect_pre_entry },
+	{ "perf_event_mmap", perf_mmap_pre_entry },
+	{ JMMAP_MUNMAP_SYMBOL, munmap_pre_entry },
+	{ JMMAP_UNMAP_VMAS_SYMBOL, unmap_vmas_pre_entry },
+	{ JMMAP_MREMAP_SYMBOL, mremap_pre_entry },
+};
 
 int jmmap_hooks_mm_init(void)
 {
@@ -704,30 +735,57 @@ void jmmap_hooks_mm_exit(void)
 	stash_table[0] = NULL;
 }
 
+/* Unregistering waits until no callback runs any more (ftrace's own sync). */
+static void hooks_off(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
+		struct mm_hook *h = &mm_hooks[i];
+
+		if (h->registered)
+			unregister_ftrace_function(&h->ops);
+		h->registered = false;
+		ftrace_free_filter(&h->ops);
+	}
+}
+
 int jmmap_hooks_mm_register(void)
 {
+	char name[KSYM_NAME_LEN];
 	size_t i;
 	int err;
 
-	/* Armed again after a disarm: from a clean copy (register sets .addr). */
-	for (i = 0; i < ARRAY_SIZE(mm_probes); i++) {
-		mm_probes[i] = mm_probe_templates[i];
-		mm_probe_ptrs[i] = &mm_probes[i];
+	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
+		struct mm_hook *h = &mm_hooks[i];
+
+		/* Armed again after a disarm: from a clean ops. */
+		memset(&h->ops, 0, sizeof(h->ops));
+		h->ops.func = h->func;
+		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+		strscpy(name, h->symbol, sizeof(name));
+		err = ftrace_set_filter(&h->ops, (unsigned char *)name, strlen(name), 1);
+		if (!err)
+			err = register_ftrace_function(&h->ops);
+		if (err) {
+			pr_err("jmmap: cannot trace %s (%d); is it inlined or not traceable?\n",
+			       h->symbol, err);
+			hooks_off();
+			return err;
+		}
+		h->registered = true;
 	}
-	err = register_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
-	if (err)
-		pr_err("jmmap: cannot probe the mm functions (%d); is one inlined?\n", err);
-	return err;
+	return 0;
 }
 
 /*
- * Unregistering waits until no handler runs any more. The caller has
- * unregistered the exit tracepoint first (jmmap_disarm()), so nothing else
- * touches stashes either: the slots left claimed are given back here.
+ * The caller has unregistered the exit tracepoint first (jmmap_disarm()),
+ * so once the callbacks are off nothing touches stashes: the slots left
+ * claimed are given back here.
  */
 void jmmap_hooks_mm_unregister(void)
 {
-	unregister_kprobes(mm_probe_ptrs, ARRAY_SIZE(mm_probe_ptrs));
+	hooks_off();
 	memset(stash_table[0], 0, STASH_SLOTS * sizeof(struct stash));
 	memset(stash_table[1], 0, STASH_SLOTS * sizeof(struct stash));
 }

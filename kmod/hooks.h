@@ -7,8 +7,8 @@
 
 struct jmmap_session;
 
-/* hooks-mm.c: entry kprobes on mmap_region, mprotect_fixup, the munmap path, ... */
-int jmmap_hooks_mm_init(void); /* at load: the pool of stashes */
+/* hooks-mm.c: callbacks at the entry of mmap_region, mprotect_fixup, the munmap path, ... */
+int jmmap_hooks_mm_init(void); /* at load: the table of stashes */
 void jmmap_hooks_mm_exit(void);
 int jmmap_hooks_mm_register(void);
 void jmmap_hooks_mm_unregister(void);

@@ -47,10 +47,13 @@ load() {
 	loaded && return 0
 	insmod "$JMMAP_KO" 2>/tmp/insmod.err || error "insmod $JMMAP_KO: $(cat /tmp/insmod.err)"
 }
-# kprobes registered now (debugfs), or "?" where the kernel does not list them
-kprobes() {
-	if [ -r /sys/kernel/debug/kprobes/list ]; then
-		wc -l </sys/kernel/debug/kprobes/list
+# functions jmmap traces now (tracefs: its ftrace callbacks), or "?" where
+# the kernel does not list them
+traced() {
+	t=/sys/kernel/tracing
+	[ -r $t/enabled_functions ] || mount -t tracefs none $t 2>/dev/null
+	if [ -r $t/enabled_functions ]; then
+		grep -c '\[jmmap\]' $t/enabled_functions
 	else
 		echo '?'
 	fi
@@ -77,12 +80,12 @@ loop_run() { # MODE RUN
 	case "$1" in
 	none)
 		unload
-		[ "$2" = 0 ] && echo "INFO kprobes-none $(kprobes)"
+		[ "$2" = 0 ] && echo "INFO traced-none $(traced)"
 		v=$(/add/bench_mmap_loop "$loops")
 		;;
 	idle)
 		load
-		[ "$2" = 0 ] && echo "INFO kprobes-idle $(kprobes)"
+		[ "$2" = 0 ] && echo "INFO traced-idle $(traced)"
 		v=$(/add/bench_mmap_loop "$loops")
 		;;
 	perf)

@@ -8,7 +8,8 @@
  *   rec_featdump FILE      INFO lines as "info KEY=VALUE", then
  *                          "jitdump PID PATH BYTES RECORDS LOADS TIME" + "jitload NAME",
  *                          "perfmap TIME PID LINE", "file STATUS KIND HEX PATH",
- *                          "jmmap BYTES" + "jmmaprec TYPE PID [START LEN CAUSE NAME]",
+ *                          "jmmap BYTES" + "jmmaprec TYPE PID [START LEN CAUSE NAME]"
+ *                          (MMAP3) or "jmmaprec TYPE PID START LEN CAUSE TIME" (MUNMAP),
  *                          "kallsyms BYTES", "zstd ID BYTES RAW_BYTES" before a
  *                          section stored compressed, "cutshort" when no
  *                          features were written. Exit 1 on a malformed file.
@@ -202,6 +203,14 @@ static void dump(unsigned int id, const uint8_t *p, uint64_t size)
 				printf("jmmaprec %u %u %llx %llx %u %s\n", rh.type, pid,
 				       (unsigned long long)m.start, (unsigned long long)m.len,
 				       m.cause, name);
+			} else if (rh.type == JMMAP_REC_MUNMAP &&
+				   rh.size >= sizeof(struct jmmap_rec_munmap)) {
+				struct jmmap_rec_munmap u;
+
+				memcpy(&u, p + off, sizeof(u));
+				printf("jmmaprec %u %u %llx %llx %u %llu\n", rh.type, pid,
+				       (unsigned long long)u.start, (unsigned long long)u.len,
+				       u.cause, (unsigned long long)u.time);
 			} else {
 				printf("jmmaprec %u %u\n", rh.type, pid);
 			}

@@ -4,6 +4,7 @@
  * record its profile into a perf.data file. See Documentation/man/jrec-record.1.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -137,6 +138,25 @@ static void read_signals(struct record *r)
 	}
 }
 
+/*
+ * The module's records go to an unlinked file beside the output once they
+ * pass a megabyte: a long recording of a JIT that maps code all the time
+ * does not hold them all in memory. Without such a file they stay there.
+ */
+static void spool_jmmap(struct record *r)
+{
+	char *dir = strdup(r->opts.output);
+	int err;
+
+	if (!dir)
+		return;
+	err = jmmap_client__spool_in(r->jm, dirname(dir));
+	if (err && r->opts.verbose)
+		fprintf(stderr, "jrec record: module records kept in memory (no file in %s: %s)\n",
+			dir, strerror(-err));
+	free(dir);
+}
+
 static int setup_jmmap(struct record *r)
 {
 	int err;
@@ -159,6 +179,8 @@ static int setup_jmmap(struct record *r)
 			}
 		}
 	}
+	if (r->jm)
+		spool_jmmap(r);
 	if (!r->jm && !r->opts.quiet)
 		fprintf(stderr, "jrec record: running without the jmmap module: %s\n",
 			r->jmmap_reason);
@@ -207,12 +229,13 @@ static int target_gone(struct record *r)
 /* Read the module's records and look at the new ones. */
 static int read_jmmap(struct record *r)
 {
-	size_t before = r->jm->records.len;
+	const uint8_t *fresh;
+	size_t n;
 	int err;
 
 	if (r->jm_broken)
 		return 0;
-	err = jmmap_client__read(r->jm);
+	err = jmmap_client__read(r->jm, &fresh, &n);
 	if (err == -EINVAL) {
 		/* keep sampling; the records read so far are kept */
 		if (!r->opts.quiet)
@@ -221,9 +244,9 @@ static int read_jmmap(struct record *r)
 		r->jm_broken = 1;
 		return 0;
 	}
-	if (err || r->jm->records.len == before)
+	if (err || !n)
 		return err;
-	return watch__jmmap(r, r->jm->records.data + before, r->jm->records.len - before);
+	return watch__jmmap(r, fresh, n);
 }
 
 static int main_loop(struct record *r)

@@ -255,8 +255,9 @@ static int side_files(struct record *r)
 	int err;
 
 	if (r->jm) {
-		err =
-		    jrec_section__raw(&b, JREC_FEAT_JMMAP, r->jm->records.data, r->jm->records.len);
+		err = jrec_section__begin(&b, JREC_FEAT_JMMAP);
+		if (!err)
+			err = jmmap_client__append_records(r->jm, &b);
 		err = add(r, JREC_FEAT_JMMAP, &b, err);
 		if (err)
 			return err;

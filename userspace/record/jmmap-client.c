@@ -2,6 +2,7 @@
 /* jmmap session for the recorder; see jmmap-client.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 
 /* Wake the recorder once a quarter of the module's default ring is full. */
 #define JMMAP_CLIENT_WAKEUP (256 * 1024)
+/* Records kept in memory before they go to the spool file. */
+#define JMMAP_CLIENT_SPOOL (1024 * 1024)
 
 int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason, size_t reason_len)
 {
@@ -26,6 +29,7 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
 		snprintf(reason, reason_len, "out of memory");
 		return -ENOMEM;
 	}
+	s->spool_fd = -1;
 	s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (s->fd < 0) {
 		err = -errno;
@@ -95,13 +99,60 @@ int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wi
 	return 0;
 }
 
-int jmmap_client__read(struct jmmap_client *s)
+int jmmap_client__spool_in(struct jmmap_client *s, const char *dir)
+{
+	if (s->spool_fd >= 0)
+		return 0;
+	s->spool_fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	return s->spool_fd < 0 ? -errno : 0;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		if (w == 0)
+			return -EIO;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* The records in memory to the spool file, the split record to the front. */
+static int spool(struct jmmap_client *s)
 {
 	struct buf *b = &s->records;
-	size_t from = b->len, got = s->partial;
+	int err;
+
+	err = write_all(s->spool_fd, b->data, b->len);
+	if (err)
+		return err;
+	s->spooled += b->len;
+	memmove(b->data, b->data + b->len, s->partial);
+	b->len = 0;
+	return 0;
+}
+
+int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_fresh)
+{
+	struct buf *b = &s->records;
+	size_t from, got = s->partial;
 	long whole;
 	int err;
 
+	*n_fresh = 0;
+	if (s->spool_fd >= 0 && b->len >= JMMAP_CLIENT_SPOOL) {
+		err = spool(s);
+		if (err)
+			return err;
+	}
+	from = b->len;
 	/* the module hands out whole records; read until it has no more */
 	for (int i = 0; i < 64; i++) {
 		ssize_t n;
@@ -126,10 +177,38 @@ int jmmap_client__read(struct jmmap_client *s)
 		return (int)whole;
 	b->len += (size_t)whole;
 	s->partial = got - (size_t)whole;
+	*fresh = b->data + from;
+	*n_fresh = (size_t)whole;
 	s->nr_records = 0;
 	for (int i = 0; i < JMMAP_REC_MAX; i++)
 		s->nr_records += s->nr_by_type[i];
 	return 0;
+}
+
+int jmmap_client__append_records(struct jmmap_client *s, struct buf *b)
+{
+	uint64_t off = 0;
+	int err;
+
+	if (s->spooled > SIZE_MAX / 2)
+		return -ENOMEM;
+	err = buf__reserve(b, (size_t)s->spooled + s->records.len);
+	if (err)
+		return err;
+	while (off < s->spooled) {
+		ssize_t n = pread(s->spool_fd, b->data + b->len, (size_t)(s->spooled - off),
+				  (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		b->len += (size_t)n;
+		off += (uint64_t)n;
+	}
+	return buf__append(b, s->records.data, s->records.len);
 }
 
 int jmmap_client__sync_lost(struct jmmap_client *s)
@@ -155,6 +234,8 @@ void jmmap_client__free(struct jmmap_client *s)
 		return;
 	if (s->fd >= 0)
 		close(s->fd);
+	if (s->spool_fd >= 0)
+		close(s->spool_fd);
 	buf__release(&s->records);
 	free(s);
 }

@@ -18,10 +18,13 @@ struct jmmap_client {
 	int fd;
 	struct jmmap_version version;
 	/*
-	 * Whole records, as read: records.len bytes, followed in the same
-	 * memory by @partial bytes of a record a read split (read() writes
-	 * straight here, with no copy in between)
+	 * Whole records, as read: the first @spooled bytes in @spool_fd, the
+	 * rest in @records (records.len bytes), followed in the same memory by
+	 * @partial bytes of a record a read split (read() writes straight
+	 * there, with no copy in between)
 	 */
+	int spool_fd;
+	uint64_t spooled;
 	struct buf records;
 	size_t partial;
 	uint64_t nr_records;
@@ -43,8 +46,22 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
  */
 int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wide, int snapshot);
 
-/* Read what is ready (the fd is non-blocking). 0 or -errno. */
-int jmmap_client__read(struct jmmap_client *s);
+/*
+ * Keep the records read in an unlinked file in @dir (the recording's
+ * directory) once they pass JMMAP_CLIENT_SPOOL bytes, rather than in memory
+ * that grows with the recording. Where the file cannot be made they stay in
+ * memory. 0, or -errno when @dir cannot hold such a file.
+ */
+int jmmap_client__spool_in(struct jmmap_client *s, const char *dir);
+
+/*
+ * Read what is ready (the fd is non-blocking); *@fresh and *@n_fresh give
+ * the whole records this read added. 0 or -errno.
+ */
+int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_fresh);
+
+/* Append every whole record read so far, in order, to @b. 0 or -errno. */
+int jmmap_client__append_records(struct jmmap_client *s, struct buf *b);
 
 /*
  * Ask the module how many records it dropped for this session since open
