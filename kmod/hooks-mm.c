@@ -29,7 +29,7 @@
 #include <asm/syscall.h>
 #include <linux/hash.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
+#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
@@ -676,48 +676,86 @@ static void mremap_pre(struct pt_regs *regs)
 }
 
 /*
- * One ftrace_ops a function, each with its own callback: ftrace calls it from
- * the function's entry (its fentry call) with the registers saved, through
- * a trampoline made for it, with preemption disabled and recursion on the
- * same CPU stopped (no FTRACE_OPS_FL_RECURSION: ftrace's own check). This is
- * what an entry kprobe on these functions uses underneath, without the
- * kprobe's lookup and bookkeeping on every hit.
+ * One ftrace_ops for the six functions: ftrace calls mm_entry() from a
+ * function's entry (its fentry call) with the registers saved, through a
+ * trampoline made for the ops, with preemption disabled and recursion on
+ * the same CPU stopped (no FTRACE_OPS_FL_RECURSION: ftrace's own check).
+ * This is what an entry kprobe on these functions uses underneath, without
+ * the kprobe's lookup and bookkeeping on every hit; one ops is one update
+ * of the kernel's code to arm all of them, and one to disarm.
+ *
+ * The ops is filtered by address, not by name: matching a name makes
+ * ftrace look up the symbol of every traceable function in the kernel and
+ * its modules, seconds under emulation. The addresses are the functions'
+ * fentry sites, which is where ftrace calls from, found once at load with
+ * kprobes registered disabled (kallsyms_lookup_name() is not exported to
+ * modules; a disabled kprobe changes no code).
  */
-#define MM_HOOK(fn)                                                                                \
-	static void notrace fn##_entry(unsigned long ip, unsigned long parent_ip,                  \
-				       struct ftrace_ops *op, struct ftrace_regs *fregs)           \
-	{                                                                                          \
-		struct pt_regs *regs = ftrace_get_regs(fregs);                                     \
-												   \
-		if (regs)                                                                          \
-			fn(regs);                                                                  \
-	}
-
-MM_HOOK(mmap_pre)
-MM_HOOK(mprotect_pre)
-MM_HOOK(perf_mmap_pre)
-MM_HOOK(munmap_pre)
-MM_HOOK(unmap_vmas_pre)
-MM_HOOK(mremap_pre)
-
 static struct mm_hook {
 	const char *symbol;
-	ftrace_func_t func;
-	struct ftrace_ops ops;
-	bool registered;
+	void (*fn)(struct pt_regs *regs);
+	unsigned long ip;
 } mm_hooks[] = {
-	{ JMMAP_MMAP_SYMBOL, mmap_pre_entry },
-	{ JMMAP_MPROTECT_SYMBOL, mprotect_pre_entry },
-	{ "perf_event_mmap", perf_mmap_pre_entry },
-	{ JMMAP_MUNMAP_SYMBOL, munmap_pre_entry },
-	{ JMMAP_UNMAP_VMAS_SYMBOL, unmap_vmas_pre_entry },
-	{ JMMAP_MREMAP_SYMBOL, mremap_pre_entry },
+	{ JMMAP_MMAP_SYMBOL, mmap_pre },
+	{ JMMAP_MPROTECT_SYMBOL, mprotect_pre },
+	{ "perf_event_mmap", perf_mmap_pre },
+	{ JMMAP_MUNMAP_SYMBOL, munmap_pre },
+	{ JMMAP_UNMAP_VMAS_SYMBOL, unmap_vmas_pre },
+	{ JMMAP_MREMAP_SYMBOL, mremap_pre },
 };
+
+static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
+			     struct ftrace_regs *fregs)
+{
+	struct pt_regs *regs = ftrace_get_regs(fregs);
+	size_t i;
+
+	if (!regs)
+		return;
+	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
+		if (mm_hooks[i].ip == ip) {
+			mm_hooks[i].fn(regs);
+			return;
+		}
+	}
+}
+
+static struct ftrace_ops mm_ops;
+static bool mm_ops_registered;
+
+/* At load: where each function's entry is. */
+static int find_hooks(void)
+{
+	static struct kprobe kps[ARRAY_SIZE(mm_hooks)];
+	static struct kprobe *ptrs[ARRAY_SIZE(mm_hooks)];
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
+		memset(&kps[i], 0, sizeof(kps[i]));
+		kps[i].symbol_name = mm_hooks[i].symbol;
+		kps[i].flags = KPROBE_FLAG_DISABLED;
+		ptrs[i] = &kps[i];
+	}
+	err = register_kprobes(ptrs, ARRAY_SIZE(ptrs));
+	if (err) {
+		pr_err("jmmap: cannot find the mm functions (%d); is one inlined?\n", err);
+		return err;
+	}
+	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
+		mm_hooks[i].ip = (unsigned long)kps[i].addr;
+	unregister_kprobes(ptrs, ARRAY_SIZE(ptrs));
+	return 0;
+}
 
 int jmmap_hooks_mm_init(void)
 {
 	size_t bytes = STASH_SLOTS * sizeof(struct stash);
+	int err;
 
+	err = find_hooks();
+	if (err)
+		return err;
 	stash_table[0] = __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	stash_table[1] = __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!stash_table[0] || !stash_table[1]) {
@@ -738,43 +776,33 @@ void jmmap_hooks_mm_exit(void)
 /* Unregistering waits until no callback runs any more (ftrace's own sync). */
 static void hooks_off(void)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
-		struct mm_hook *h = &mm_hooks[i];
-
-		if (h->registered)
-			unregister_ftrace_function(&h->ops);
-		h->registered = false;
-		ftrace_free_filter(&h->ops);
-	}
+	if (mm_ops_registered)
+		unregister_ftrace_function(&mm_ops);
+	mm_ops_registered = false;
+	ftrace_free_filter(&mm_ops);
 }
 
 int jmmap_hooks_mm_register(void)
 {
-	char name[KSYM_NAME_LEN];
+	unsigned long ips[ARRAY_SIZE(mm_hooks)];
 	size_t i;
 	int err;
 
-	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
-		struct mm_hook *h = &mm_hooks[i];
-
-		/* Armed again after a disarm: from a clean ops. */
-		memset(&h->ops, 0, sizeof(h->ops));
-		h->ops.func = h->func;
-		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
-		strscpy(name, h->symbol, sizeof(name));
-		err = ftrace_set_filter(&h->ops, (unsigned char *)name, strlen(name), 1);
-		if (!err)
-			err = register_ftrace_function(&h->ops);
-		if (err) {
-			pr_err("jmmap: cannot trace %s (%d); is it inlined or not traceable?\n",
-			       h->symbol, err);
-			hooks_off();
-			return err;
-		}
-		h->registered = true;
+	/* Armed again after a disarm: from a clean ops. */
+	memset(&mm_ops, 0, sizeof(mm_ops));
+	mm_ops.func = mm_entry;
+	mm_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
+		ips[i] = mm_hooks[i].ip;
+	err = ftrace_set_filter_ips(&mm_ops, ips, ARRAY_SIZE(ips), 0, 1);
+	if (!err)
+		err = register_ftrace_function(&mm_ops);
+	if (err) {
+		pr_err("jmmap: cannot trace the mm functions (%d)\n", err);
+		hooks_off();
+		return err;
 	}
+	mm_ops_registered = true;
 	return 0;
 }
 
