@@ -30,6 +30,7 @@
 #include <linux/hash.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
+#include <linux/trace_recursion.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
@@ -678,11 +679,12 @@ static void mremap_pre(struct pt_regs *regs)
 /*
  * One ftrace_ops for the six functions: ftrace calls mm_entry() from a
  * function's entry (its fentry call) with the registers saved, through a
- * trampoline made for the ops, with preemption disabled and recursion on
- * the same CPU stopped (no FTRACE_OPS_FL_RECURSION: ftrace's own check).
- * This is what an entry kprobe on these functions uses underneath, without
- * the kprobe's lookup and bookkeeping on every hit; one ops is one update
- * of the kernel's code to arm all of them, and one to disarm.
+ * trampoline made for the ops. mm_entry() stops recursion on the same CPU
+ * and disables preemption itself (ftrace_test_recursion_trylock(), what
+ * ftrace would otherwise wrap it in, with FTRACE_OPS_FL_RECURSION saying
+ * so). This is what an entry kprobe on these functions uses underneath,
+ * without the kprobe's lookup and bookkeeping on every hit; one ops is one
+ * update of the kernel's code to arm all of them, and one to disarm.
  *
  * The ops is filtered by address, not by name: matching a name makes
  * ftrace look up the symbol of every traceable function in the kernel and
@@ -696,9 +698,10 @@ static struct mm_hook {
 	void (*fn)(struct pt_regs *regs);
 	unsigned long ip;
 } mm_hooks[] = {
+	/* the most called first: mm_entry() looks them up in this order */
+	{ "perf_event_mmap", perf_mmap_pre },
 	{ JMMAP_MMAP_SYMBOL, mmap_pre },
 	{ JMMAP_MPROTECT_SYMBOL, mprotect_pre },
-	{ "perf_event_mmap", perf_mmap_pre },
 	{ JMMAP_MUNMAP_SYMBOL, munmap_pre },
 	{ JMMAP_UNMAP_VMAS_SYMBOL, unmap_vmas_pre },
 	{ JMMAP_MREMAP_SYMBOL, mremap_pre },
@@ -709,15 +712,20 @@ static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct f
 {
 	struct pt_regs *regs = ftrace_get_regs(fregs);
 	size_t i;
+	int bit;
 
 	if (!regs)
+		return;
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
 		return;
 	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
 		if (mm_hooks[i].ip == ip) {
 			mm_hooks[i].fn(regs);
-			return;
+			break;
 		}
 	}
+	ftrace_test_recursion_unlock(bit);
 }
 
 static struct ftrace_ops mm_ops;
@@ -791,7 +799,7 @@ int jmmap_hooks_mm_register(void)
 	/* Armed again after a disarm: from a clean ops. */
 	memset(&mm_ops, 0, sizeof(mm_ops));
 	mm_ops.func = mm_entry;
-	mm_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	mm_ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION;
 	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
 		ips[i] = mm_hooks[i].ip;
 	err = ftrace_set_filter_ips(&mm_ops, ips, ARRAY_SIZE(ips), 0, 1);
