@@ -679,10 +679,11 @@ static void mremap_pre(struct pt_regs *regs)
 /*
  * One ftrace_ops for the six functions: ftrace calls mm_entry() from a
  * function's entry (its fentry call) with the registers saved, through a
- * trampoline made for the ops. mm_entry() stops recursion on the same CPU
- * and disables preemption itself (ftrace_test_recursion_trylock(), what
- * ftrace would otherwise wrap it in, with FTRACE_OPS_FL_RECURSION saying
- * so). This is what an entry kprobe on these functions uses underneath,
+ * trampoline made for the ops, which calls it directly: without
+ * FTRACE_OPS_FL_RECURSION ftrace leaves it to the callback to stop
+ * recursion on the same CPU and to disable preemption, which mm_entry()
+ * does with ftrace_test_recursion_trylock() before any handler runs. This
+ * is what an entry kprobe on these functions uses underneath,
  * without the kprobe's lookup and bookkeeping on every hit; one ops is one
  * update of the kernel's code to arm all of them, and one to disarm.
  *
@@ -799,7 +800,7 @@ int jmmap_hooks_mm_register(void)
 	/* Armed again after a disarm: from a clean ops. */
 	memset(&mm_ops, 0, sizeof(mm_ops));
 	mm_ops.func = mm_entry;
-	mm_ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_RECURSION;
+	mm_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
 		ips[i] = mm_hooks[i].ip;
 	err = ftrace_set_filter_ips(&mm_ops, ips, ARRAY_SIZE(ips), 0, 1);
