@@ -93,12 +93,14 @@ has JMMAP_HAVE_MPROTECT_FIXUP_TLB 'mprotect_fixup\(struct mmu_gather' $mm mprote
 has JMMAP_HAVE_UNMAP_VMAS_MT 'void unmap_vmas\(struct mmu_gather \*tlb, struct maple_tree' $mm unmap_vmas
 has JMMAP_HAVE_UNMAP_VMAS_MAS 'void unmap_vmas\(struct mmu_gather \*tlb, struct ma_state' $mm unmap_vmas
 # 7.2: unmap_vmas(tlb, struct unmap_desc *), declared in mm/vma.h only; the
-# vma, start and end are members of the descriptor.
+# first vma and the tree state that walks the others are members of the
+# descriptor.
 has JMMAP_HAVE_UNMAP_VMAS_DESC 'void unmap_vmas\(struct mmu_gather \*[a-z_]*, struct unmap_desc \*' $mm unmap_vmas
 if [ -n "$btf" ] && btf_proto unmap_vmas | grep -q 'struct unmap_desc \*'; then
 	offset JMMAP_UNMAP_DESC_OFF_FIRST unmap_desc first
-	offset JMMAP_UNMAP_DESC_OFF_VMA_START unmap_desc vma_start
-	offset JMMAP_UNMAP_DESC_OFF_VMA_END unmap_desc vma_end
+	offset JMMAP_UNMAP_DESC_OFF_MAS unmap_desc mas
+	offset JMMAP_UNMAP_DESC_OFF_TREE_END unmap_desc tree_end
+	offset JMMAP_UNMAP_DESC_OFF_TREE_RESET unmap_desc tree_reset
 fi
 # mmap_region(file, addr, len, vm_flags, pgoff, uf), unchanged from 6.1 to
 # 7.2, where mm.h stopped declaring it.

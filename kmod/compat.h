@@ -35,19 +35,24 @@ struct vm_area_struct;
 /*
  * unmap_vmas(), which zaps the pages of the vmas a munmap detached: it runs
  * only past the munmap path's point of no return, so it tells that the unmap
- * took effect. jmmap_unmap_vmas_args() reads its first vma and the range
- * being unmapped, from arguments 2, 3 and 4 in the older shapes:
+ * took effect. The vmas it gets are exactly what goes away: the munmap path
+ * split them at the range's ends and took them out of the tree. The first
+ * is an argument (the descriptor's in 7.2); the others are what mas_find()
+ * gives on the tree state it walks them with, up to the same limit, which
+ * jmmap_unmapped_first() copies so that the kernel's own walk is not moved:
  *   unmap_vmas(tlb, maple_tree *mt, vma, start, end)                    6.1
+ *       the detached tree by address: from vma->vm_end up to end - 1
  *   unmap_vmas(tlb, ma_state *mas, vma, start, end, tree_end, locked)   6.6+
- * and from the descriptor argument 1 points to in 7.2, whose layout
- * compat-probe.sh took from the headers' BTF (mm/vma.h is not shipped):
- *   unmap_vmas(tlb, unmap_desc *unmap)   unmap->first, vma_start, vma_end
+ *       the detached tree by count: from where mas is, up to tree_end - 1
+ *   unmap_vmas(tlb, unmap_desc *unmap)                                  7.2
+ *       unmap->first, then unmap->mas from tree_reset up to tree_end - 1;
+ *       the layout from the headers' BTF (mm/vma.h is not shipped)
  */
 #if defined(JMMAP_HAVE_UNMAP_VMAS_MAS) || defined(JMMAP_HAVE_UNMAP_VMAS_MT)
 #define JMMAP_UNMAP_VMAS_SYMBOL "unmap_vmas"
 #elif defined(JMMAP_HAVE_UNMAP_VMAS_DESC)
-#if !defined(JMMAP_UNMAP_DESC_OFF_FIRST) || !defined(JMMAP_UNMAP_DESC_OFF_VMA_START) || \
-	!defined(JMMAP_UNMAP_DESC_OFF_VMA_END)
+#if !defined(JMMAP_UNMAP_DESC_OFF_FIRST) || !defined(JMMAP_UNMAP_DESC_OFF_MAS) || \
+	!defined(JMMAP_UNMAP_DESC_OFF_TREE_END) || !defined(JMMAP_UNMAP_DESC_OFF_TREE_RESET)
 #error "jmmap: struct unmap_desc's layout is unknown (no BTF in the headers, or no pahole?)"
 #endif
 #define JMMAP_UNMAP_VMAS_SYMBOL "unmap_vmas"
@@ -55,25 +60,57 @@ struct vm_area_struct;
 #error "jmmap: unknown unmap_vmas() signature; teach compat-probe.sh"
 #endif
 
-static inline void jmmap_unmap_vmas_args(struct pt_regs *regs, struct vm_area_struct **vma,
-					 unsigned long *start, unsigned long *end)
+struct jmmap_unmapped {
+	struct ma_state mas; /* a copy */
+	unsigned long last;
+};
+
+/* The first vma unmap_vmas() zaps, or NULL; @it then gives the others. */
+static inline struct vm_area_struct *jmmap_unmapped_first(struct pt_regs *regs,
+							   struct jmmap_unmapped *it)
 {
 #ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
 	const char *desc = (const char *)regs_get_kernel_argument(regs, 1);
+	const struct ma_state *mas;
 
-	if (!desc) {
-		*vma = NULL;
-		*start = *end = 0;
-		return;
-	}
-	*vma = *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
-	*start = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_VMA_START);
-	*end = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_VMA_END);
+	if (!desc)
+		return NULL;
+	mas = *(struct ma_state *const *)(desc + JMMAP_UNMAP_DESC_OFF_MAS);
+	if (!mas)
+		return NULL;
+	it->mas = *mas;
+	mas_set(&it->mas, *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_RESET));
+	it->last = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_END) - 1;
+	return *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
+#elif defined(JMMAP_HAVE_UNMAP_VMAS_MAS)
+	const struct ma_state *mas = (const struct ma_state *)regs_get_kernel_argument(regs, 1);
+
+	if (!mas)
+		return NULL;
+	it->mas = *mas;
+	it->last = regs_get_kernel_argument(regs, 5) - 1;
+	return (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
 #else
-	*vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
-	*start = regs_get_kernel_argument(regs, 3);
-	*end = regs_get_kernel_argument(regs, 4);
+	struct maple_tree *mt = (struct maple_tree *)regs_get_kernel_argument(regs, 1);
+	struct vm_area_struct *vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+
+	if (!mt || !vma)
+		return NULL;
+	{
+		MA_STATE(mas, mt, vma->vm_end, vma->vm_end);
+
+		it->mas = mas;
+	}
+	it->last = regs_get_kernel_argument(regs, 4) - 1;
+	return vma;
 #endif
+}
+
+static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *it)
+{
+	struct vm_area_struct *vma = mas_find(&it->mas, it->last);
+
+	return vma && !xa_is_zero(vma) ? vma : NULL;
 }
 
 /*

@@ -13,11 +13,12 @@
  *                    cause mprotect) with the merged bounds beside it; in
  *                    brk() (do_brk_flags), MMAP3 cause brk for an
  *                    executable heap
- *   (compat.h)       the munmap path: the executable parts of the range,
- *                    stashed as MUNMAP cause munmap/mremap
+ *   (compat.h)       the munmap path: the range and the cause
+ *                    (munmap/mremap), stashed
  *   unmap_vmas       called on the munmap path only once the vmas are
- *                    detached for good (the point of no return): the stash
- *                    becomes MUNMAP; a munmap that fails never gets there
+ *                    split and detached for good (the point of no return):
+ *                    its executable vmas become MUNMAP; a munmap that
+ *                    fails never gets there
  *   (compat.h)       the mremap system call: a pending MMAP3 cause mremap,
  *                    resolved from the call's return value in task_work
  *
@@ -236,9 +237,7 @@ struct stash {
 	enum stash_kind kind;
 	u64 time;
 	unsigned long start, len, pgoff, newflags;
-	/* STASH_MUNMAP: the executable parts of [start, start + len) */
-	u32 n_unmap, unmap_cause;
-	struct xrange unmap[UNMAP_RANGES];
+	u32 unmap_cause; /* STASH_MUNMAP */
 };
 
 /* [0]: the map class, [1]: the unmap class; vmalloc'd at load */
@@ -510,18 +509,16 @@ static bool called_from_mmap_region(struct pt_regs *regs)
 }
 
 /*
- * Entry of the munmap path: which executable parts the call is about to
- * remove. Nothing is reported yet: the call can still fail (-ENOMEM when a
- * split would exceed vm.max_map_count or memory runs out), and then nothing
- * went away.
+ * Entry of the munmap path: the range and why. Nothing is reported yet: the
+ * call can still fail (-ENOMEM when a split would exceed vm.max_map_count or
+ * memory runs out), and then nothing went away. Which parts were code is
+ * read from the vmas unmap_vmas() gets, split to the range already.
  */
 static void munmap_pre(struct pt_regs *regs)
 {
-	struct xrange r[UNMAP_RANGES];
 	struct mm_struct *mm;
 	struct stash *st;
 	unsigned long start, end;
-	u32 n;
 	int nr;
 
 	if (!current_is_user())
@@ -542,8 +539,7 @@ static void munmap_pre(struct pt_regs *regs)
 		return;
 	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);
 	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
-	n = end > start ? exec_overlaps(mm, start, end, r, UNMAP_RANGES) : 0;
-	if (!n) {
+	if (end <= start) {
 		stash_release(stash_find(current, true)); /* an earlier failed unmap */
 		return;
 	}
@@ -555,36 +551,54 @@ static void munmap_pre(struct pt_regs *regs)
 	st->kind = STASH_MUNMAP;
 	st->start = start;
 	st->len = end - start;
-	st->n_unmap = n;
 	st->unmap_cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
-	memcpy(st->unmap, r, n * sizeof(r[0]));
 }
 
 /*
- * unmap_vmas(tlb, mt_or_mas, vma, start, end, ...): the munmap path calls it
- * only after the vmas were taken out of the tree for good, to zap their
- * pages. That is where the executable code went away: report it, timed now.
+ * unmap_vmas(): the munmap path calls it only after the vmas were taken out
+ * of the tree for good, to zap their pages. That is where the executable
+ * code went away: report it, timed now, one MUNMAP per executable vma (at
+ * most UNMAP_RANGES, the last stretched over the rest).
  */
 static void unmap_vmas_pre(struct pt_regs *regs)
 {
+	struct xrange r[UNMAP_RANGES];
+	struct jmmap_unmapped it;
 	struct vm_area_struct *vma;
-	unsigned long start, end;
+	unsigned long lo, hi;
 	struct stash *st;
+	u32 i, n = 0;
 	u64 time;
-	u32 i;
 
 	if (!current_is_user())
 		return;
-	jmmap_unmap_vmas_args(regs, &vma, &start, &end);
+	st = stash_find(current, true);
+	if (!st)
+		return;
+	vma = jmmap_unmapped_first(regs, &it);
 	if (!vma || vma->vm_mm != current->mm)
 		return;
-	/* the current task's stash, if it is about this range */
-	st = stash_find(current, true);
-	if (!st || st->start >= end || start >= st->start + st->len)
+	/* the stash is about this unmap if the first vma lies in its range */
+	if (vma->vm_start >= st->start + st->len || st->start >= vma->vm_end)
 		return;
+	for (; vma; vma = jmmap_unmapped_next(&it)) {
+		if (!(vma->vm_flags & VM_EXEC))
+			continue;
+		lo = max(vma->vm_start, st->start);
+		hi = min(vma->vm_end, st->start + st->len);
+		if (lo >= hi)
+			continue;
+		if (n == UNMAP_RANGES) {
+			r[n - 1].end = hi;
+		} else {
+			r[n].start = lo;
+			r[n].end = hi;
+			n++;
+		}
+	}
 	time = jmmap_now();
-	for (i = 0; i < st->n_unmap; i++)
-		queue_munmap(time, st->unmap[i].start, st->unmap[i].end, st->unmap_cause);
+	for (i = 0; i < n; i++)
+		queue_munmap(time, r[i].start, r[i].end, st->unmap_cause);
 	stash_release(st);
 }
 

@@ -2,8 +2,8 @@
 /*
  * MUNMAP: every way executable code goes away yields the exact range that
  * went, with its cause: munmap of part of a mapping, mprotect taking
- * PROT_EXEC away, a MAP_FIXED mapping over it, mremap moving it. Unmapping
- * data yields nothing.
+ * PROT_EXEC away, a MAP_FIXED mapping over it, mremap moving it, one munmap
+ * over code and data. Unmapping data yields nothing.
  */
 #include "jsession.h"
 
@@ -86,6 +86,33 @@ int main(void)
 	munmap(dst, 2 * JS_PAGE);
 	js_drain(fd, &r);
 	js_free(&r);
+
+	/*
+	 * One munmap over three vmas, code, data, code: a MUNMAP for each
+	 * piece of code, exactly, and none for the data between.
+	 */
+	base = mmap(NULL, 3 * JS_PAGE, rwx, flags, -1, 0);
+	if (base == MAP_FAILED || mprotect(base + JS_PAGE, JS_PAGE, PROT_READ | PROT_WRITE)) {
+		ktap_ok(0, "munmap_three_vmas: setting up code, data, code failed: %s",
+			strerror(errno));
+	} else {
+		const struct jmmap_rec_munmap *first, *last;
+
+		js_drain(fd, &r);
+		js_free(&r);
+		munmap(base, 3 * JS_PAGE);
+		js_drain(fd, &r);
+		first = find_unmap(&r, (uintptr_t)base, JS_PAGE, JMMAP_UNMAP_MUNMAP, &count);
+		last = find_unmap(&r, (uintptr_t)base + 2 * JS_PAGE, JS_PAGE, JMMAP_UNMAP_MUNMAP,
+				  &count);
+		ktap_ok(first && last && count == 2,
+			"munmap_three_vmas: munmap of code, data, code gives one MUNMAP of each "
+			"piece of code and none for the data (%d MUNMAPs)",
+			count);
+		if (!first || !last || count != 2)
+			js_dump(&r, getpid());
+		js_free(&r);
+	}
 
 	/* Data: no MUNMAP. */
 	base = mmap(NULL, 2 * JS_PAGE, PROT_READ | PROT_WRITE, flags, -1, 0);
