@@ -11,31 +11,11 @@
 #include <unistd.h>
 
 #include "cookie.h"
+#include "fd-io.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
 #endif
-
-static int pread_full(int fd, void *buf, size_t len, off_t off)
-{
-	uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pread(fd, p, len, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO; /* the file shrank under us */
-		p += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
-}
 
 int jrec_cookie_content(int fd, struct jrec_cookie *out)
 {
@@ -68,13 +48,13 @@ int jrec_cookie_content(int fd, struct jrec_cookie *out)
 	    !EVP_DigestUpdate(ctx, tag, sizeof(tag)) ||
 	    !EVP_DigestUpdate(ctx, size_le, sizeof(size_le)))
 		goto out_free;
-	err = pread_full(fd, edge, n, 0);
+	err = fd__pread_all(fd, edge, n, 0);
 	if (err)
 		goto out_free;
 	err = -EIO;
 	if (!EVP_DigestUpdate(ctx, edge, n))
 		goto out_free;
-	err = pread_full(fd, edge, n, (off_t)(size - n));
+	err = fd__pread_all(fd, edge, n, size - n);
 	if (err)
 		goto out_free;
 	err = -EIO;

@@ -4,25 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fd-io.h"
 #include "perf-amend.h"
 #include "perf-file.h"
-
-static int write_all(int fd, const void *p, size_t len)
-{
-	const char *c = p;
-
-	while (len) {
-		ssize_t n = write(fd, c, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		c += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
 
 static int has_feat(const struct perf_file_header *h, unsigned int i)
 {
@@ -84,19 +68,19 @@ int perf_amend__write(const void *file, size_t len, const struct perf_amend_sec 
 		tab[i].offset = off;
 		off += tab[i].size;
 	}
-	err = write_all(fd, &h, sizeof(h));
+	err = fd__write_all(fd, &h, sizeof(h));
 	if (!err)
-		err = write_all(fd, p + sizeof(h), end - sizeof(h));
+		err = fd__write_all(fd, p + sizeof(h), end - sizeof(h));
 	for (i = 0; !err && i < PERF_FILE_FEAT_BITS; i++)
 		if (has_feat(&h, i))
-			err = write_all(fd, &tab[i], sizeof(tab[i]));
+			err = fd__write_all(fd, &tab[i], sizeof(tab[i]));
 	off = end + nr_tab * sizeof(*tab);
 	for (i = 0; !err && i < PERF_FILE_FEAT_BITS; i++) {
 		if (!has_feat(&h, i))
 			continue;
-		err = write_all(fd, zeros, tab[i].offset - off);
+		err = fd__write_all(fd, zeros, tab[i].offset - off);
 		if (!err)
-			err = write_all(fd, data[i], tab[i].size);
+			err = fd__write_all(fd, data[i], tab[i].size);
 		off = tab[i].offset + tab[i].size;
 	}
 	return err;

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fd-io.h"
 #include "perf-file.h"
 #include "perf-writer.h"
 
@@ -47,27 +48,6 @@ struct perf_writer {
 	uint8_t *zrec;   /* one COMPRESSED record being filled */
 	uint64_t raw_bytes, comp_bytes;
 };
-
-static int write_full(int fd, const void *p, size_t len, uint64_t off)
-{
-	const uint8_t *b = p;
-
-	while (len) {
-		ssize_t n = pwrite(fd, b, len, (off_t)off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		b += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
 
 int perf_writer__new(const char *path, struct perf_writer **out)
 {
@@ -122,7 +102,7 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 
 static int write_header(struct perf_writer *w)
 {
-	return write_full(w->fd, &w->hdr, sizeof(w->hdr), 0);
+	return fd__pwrite_all(w->fd, &w->hdr, sizeof(w->hdr), 0);
 }
 
 int perf_writer__begin(struct perf_writer *w)
@@ -156,10 +136,10 @@ int perf_writer__begin(struct perf_writer *w)
 		fa.attr = w->attrs[i].attr;
 		fa.ids.offset = ids_off;
 		fa.ids.size = n;
-		err = write_full(w->fd, w->attrs[i].ids, n, ids_off);
+		err = fd__pwrite_all(w->fd, w->attrs[i].ids, n, ids_off);
 		if (err)
 			return err;
-		err = write_full(w->fd, &fa, sizeof(fa),
+		err = fd__pwrite_all(w->fd, &fa, sizeof(fa),
 				 w->hdr.attrs.offset + i * sizeof(struct perf_file_attr));
 		if (err)
 			return err;
@@ -176,7 +156,7 @@ int perf_writer__begin(struct perf_writer *w)
 /* @len bytes at the end of the data section, as they are. */
 static int write_raw(struct perf_writer *w, const void *p, size_t len)
 {
-	int err = write_full(w->fd, p, len, w->hdr.data.offset + w->data_written);
+	int err = fd__pwrite_all(w->fd, p, len, w->hdr.data.offset + w->data_written);
 
 	if (err)
 		return err;
@@ -317,7 +297,7 @@ int perf_writer__flush(struct perf_writer *w)
 		return 0;
 	/* Records first, then the size that covers them. */
 	w->hdr.data.size = w->data_written;
-	return write_full(w->fd, &w->hdr.data, sizeof(w->hdr.data),
+	return fd__pwrite_all(w->fd, &w->hdr.data, sizeof(w->hdr.data),
 			  offsetof(struct perf_file_header, data));
 }
 
@@ -377,14 +357,14 @@ int perf_writer__finish(struct perf_writer *w)
 			continue;
 		sec[k].offset = off;
 		sec[k].size = w->feat[i].len;
-		err = write_full(w->fd, w->feat[i].data, w->feat[i].len, off);
+		err = fd__pwrite_all(w->fd, w->feat[i].data, w->feat[i].len, off);
 		if (err)
 			goto out;
 		off += w->feat[i].len;
 		features[i / 64] |= 1ULL << (i % 64);
 		k++;
 	}
-	err = write_full(w->fd, sec, nr * sizeof(*sec), table_off);
+	err = fd__pwrite_all(w->fd, sec, nr * sizeof(*sec), table_off);
 	if (err)
 		goto out;
 	/* drop bytes of an unfinished batch; not possible (EINVAL) on a device */

@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "fd-io.h"
 #include "jmmap-reader.h"
 #include "jmmap-client.h"
 
@@ -107,30 +108,13 @@ int jmmap_client__spool_in(struct jmmap_client *s, const char *dir)
 	return s->spool_fd < 0 ? -errno : 0;
 }
 
-static int write_all(int fd, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		if (w == 0)
-			return -EIO;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 /* The records in memory to the spool file, the split record to the front. */
 static int spool(struct jmmap_client *s)
 {
 	struct buf *b = &s->records;
 	int err;
 
-	err = write_all(s->spool_fd, b->data, b->len);
+	err = fd__write_all(s->spool_fd, b->data, b->len);
 	if (err)
 		return err;
 	s->spooled += b->len;
@@ -187,27 +171,16 @@ int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_
 
 int jmmap_client__append_records(struct jmmap_client *s, struct buf *b)
 {
-	uint64_t off = 0;
 	int err;
 
 	if (s->spooled > SIZE_MAX / 2)
 		return -ENOMEM;
 	err = buf__reserve(b, (size_t)s->spooled + s->records.len);
+	if (!err && s->spooled)
+		err = fd__pread_all(s->spool_fd, b->data + b->len, (size_t)s->spooled, 0);
 	if (err)
 		return err;
-	while (off < s->spooled) {
-		ssize_t n = pread(s->spool_fd, b->data + b->len, (size_t)(s->spooled - off),
-				  (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		b->len += (size_t)n;
-		off += (uint64_t)n;
-	}
+	b->len += (size_t)s->spooled;
 	return buf__append(b, s->records.data, s->records.len);
 }
 
