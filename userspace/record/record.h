@@ -143,6 +143,9 @@ int watch__init(struct record *r);
 /* Read the perf maps inotify says were written (r->inotify_fd is readable). */
 int watch__inotify(struct record *r);
 int watch__record(struct record *r, const struct perf_event_header *h);
+/* The same for a mapping jrec writes itself as MMAP2 (@mm, timed @time), not read back. */
+struct pr_mmap;
+int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time);
 int watch__pid(struct record *r, uint32_t pid);
 /*
  * Whole jmmap records just read: their MMAP2s are written (synth__mmap3())

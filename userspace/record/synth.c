@@ -15,14 +15,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "jmmap-reader.h"
-#include "map-names.h"
 #include "perf-reader.h"
 #include "procfs.h"
 #include "record.h"
@@ -51,23 +49,21 @@ static void append_id(uint8_t **p, const struct record *r, uint32_t pid, uint32_
 	*p += sample_id(*p, r, pid, tid, r->t0);
 }
 
-/* Write a record; with @watch, watch__record() looks at it too. */
-static int emit_as(struct record *r, void *rec, uint8_t *end, bool watch)
+/* Write a record, without watch__record(). */
+static int emit_raw(struct record *r, void *rec, uint8_t *end)
 {
 	struct perf_event_header *h = rec;
-	int err;
 
 	h->size = (uint16_t)(end - (uint8_t *)rec);
 	r->round_written = 1;
-	err = perf_writer__write(r->w, h, h->size);
-	if (!err && watch)
-		err = watch__record(r, h);
-	return err;
+	return perf_writer__write(r->w, h, h->size);
 }
 
 static int emit(struct record *r, void *rec, uint8_t *end)
 {
-	return emit_as(r, rec, end, true);
+	int err = emit_raw(r, rec, end);
+
+	return err ? err : watch__record(r, rec);
 }
 
 int synth__kernel(struct record *r)
@@ -108,10 +104,10 @@ struct synth_ctx {
 };
 
 /*
- * A MMAP2 of @mm timed @time (the sample_id's pid and tid are the mapping's);
- * with @watch, watch__record() reads it back.
+ * A MMAP2 of @mm timed @time (the sample_id's pid and tid are the mapping's),
+ * given to the watches as it is rather than decoded back.
  */
-static int emit_mmap2_as(struct record *r, const struct pr_mmap *mm, uint64_t time, bool watch)
+static int emit_mmap2(struct record *r, const struct pr_mmap *mm, uint64_t time)
 {
 	union {
 		struct perf_event_header h;
@@ -125,12 +121,8 @@ static int emit_mmap2_as(struct record *r, const struct pr_mmap *mm, uint64_t ti
 	n = perf_records__encode_mmap2(mm, PERF_RECORD_MISC_USER, id, idlen, &u, sizeof(u));
 	if (n < 0)
 		return n;
-	return emit_as(r, &u, u.b + n, watch);
-}
-
-static int emit_mmap2(struct record *r, const struct pr_mmap *mm, uint64_t time)
-{
-	return emit_mmap2_as(r, mm, time, true);
+	n = emit_raw(r, &u, u.b + n);
+	return n ? n : watch__mapping(r, mm, time);
 }
 
 static int synth_map(const struct procfs_map *m, void *arg)
@@ -157,7 +149,6 @@ static int synth_map(const struct procfs_map *m, void *arg)
 int synth__mmap3(struct record *r, const struct jm_event *e)
 {
 	struct pr_mmap mm;
-	int err;
 
 	/*
 	 * Only what perf itself would report (executable mappings); those that
@@ -185,16 +176,6 @@ int synth__mmap3(struct record *r, const struct jm_event *e)
 	mm.prot = e->prot;
 	mm.flags = e->mflags;
 	mm.filename = e->filename[0] ? e->filename : "//anon";
-	/*
-	 * Of an executable mapping in jmmap mode watch__record() acts on JIT
-	 * code (a perf map to watch) and jitdump files only: the first is
-	 * started here without reading the record back, once per mapping a JIT
-	 * makes.
-	 */
-	if (map_name__is_jit_anon(mm.filename)) {
-		err = emit_mmap2_as(r, &mm, e->time, false);
-		return err ? err : watch__pid(r, e->pid);
-	}
 	return emit_mmap2(r, &mm, e->time);
 }
 

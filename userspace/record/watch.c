@@ -46,6 +46,33 @@ static size_t trailer_size(const struct record *r)
 	return r->attr.sample_type & PERF_SAMPLE_CPU ? 24 : 16;
 }
 
+/* @mm, timed @time, as the watches look at it. */
+static void view_of(const struct pr_mmap *mm, uint64_t time, struct mmap2_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->pid = mm->pid;
+	v->tid = mm->tid;
+	v->start = mm->start;
+	v->len = mm->len;
+	v->pgoff = mm->pgoff;
+	v->prot = mm->prot;
+	if (mm->build_id_size) {
+		v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+		v->bm.cookie.len = mm->build_id_size;
+		memcpy(v->bm.cookie.bytes, mm->build_id, mm->build_id_size);
+	}
+	v->bm.dev_major = mm->maj;
+	v->bm.dev_minor = mm->min;
+	v->bm.ino = mm->ino;
+	v->bm.ino_generation = mm->ino_generation;
+	v->time = time;
+	v->name = mm->filename;
+	v->bm.pid = v->pid;
+	v->bm.start = v->start;
+	v->bm.end = v->start + v->len;
+	v->bm.path = v->name;
+}
+
 /* A MMAP2 record (header.size bytes, then the sample_id trailer). */
 static int parse_mmap2(const struct record *r, const struct perf_event_header *h,
 		       struct mmap2_view *v)
@@ -56,28 +83,7 @@ static int parse_mmap2(const struct record *r, const struct perf_event_header *h
 
 	if (perf_records__decode_mmap(h, h->size, trailer, &mm))
 		return -EINVAL;
-	memset(v, 0, sizeof(*v));
-	v->pid = mm.pid;
-	v->tid = mm.tid;
-	v->start = mm.start;
-	v->len = mm.len;
-	v->pgoff = mm.pgoff;
-	v->prot = mm.prot;
-	if (mm.build_id_size) {
-		v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
-		v->bm.cookie.len = mm.build_id_size;
-		memcpy(v->bm.cookie.bytes, mm.build_id, mm.build_id_size);
-	}
-	v->bm.dev_major = mm.maj;
-	v->bm.dev_minor = mm.min;
-	v->bm.ino = mm.ino;
-	v->bm.ino_generation = mm.ino_generation;
-	v->time = bo_u64(b + h->size - trailer + WATCH_SAMPLE_ID_TIME, false);
-	v->name = mm.filename;
-	v->bm.pid = v->pid;
-	v->bm.start = v->start;
-	v->bm.end = v->start + v->len;
-	v->bm.path = v->name;
+	view_of(&mm, bo_u64(b + h->size - trailer + WATCH_SAMPLE_ID_TIME, false), v);
 	return 0;
 }
 
@@ -189,28 +195,42 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	return 0;
 }
 
+/* A mapping, from the kernel's MMAP2 or one jrec made. */
+static int on_mapping(struct record *r, const struct mmap2_view *v)
+{
+	if (!(v->prot & PROT_EXEC) || v->pid == (uint32_t)-1)
+		return 0;
+	if (map_name__is_jit_anon(v->name))
+		return watch__pid(r, v->pid);
+	if (map_name__is_jitdump(v->name))
+		return start_jitdump(r, v);
+	if (v->name[0] != '/' || !r->bid)
+		return 0;
+	/*
+	 * With jmmap, every file-backed mapping is queued from its MMAP3,
+	 * whose content cookie lets the cache verify a file without a
+	 * build-id (on_jmmap()).
+	 */
+	if (r->jm)
+		return 0;
+	return bidcache__add(r->bid, &v->bm);
+}
+
+int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time)
+{
+	struct mmap2_view v;
+
+	view_of(mm, time, &v);
+	return on_mapping(r, &v);
+}
+
 int watch__record(struct record *r, const struct perf_event_header *h)
 {
 	struct mmap2_view v;
 
 	switch (h->type) {
 	case PERF_RECORD_MMAP2:
-		if (parse_mmap2(r, h, &v) || !(v.prot & PROT_EXEC) || v.pid == (uint32_t)-1)
-			return 0;
-		if (map_name__is_jit_anon(v.name))
-			return watch__pid(r, v.pid);
-		if (map_name__is_jitdump(v.name))
-			return start_jitdump(r, &v);
-		if (v.name[0] != '/' || !r->bid)
-			return 0;
-		/*
-		 * With jmmap, every file-backed mapping is queued from its MMAP3,
-		 * whose content cookie lets the cache verify a file without a
-		 * build-id (on_jmmap()).
-		 */
-		if (r->jm)
-			return 0;
-		return bidcache__add(r->bid, &v.bm);
+		return parse_mmap2(r, h, &v) ? 0 : on_mapping(r, &v);
 	case PERF_RECORD_EXIT:
 		if (h->size >= 8 + 16) {
 			/* struct {pid, ppid, tid, ptid, time} after the header */
