@@ -128,12 +128,6 @@ void jmmap_defer(struct jmmap_pending *p)
 	raw_spin_unlock_irqrestore(&batches_lock, flags);
 	if (b)
 		return;
-	/*
-	 * MUNMAP and anonymous MMAP3 have no cookie or name to find: nothing
-	 * to wait for, and nothing of the task's is queued ahead of them.
-	 */
-	if (!p->file && !p->resolve)
-		goto now;
 
 	/* Only this task adds a batch for itself: there is still none. */
 	b = jmmap_pool_get(&batch_pool);

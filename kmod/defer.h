@@ -18,8 +18,10 @@ void jmmap_defer_exit(void);
 
 /*
  * Queue @p behind the current task's earlier records and finish it in task
- * context. Records that need no cookie (MUNMAP) are emitted at once when
- * nothing of the task is queued. Takes ownership of @p. Any context.
+ * context. A record that needs nothing from task context (MUNMAP, an
+ * anonymous MMAP3) comes here only when jmmap_defer_queued() says it must
+ * wait behind others; otherwise its hook gives it out itself. Takes
+ * ownership of @p. Any context.
  */
 void jmmap_defer(struct jmmap_pending *p);
 

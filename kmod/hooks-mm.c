@@ -39,11 +39,11 @@
 #include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/unistd.h>
-#include <linux/vmalloc.h>
 
 #include "compat.h"
 #include "defer.h"
 #include "hooks.h"
+#include "stash.h"
 
 #define UNMAP_RANGES 4
 
@@ -75,11 +75,29 @@ static u32 vm_map_flags(unsigned long vm_flags, bool anon)
 }
 
 /*
- * The executable parts of [start, end), at most @max ranges; the last one
- * stretches to the end of the last executable vma if there are more.
+ * Add the executable part of @vma inside [start, end) to the @n ranges in
+ * @r: at most UNMAP_RANGES, the last one stretched over what comes after.
+ * Returns the new count.
  */
+static u32 add_exec_part(struct xrange *r, u32 n, const struct vm_area_struct *vma,
+			 unsigned long start, unsigned long end)
+{
+	unsigned long lo = max(vma->vm_start, start), hi = min(vma->vm_end, end);
+
+	if (!(vma->vm_flags & VM_EXEC) || lo >= hi)
+		return n;
+	if (n == UNMAP_RANGES) {
+		r[n - 1].end = hi;
+		return n;
+	}
+	r[n].start = lo;
+	r[n].end = hi;
+	return n + 1;
+}
+
+/* The executable parts of [start, end) in @mm's tree (add_exec_part()). */
 static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned long end,
-			 struct xrange *r, u32 max)
+			 struct xrange *r)
 {
 	struct vm_area_struct *vma;
 	unsigned long a = start;
@@ -87,15 +105,7 @@ static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned lon
 
 	while (a < end && (vma = find_vma(mm, a)) && vma->vm_start < end) {
 		a = vma->vm_end;
-		if (!(vma->vm_flags & VM_EXEC))
-			continue;
-		if (n == max) {
-			r[n - 1].end = min(vma->vm_end, end);
-			continue;
-		}
-		r[n].start = max(vma->vm_start, start);
-		r[n].end = min(vma->vm_end, end);
-		n++;
+		n = add_exec_part(r, n, vma, start, end);
 	}
 	return n;
 }
@@ -210,90 +220,6 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 	jmmap_defer(p);
 }
 
-/*
- * What a task is doing between the entry of mmap_region/mprotect_fixup and
- * their perf_event_mmap(), and between the entry of the munmap path and its
- * unmap_vmas(): at most one stash of each class (map, unmap) per task. The
- * classes are apart because 6.1's mmap_region() runs the munmap path inside
- * itself. An operation that fails leaves its stash until the task's next
- * one of that class, or its exit.
- *
- * Stashes live in a table of slots set aside at load, STASH_SLOTS a class,
- * looked for from the task's hash over STASH_PROBE slots. A task claims a
- * free slot with a cmpxchg of its owner from NULL and gives it back by
- * storing NULL; only the owner writes or reads a claimed slot, and only the
- * task itself claims slots for itself, so there is no lock: a hook takes
- * none, allocates nothing and never sleeps, on PREEMPT_RT too. When every
- * slot of the window is taken the record is counted lost.
- */
-enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_MUNMAP };
-
-#define STASH_BITS 10
-#define STASH_SLOTS (1U << STASH_BITS)
-#define STASH_PROBE 4
-
-struct stash {
-	struct task_struct *task; /* the owner, or NULL; a key, never dereferenced */
-	enum stash_kind kind;
-	u64 time;
-	unsigned long start, len, pgoff, newflags;
-	u32 unmap_cause; /* STASH_MUNMAP */
-};
-
-/* [0]: the map class, [1]: the unmap class; vmalloc'd at load */
-static struct stash *stash_table[2];
-
-static struct stash *stash_slot(bool unmap, u32 h, u32 i)
-{
-	return &stash_table[unmap][(h + i) & (STASH_SLOTS - 1)];
-}
-
-/* @task's stash of the class, still claimed, or NULL. */
-static struct stash *stash_find(struct task_struct *task, bool unmap)
-{
-	u32 h = hash_ptr(task, STASH_BITS), i;
-
-	for (i = 0; i < STASH_PROBE; i++) {
-		struct stash *st = stash_slot(unmap, h, i);
-
-		if (READ_ONCE(st->task) == task)
-			return st;
-	}
-	return NULL;
-}
-
-/*
- * A slot for the current task's new stash of the class, or NULL (lost): its
- * own if a call that failed left one (overwritten), else a free one.
- */
-static struct stash *stash_claim(bool unmap)
-{
-	struct task_struct *me = current, *owner;
-	u32 h = hash_ptr(me, STASH_BITS), i, n_free = 0;
-	struct stash *st, *free[STASH_PROBE];
-
-	for (i = 0; i < STASH_PROBE; i++) {
-		st = stash_slot(unmap, h, i);
-		owner = READ_ONCE(st->task);
-		if (owner == me)
-			return st;
-		if (!owner)
-			free[n_free++] = st;
-	}
-	for (i = 0; i < n_free; i++) {
-		if (!cmpxchg(&free[i]->task, NULL, me))
-			return free[i];
-	}
-	return NULL;
-}
-
-/* NULL-safe; the slot may be claimed by another task at once. */
-static void stash_release(struct stash *st)
-{
-	if (st)
-		smp_store_release(&st->task, NULL);
-}
-
 void jmmap_hooks_mm_task_exit(struct task_struct *task)
 {
 	stash_release(stash_find(task, false));
@@ -361,7 +287,7 @@ static void mmap_pre(struct pt_regs *regs)
 	time = jmmap_now();
 	if (replace) {
 		/* MAP_FIXED over executable code: that code goes away first. */
-		n = exec_overlaps(current->mm, addr, addr + len, r, UNMAP_RANGES);
+		n = exec_overlaps(current->mm, addr, addr + len, r);
 		for (i = 0; i < n; i++)
 			queue_munmap(time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
 	}
@@ -557,15 +483,14 @@ static void munmap_pre(struct pt_regs *regs)
 /*
  * unmap_vmas(): the munmap path calls it only after the vmas were taken out
  * of the tree for good, to zap their pages. That is where the executable
- * code went away: report it, timed now, one MUNMAP per executable vma (at
- * most UNMAP_RANGES, the last stretched over the rest).
+ * code went away: report it, timed now, one MUNMAP per executable vma
+ * (add_exec_part()).
  */
 static void unmap_vmas_pre(struct pt_regs *regs)
 {
 	struct xrange r[UNMAP_RANGES];
 	struct jmmap_unmapped it;
 	struct vm_area_struct *vma;
-	unsigned long lo, hi;
 	struct stash *st;
 	u32 i, n = 0;
 	u64 time;
@@ -581,21 +506,8 @@ static void unmap_vmas_pre(struct pt_regs *regs)
 	/* the stash is about this unmap if the first vma lies in its range */
 	if (vma->vm_start >= st->start + st->len || st->start >= vma->vm_end)
 		return;
-	for (; vma; vma = jmmap_unmapped_next(&it)) {
-		if (!(vma->vm_flags & VM_EXEC))
-			continue;
-		lo = max(vma->vm_start, st->start);
-		hi = min(vma->vm_end, st->start + st->len);
-		if (lo >= hi)
-			continue;
-		if (n == UNMAP_RANGES) {
-			r[n - 1].end = hi;
-		} else {
-			r[n].start = lo;
-			r[n].end = hi;
-			n++;
-		}
-	}
+	for (; vma; vma = jmmap_unmapped_next(&it))
+		n = add_exec_part(r, n, vma, st->start, st->start + st->len);
 	time = jmmap_now();
 	for (i = 0; i < n; i++)
 		queue_munmap(time, r[i].start, r[i].end, st->unmap_cause);
@@ -773,27 +685,15 @@ static int find_hooks(void)
 
 int jmmap_hooks_mm_init(void)
 {
-	size_t bytes = STASH_SLOTS * sizeof(struct stash);
 	int err;
 
 	err = find_hooks();
-	if (err)
-		return err;
-	stash_table[0] = __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	stash_table[1] = __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
-	if (!stash_table[0] || !stash_table[1]) {
-		jmmap_hooks_mm_exit();
-		return -ENOMEM;
-	}
-	return 0;
+	return err ? err : jmmap_stash_init();
 }
 
 void jmmap_hooks_mm_exit(void)
 {
-	vfree(stash_table[1]);
-	vfree(stash_table[0]);
-	stash_table[1] = NULL;
-	stash_table[0] = NULL;
+	jmmap_stash_exit();
 }
 
 /* Unregistering waits until no callback runs any more (ftrace's own sync). */
@@ -837,6 +737,5 @@ int jmmap_hooks_mm_register(void)
 void jmmap_hooks_mm_unregister(void)
 {
 	hooks_off();
-	memset(stash_table[0], 0, STASH_SLOTS * sizeof(struct stash));
-	memset(stash_table[1], 0, STASH_SLOTS * sizeof(struct stash));
+	jmmap_stash_clear();
 }

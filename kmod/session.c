@@ -247,28 +247,23 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 		wake_readers(s);
 }
 
-static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want want)
+/* Whether @s is about @tgid at all. */
+static bool session_covers(struct jmmap_session *s, u32 tgid)
 {
-	if (want == JMMAP_WANT_DATA_MAPS &&
-	    !(READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS))
-		return false;
 	return READ_ONCE(s->system_wide) || jmmap_session_follows(s, tgid);
 }
 
-bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want)
+/* Whether @s asked for non-executable mappings too. */
+static bool session_wants_data(struct jmmap_session *s)
 {
-	struct jmmap_session *s;
-	bool ret = false;
+	return READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS;
+}
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
-		if (session_wants(s, tgid, want)) {
-			ret = true;
-			break;
-		}
-	}
-	rcu_read_unlock();
-	return ret;
+static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want want)
+{
+	if (want == JMMAP_WANT_DATA_MAPS && !session_wants_data(s))
+		return false;
+	return session_covers(s, tgid);
 }
 
 u32 jmmap_wants(u32 tgid)
@@ -278,16 +273,21 @@ u32 jmmap_wants(u32 tgid)
 
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
-		if (!READ_ONCE(s->system_wide) && !jmmap_session_follows(s, tgid))
+		if (!session_covers(s, tgid))
 			continue;
 		ret |= JMMAP_WANTS_EXEC;
-		if (READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS) {
+		if (session_wants_data(s)) {
 			ret |= JMMAP_WANTS_DATA;
 			break;
 		}
 	}
 	rcu_read_unlock();
 	return ret;
+}
+
+bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want)
+{
+	return jmmap_wants(tgid) & (1U << want);
 }
 
 /* Give @rec to every session entitled to records about @tgid. */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * jmmap per-task stashes: what a task is doing between the entry of
+ * mmap_region/mprotect_fixup and their perf_event_mmap(), and between the
+ * entry of the munmap path and its unmap_vmas() (hooks-mm.c): at most one
+ * stash of each class (map, unmap) per task. The classes are apart because
+ * 6.1's mmap_region() runs the munmap path inside itself. An operation that
+ * fails leaves its stash until the task's next one of that class, or its
+ * exit.
+ *
+ * Stashes live in a table of slots set aside at load, STASH_SLOTS a class,
+ * looked for from the task's hash over STASH_PROBE slots. A task claims a
+ * free slot with a cmpxchg of its owner from NULL and gives it back by
+ * storing NULL; only the owner writes or reads a claimed slot, and only the
+ * task itself claims slots for itself, so there is no lock: a hook takes
+ * none, allocates nothing and never sleeps, on PREEMPT_RT too. When every
+ * slot of the window is taken the caller counts its record lost. The
+ * lookups are inline: every mapping call of a traced task makes some.
+ */
+#ifndef JMMAP_STASH_H
+#define JMMAP_STASH_H
+
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/hash.h>
+#include <linux/sched.h>
+#include <linux/types.h>
+
+enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_MUNMAP };
+
+#define STASH_BITS 10
+#define STASH_SLOTS (1U << STASH_BITS)
+#define STASH_PROBE 4
+
+struct stash {
+	struct task_struct *task; /* the owner, or NULL; a key, never dereferenced */
+	enum stash_kind kind;
+	u64 time;
+	unsigned long start, len, pgoff, newflags;
+	u32 unmap_cause; /* STASH_MUNMAP */
+};
+
+/* [0]: the map class, [1]: the unmap class (stash.c) */
+extern struct stash *jmmap_stash_table[2];
+
+/* Task context, at load and unload: the table, charged to the loader. */
+int jmmap_stash_init(void);
+void jmmap_stash_exit(void);
+/* Give every slot back; no hook may run any more. */
+void jmmap_stash_clear(void);
+
+static inline struct stash *stash_slot(bool unmap, u32 h, u32 i)
+{
+	return &jmmap_stash_table[unmap][(h + i) & (STASH_SLOTS - 1)];
+}
+
+/* @task's stash of the class, still claimed, or NULL. */
+static inline struct stash *stash_find(struct task_struct *task, bool unmap)
+{
+	u32 h = hash_ptr(task, STASH_BITS), i;
+
+	for (i = 0; i < STASH_PROBE; i++) {
+		struct stash *st = stash_slot(unmap, h, i);
+
+		if (READ_ONCE(st->task) == task)
+			return st;
+	}
+	return NULL;
+}
+
+/*
+ * A slot for the current task's new stash of the class, or NULL (lost): its
+ * own if a call that failed left one (overwritten), else a free one.
+ */
+static inline struct stash *stash_claim(bool unmap)
+{
+	struct task_struct *me = current, *owner;
+	u32 h = hash_ptr(me, STASH_BITS), i, n_free = 0;
+	struct stash *st, *free[STASH_PROBE];
+
+	for (i = 0; i < STASH_PROBE; i++) {
+		st = stash_slot(unmap, h, i);
+		owner = READ_ONCE(st->task);
+		if (owner == me)
+			return st;
+		if (!owner)
+			free[n_free++] = st;
+	}
+	for (i = 0; i < n_free; i++) {
+		if (!cmpxchg(&free[i]->task, NULL, me))
+			return free[i];
+	}
+	return NULL;
+}
+
+/* NULL-safe; the slot may be claimed by another task at once. */
+static inline void stash_release(struct stash *st)
+{
+	if (st)
+		smp_store_release(&st->task, NULL);
+}
+
+#endif
