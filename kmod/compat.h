@@ -8,34 +8,17 @@
 #define JMMAP_COMPAT_H
 
 #include <linux/fs.h>
+#include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include "compat-gen.h"
 
 struct vm_area_struct;
 
 /*
- * The function every munmap path (munmap, mremap, do_munmap) goes through,
- * with (mm, start, len) as its arguments 1, 2 and 3 in both shapes:
- *   do_mas_munmap(mas, mm, start, len, uf, downgrade)     6.1
- *   do_vmi_munmap(vmi, mm, start, len, uf, unlock)        6.6+
- * It returns a negative errno on failure; 6.1 returns 1 when it downgraded
- * the mmap_lock, so success is ret >= 0.
- */
-#if defined(JMMAP_HAVE_DO_VMI_MUNMAP)
-#define JMMAP_MUNMAP_SYMBOL "do_vmi_munmap"
-#elif defined(JMMAP_HAVE_DO_MAS_MUNMAP)
-#define JMMAP_MUNMAP_SYMBOL "do_mas_munmap"
-#else
-#error "jmmap: neither do_vmi_munmap nor do_mas_munmap is declared; teach compat-probe.sh"
-#endif
-#define JMMAP_MUNMAP_ARG_MM 1
-#define JMMAP_MUNMAP_ARG_START 2
-#define JMMAP_MUNMAP_ARG_LEN 3
-
-/*
  * unmap_vmas(), which zaps the pages of the vmas a munmap detached: it runs
  * only past the munmap path's point of no return, so it tells that the unmap
- * took effect. The vmas it gets are exactly what goes away: the munmap path
+ * took effect (mmap_region() replacing vmas, and its error path, call it
+ * too). The vmas it gets are exactly what goes away: the munmap path
  * split them at the range's ends and took them out of the tree. The first
  * is an argument (the descriptor's in 7.2); the others are what mas_find()
  * gives on the tree state it walks them with, up to the same limit, which
@@ -108,7 +91,12 @@ static inline struct vm_area_struct *jmmap_unmapped_first(struct pt_regs *regs,
 
 static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *it)
 {
-	struct vm_area_struct *vma = mas_find(&it->mas, it->last);
+	struct vm_area_struct *vma;
+
+	/* past the limit already (one vma unmapped): nothing to walk */
+	if (it->mas.index > it->last)
+		return NULL;
+	vma = mas_find(&it->mas, it->last);
 
 	return vma && !xa_is_zero(vma) ? vma : NULL;
 }
@@ -129,6 +117,23 @@ static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *
 #define JMMAP_MPROTECT_ARG_START (JMMAP_MPROTECT_ARG_VMA + 2)
 #define JMMAP_MPROTECT_ARG_END (JMMAP_MPROTECT_ARG_VMA + 3)
 #define JMMAP_MPROTECT_ARG_NEWFLAGS (JMMAP_MPROTECT_ARG_VMA + 4)
+
+/*
+ * The registers ftrace saves at a traced function's entry for an ops without
+ * FTRACE_OPS_FL_SAVE_REGS: on x86-64 (DYNAMIC_FTRACE_WITH_ARGS) its
+ * trampoline fills the argument registers and the stack pointer of a
+ * struct pt_regs and leaves the rest (ftrace_get_regs() returns NULL for
+ * it); regs_get_kernel_argument() reads them. 6.12 made struct ftrace_regs
+ * opaque, the pt_regs behind arch_ftrace_regs().
+ */
+#ifndef CONFIG_HAVE_DYNAMIC_FTRACE_WITH_ARGS
+#error "jmmap: ftrace does not pass the arguments without saving every register here"
+#endif
+#ifdef arch_ftrace_regs
+#define jmmap_ftrace_args(fregs) (&arch_ftrace_regs(fregs)->regs)
+#else
+#define jmmap_ftrace_args(fregs) (&(fregs)->regs)
+#endif
 
 /* mmap_region(file, addr, len, vm_flags, pgoff, uf) */
 #ifndef JMMAP_HAVE_MMAP_REGION

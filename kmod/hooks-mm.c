@@ -13,12 +13,11 @@
  *                    cause mprotect) with the merged bounds beside it; in
  *                    brk() (do_brk_flags), MMAP3 cause brk for an
  *                    executable heap
- *   (compat.h)       the munmap path: the range and the cause
- *                    (munmap/mremap), stashed
  *   unmap_vmas       called on the munmap path only once the vmas are
  *                    split and detached for good (the point of no return):
- *                    its executable vmas become MUNMAP; a munmap that
- *                    fails never gets there
+ *                    its executable vmas become MUNMAP, the cause read
+ *                    from the system call; a munmap that fails never gets
+ *                    there
  *   (compat.h)       the mremap system call: a pending MMAP3 cause mremap,
  *                    resolved from the call's return value in task_work
  *
@@ -28,7 +27,6 @@
  * are fully synchronised by unregister_ftrace_function().
  */
 #include <asm/syscall.h>
-#include <linux/hash.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
 #include <linux/trace_recursion.h>
@@ -262,6 +260,28 @@ static bool may_replace(void)
 	return args[3] & MAP_FIXED;
 }
 
+/*
+ * The vmas a new mapping replaces reach unmap_vmas() too, on 6.1 before the
+ * mapping and on 6.6+ after it: the code among them was reported here
+ * already. unmap_vmas_pre() tells them from an unmap of their own by the
+ * system call, which for mmap() itself is enough; for the other callers of
+ * mmap_region() (the ELF loader in execve, shmat, remap_file_pages, 32-bit
+ * processes) this unmap-class entry names the range and the call.
+ */
+static void mark_replaced(unsigned long addr, unsigned long len)
+{
+	struct stash *st = stash_claim(true);
+
+	if (!st) {
+		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
+		return;
+	}
+	st->kind = STASH_REPLACED;
+	st->start = addr;
+	st->len = len;
+	st->syscall = current_syscall();
+}
+
 static void mmap_pre(struct pt_regs *regs)
 {
 	struct xrange r[UNMAP_RANGES];
@@ -290,6 +310,8 @@ static void mmap_pre(struct pt_regs *regs)
 		n = exec_overlaps(current->mm, addr, addr + len, r);
 		for (i = 0; i < n; i++)
 			queue_munmap(time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
+		if (n)
+			mark_replaced(addr, len);
 	}
 	if (keep)
 		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0);
@@ -377,7 +399,7 @@ static void perf_mmap_pre(struct pt_regs *regs)
 	case STASH_MPROTECT_NOEXEC:
 		queue_munmap(st->time, st->start, st->start + st->len, JMMAP_UNMAP_MPROTECT);
 		break;
-	case STASH_MUNMAP: /* not in this class */
+	case STASH_REPLACED: /* not in this class */
 		break;
 	}
 	stash_release(st);
@@ -385,106 +407,22 @@ static void perf_mmap_pre(struct pt_regs *regs)
 
 /* ----------------------------------------------------------------- munmap */
 
-/*
- * Whether the probed function was called by @fn (or a compiler-made
- * clone of it, "fn.isra.0" and the like), from its return address @ret.
- * Symbol lookup takes no lock that sleeps.
- */
-static bool called_from(unsigned long ret, const char *fn)
+/* The system calls that map: a new mapping replaces what unmap_vmas() gets. */
+static bool is_mapping_syscall(int nr)
 {
-	char sym[64]; /* long enough for @fn and what follows it */
-	size_t n = strlen(fn);
-
-	snprintf(sym, sizeof(sym), "%ps", (void *)ret);
-	return !strncmp(sym, fn, n) && (sym[n] == '\0' || sym[n] == '.');
+	return nr == __NR_mmap || nr == __NR_shmat || nr == __NR_remap_file_pages;
 }
 
 /*
- * Whether the munmap path was entered from mmap_region (the compat
- * symbol): at a function's entry the stack pointer points at the return
- * address. called_from() is a symbol lookup and a formatting, thousands of
- * instructions on every munmap, and the path is entered from a handful of
- * call sites: the answers for call sites in the kernel's own text, which
- * never moves (a module's can be unloaded and its addresses reused), are
- * kept by return address, one word an entry, read and written without a
- * lock; a lost or overwritten entry only costs another lookup.
- */
-#define CALLER_SLOTS_BITS 3
-static unsigned long callers_mmap[1 << CALLER_SLOTS_BITS];
-static unsigned long callers_other[1 << CALLER_SLOTS_BITS];
-
-static bool caller_cached(const unsigned long *slots, unsigned long ret)
-{
-	return READ_ONCE(slots[hash_long(ret, CALLER_SLOTS_BITS)]) == ret;
-}
-
-static bool called_from_mmap_region(struct pt_regs *regs)
-{
-	unsigned long ret = *(unsigned long *)kernel_stack_pointer(regs);
-	bool yes;
-
-	if (caller_cached(callers_mmap, ret))
-		return true;
-	if (caller_cached(callers_other, ret))
-		return false;
-	yes = called_from(ret, JMMAP_MMAP_SYMBOL);
-	if (ret < MODULES_VADDR || ret >= MODULES_END)
-		WRITE_ONCE((yes ? callers_mmap : callers_other)[hash_long(ret, CALLER_SLOTS_BITS)],
-			   ret);
-	return yes;
-}
-
-/*
- * Entry of the munmap path: the range and why. Nothing is reported yet: the
- * call can still fail (-ENOMEM when a split would exceed vm.max_map_count or
- * memory runs out), and then nothing went away. Which parts were code is
- * read from the vmas unmap_vmas() gets, split to the range already.
- */
-static void munmap_pre(struct pt_regs *regs)
-{
-	struct mm_struct *mm;
-	struct stash *st;
-	unsigned long start, end;
-	int nr;
-
-	if (!current_is_user())
-		return;
-	mm = (struct mm_struct *)regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_MM);
-	if (mm != current->mm)
-		return;
-	/*
-	 * 6.1's mmap_region() removes what a MAP_FIXED mapping replaces
-	 * through this path, whichever call made the mapping (mmap, shmat
-	 * with SHM_REMAP, remap_file_pages, the ELF loader): mmap_pre
-	 * reported it already.
-	 */
-	if (called_from_mmap_region(regs))
-		return;
-	nr = current_syscall();
-	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
-		return;
-	start = regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_START);
-	end = start + PAGE_ALIGN(regs_get_kernel_argument(regs, JMMAP_MUNMAP_ARG_LEN));
-	if (end <= start) {
-		stash_release(stash_find(current, true)); /* an earlier failed unmap */
-		return;
-	}
-	st = stash_claim(true);
-	if (!st) {
-		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
-		return;
-	}
-	st->kind = STASH_MUNMAP;
-	st->start = start;
-	st->len = end - start;
-	st->unmap_cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
-}
-
-/*
- * unmap_vmas(): the munmap path calls it only after the vmas were taken out
- * of the tree for good, to zap their pages. That is where the executable
- * code went away: report it, timed now, one MUNMAP per executable vma
- * (add_exec_part()).
+ * unmap_vmas(): the munmap path calls it only after the vmas were split at
+ * the range's ends and taken out of the tree for good, to zap their pages.
+ * That is where the executable code went away: report it, timed now, one
+ * MUNMAP per executable vma (add_exec_part()), caused by the system call
+ * (mremap() moving or shrinking; munmap(), brk() shrinking an executable
+ * heap, shmdt() and the rest as munmap). Not what a new mapping replaced
+ * (mark_replaced()), nor the teardown of a mapping that failed (mmap()
+ * again). A task's own exit (PF_EXITING) and another mm's teardown never
+ * get here.
  */
 static void unmap_vmas_pre(struct pt_regs *regs)
 {
@@ -493,25 +431,34 @@ static void unmap_vmas_pre(struct pt_regs *regs)
 	struct vm_area_struct *vma;
 	struct stash *st;
 	u32 i, n = 0;
+	int nr;
 	u64 time;
 
 	if (!current_is_user())
 		return;
-	st = stash_find(current, true);
-	if (!st)
-		return;
 	vma = jmmap_unmapped_first(regs, &it);
 	if (!vma || vma->vm_mm != current->mm)
 		return;
-	/* the stash is about this unmap if the first vma lies in its range */
-	if (vma->vm_start >= st->start + st->len || st->start >= vma->vm_end)
+	nr = current_syscall();
+	st = stash_find(current, true);
+	if (st) {
+		bool replaced = st->syscall == nr && vma->vm_start >= st->start &&
+				vma->vm_end <= st->start + st->len;
+
+		stash_release(st);
+		if (replaced)
+			return;
+	}
+	if (is_mapping_syscall(nr) || !jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return;
 	for (; vma; vma = jmmap_unmapped_next(&it))
-		n = add_exec_part(r, n, vma, st->start, st->start + st->len);
+		n = add_exec_part(r, n, vma, vma->vm_start, vma->vm_end);
+	if (!n)
+		return;
 	time = jmmap_now();
 	for (i = 0; i < n; i++)
-		queue_munmap(time, r[i].start, r[i].end, st->unmap_cause);
-	stash_release(st);
+		queue_munmap(time, r[i].start, r[i].end,
+			     nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP);
 }
 
 /* ----------------------------------------------------------------- mremap */
@@ -603,7 +550,7 @@ static void mremap_pre(struct pt_regs *regs)
 }
 
 /*
- * One ftrace_ops for the six functions: ftrace calls mm_entry() from a
+ * One ftrace_ops for the five functions: ftrace calls mm_entry() from a
  * function's entry (its fentry call) with the registers saved, through a
  * trampoline made for the ops, which calls it directly: without
  * FTRACE_OPS_FL_RECURSION ftrace leaves it to the callback to stop
@@ -629,7 +576,6 @@ static struct mm_hook {
 	{ "perf_event_mmap", perf_mmap_pre },
 	{ JMMAP_MMAP_SYMBOL, mmap_pre },
 	{ JMMAP_MPROTECT_SYMBOL, mprotect_pre },
-	{ JMMAP_MUNMAP_SYMBOL, munmap_pre },
 	{ JMMAP_UNMAP_VMAS_SYMBOL, unmap_vmas_pre },
 	{ JMMAP_MREMAP_SYMBOL, mremap_pre },
 };
@@ -637,12 +583,13 @@ static struct mm_hook {
 static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 			     struct ftrace_regs *fregs)
 {
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	struct pt_regs *regs;
 	size_t i;
 	int bit;
 
-	if (!regs)
+	if (!fregs)
 		return;
+	regs = jmmap_ftrace_args(fregs);
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
@@ -714,7 +661,7 @@ int jmmap_hooks_mm_register(void)
 	/* Armed again after a disarm: from a clean ops. */
 	memset(&mm_ops, 0, sizeof(mm_ops));
 	mm_ops.func = mm_entry;
-	mm_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	mm_ops.flags = 0; /* the arguments are enough (jmmap_ftrace_args()) */
 	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
 		ips[i] = mm_hooks[i].ip;
 	err = ftrace_set_filter_ips(&mm_ops, ips, ARRAY_SIZE(ips), 0, 1);

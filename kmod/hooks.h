@@ -7,7 +7,7 @@
 
 struct jmmap_session;
 
-/* hooks-mm.c: callbacks at the entry of mmap_region, mprotect_fixup, the munmap path, ... */
+/* hooks-mm.c: callbacks at the entry of mmap_region, mprotect_fixup, unmap_vmas, ... */
 int jmmap_hooks_mm_init(void); /* at load: the table of stashes */
 void jmmap_hooks_mm_exit(void);
 int jmmap_hooks_mm_register(void);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * jmmap per-task stashes: what a task is doing between the entry of
- * mmap_region/mprotect_fixup and their perf_event_mmap(), and between the
- * entry of the munmap path and its unmap_vmas() (hooks-mm.c): at most one
- * stash of each class (map, unmap) per task. The classes are apart because
- * 6.1's mmap_region() runs the munmap path inside itself. An operation that
- * fails leaves its stash until the task's next one of that class, or its
- * exit.
+ * mmap_region/mprotect_fixup and their perf_event_mmap() (the map class),
+ * and which range a new mapping replaces, between the entry of mmap_region
+ * and the unmap_vmas() that takes the old vmas down (the unmap class; on
+ * 6.6+ after perf_event_mmap()) (hooks-mm.c): at most one stash of each
+ * class per task. An operation that fails leaves its stash until the task's
+ * next one of that class, or its exit.
  *
  * Stashes live in a table of slots set aside at load, STASH_SLOTS a class,
  * looked for from the task's hash over STASH_PROBE slots. A task claims a
@@ -26,7 +26,7 @@
 #include <linux/sched.h>
 #include <linux/types.h>
 
-enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_MUNMAP };
+enum stash_kind { STASH_MMAP, STASH_MPROTECT_EXEC, STASH_MPROTECT_NOEXEC, STASH_REPLACED };
 
 #define STASH_BITS 10
 #define STASH_SLOTS (1U << STASH_BITS)
@@ -37,7 +37,7 @@ struct stash {
 	enum stash_kind kind;
 	u64 time;
 	unsigned long start, len, pgoff, newflags;
-	u32 unmap_cause; /* STASH_MUNMAP */
+	int syscall; /* STASH_REPLACED: the system call that mapped */
 };
 
 /* [0]: the map class, [1]: the unmap class (stash.c) */

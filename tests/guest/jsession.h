@@ -123,6 +123,29 @@ static inline const char *js_mmap3_name(const struct jmmap_rec_mmap3 *m)
 	return (const char *)(m + 1);
 }
 
+/*
+ * The MUNMAP records of @pid in @r: their count in *@count, and the last of
+ * exactly @start+@len with cause @cause (any cause when 0), or NULL.
+ */
+static inline const struct jmmap_rec_munmap *js_find_munmap(struct js_records *r, pid_t pid,
+							    uint64_t start, uint64_t len,
+							    uint32_t cause, int *count)
+{
+	const struct jmmap_rec_munmap *found = NULL;
+
+	*count = 0;
+	js_for_each(r, h) {
+		const struct jmmap_rec_munmap *u = (const void *)h;
+
+		if (h->type != JMMAP_REC_MUNMAP || u->pid != (uint32_t)pid)
+			continue;
+		(*count)++;
+		if (u->start == start && u->len == len && (!cause || u->cause == cause))
+			found = u;
+	}
+	return found;
+}
+
 static inline const char *js_exec_name(const struct jmmap_rec_exec *e)
 {
 	return (const char *)(e + 1);

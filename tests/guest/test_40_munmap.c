@@ -7,33 +7,15 @@
  */
 #include "jsession.h"
 
-static const struct jmmap_rec_munmap *find_unmap(struct js_records *r, uint64_t start,
-						 uint64_t len, uint32_t cause, int *count)
-{
-	const struct jmmap_rec_munmap *found = NULL;
-
-	*count = 0;
-	js_for_each(r, h) {
-		const struct jmmap_rec_munmap *u = (const void *)h;
-
-		if (h->type != JMMAP_REC_MUNMAP || u->pid != (uint32_t)getpid())
-			continue;
-		(*count)++;
-		if (u->start == start && u->len == len && u->cause == cause)
-			found = u;
-	}
-	return found;
-}
-
 static void expect(int fd, uint8_t *base, unsigned long off, unsigned long len, uint32_t cause,
 		   const char *name, const char *what)
 {
-	struct js_records r = { 0 };
+	struct js_records r = {0};
 	int count;
 	const struct jmmap_rec_munmap *u;
 
 	js_drain(fd, &r);
-	u = find_unmap(&r, (uintptr_t)base + off, len, cause, &count);
+	u = js_find_munmap(&r, getpid(), (uintptr_t)base + off, len, cause, &count);
 	ktap_ok(u && count == 1, "%s: %s gives one MUNMAP of exactly +0x%lx len 0x%lx (%d MUNMAPs)",
 		name, what, off, len, count);
 	if (!u || count != 1)
@@ -45,7 +27,7 @@ int main(void)
 {
 	const int rwx = PROT_READ | PROT_WRITE | PROT_EXEC;
 	const int flags = MAP_PRIVATE | MAP_ANONYMOUS;
-	struct js_records r = { 0 };
+	struct js_records r = {0};
 	uint8_t *base, *dst, *moved;
 	int fd, count;
 
@@ -102,9 +84,10 @@ int main(void)
 		js_free(&r);
 		munmap(base, 3 * JS_PAGE);
 		js_drain(fd, &r);
-		first = find_unmap(&r, (uintptr_t)base, JS_PAGE, JMMAP_UNMAP_MUNMAP, &count);
-		last = find_unmap(&r, (uintptr_t)base + 2 * JS_PAGE, JS_PAGE, JMMAP_UNMAP_MUNMAP,
-				  &count);
+		first = js_find_munmap(&r, getpid(), (uintptr_t)base, JS_PAGE, JMMAP_UNMAP_MUNMAP,
+				       &count);
+		last = js_find_munmap(&r, getpid(), (uintptr_t)base + 2 * JS_PAGE, JS_PAGE,
+				      JMMAP_UNMAP_MUNMAP, &count);
 		ktap_ok(first && last && count == 2,
 			"munmap_three_vmas: munmap of code, data, code gives one MUNMAP of each "
 			"piece of code and none for the data (%d MUNMAPs)",
@@ -118,7 +101,7 @@ int main(void)
 	base = mmap(NULL, 2 * JS_PAGE, PROT_READ | PROT_WRITE, flags, -1, 0);
 	munmap(base, 2 * JS_PAGE);
 	js_drain(fd, &r);
-	find_unmap(&r, 0, 0, 0, &count);
+	js_find_munmap(&r, getpid(), 0, 0, 0, &count);
 	ktap_ok(count == 0, "munmap_data_silent: unmapping data gives no MUNMAP (%d)", count);
 	js_free(&r);
 	close(fd);

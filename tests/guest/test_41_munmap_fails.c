@@ -9,28 +9,11 @@
 
 #define MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
 
-static int count_unmaps(struct js_records *r, uint64_t start, uint64_t len, int *exact)
-{
-	int count = 0;
-
-	*exact = 0;
-	js_for_each(r, h) {
-		const struct jmmap_rec_munmap *u = (const void *)h;
-
-		if (h->type != JMMAP_REC_MUNMAP || u->pid != (uint32_t)getpid())
-			continue;
-		count++;
-		if (u->start == start && u->len == len && u->cause == JMMAP_UNMAP_MUNMAP)
-			(*exact)++;
-	}
-	return count;
-}
-
 int main(void)
 {
 	const int rwx = PROT_READ | PROT_WRITE | PROT_EXEC;
-	struct js_records r = { 0 };
-	char old[32] = { 0 };
+	struct js_records r = {0};
+	char old[32] = {0};
 	int fd, sysfd, count, exact, err;
 	uint8_t *base;
 	ssize_t n;
@@ -69,7 +52,8 @@ int main(void)
 	ktap_ok(js_run_code(base + JS_PAGE) == 0x41,
 		"failed_munmap_code_stays: the page still runs its code");
 	js_drain(fd, &r);
-	count = count_unmaps(&r, (uintptr_t)base + JS_PAGE, JS_PAGE, &exact);
+	exact = !!js_find_munmap(&r, getpid(), (uintptr_t)base + JS_PAGE, JS_PAGE,
+				 JMMAP_UNMAP_MUNMAP, &count);
 	if (!ktap_ok(count == 0, "failed_munmap_silent: a munmap that failed gives no MUNMAP (%d)",
 		     count))
 		js_dump(&r, getpid());
@@ -78,10 +62,12 @@ int main(void)
 	rc = munmap(base + JS_PAGE, JS_PAGE);
 	ktap_ok(rc == 0, "munmap_after_restore: the same munmap succeeds with the limit restored");
 	js_drain(fd, &r);
-	count = count_unmaps(&r, (uintptr_t)base + JS_PAGE, JS_PAGE, &exact);
-	if (!ktap_ok(count == 1 && exact == 1,
-		     "done_munmap_reported: it gives one MUNMAP of exactly that page (%d, %d exact)",
-		     count, exact))
+	exact = !!js_find_munmap(&r, getpid(), (uintptr_t)base + JS_PAGE, JS_PAGE,
+				 JMMAP_UNMAP_MUNMAP, &count);
+	if (!ktap_ok(
+		count == 1 && exact == 1,
+		"done_munmap_reported: it gives one MUNMAP of exactly that page (%d, %d exact)",
+		count, exact))
 		js_dump(&r, getpid());
 	js_free(&r);
 

@@ -3,8 +3,9 @@
  * Executable brk: a child with the READ_IMPLIES_EXEC personality grows its
  * heap twice with brk(); each growth gives one MMAP3 cause brk of exactly
  * the pages it added, [PAGE_ALIGN(old break), PAGE_ALIGN(new break)), with
- * PROT_EXEC, and the heap runs code. A child without that personality
- * (a data heap) gives no MMAP3.
+ * PROT_EXEC, and the heap runs code; shrinking it back by the second
+ * growth gives one MUNMAP cause munmap of exactly those pages. A child
+ * without that personality (a data heap) gives neither.
  */
 #include <sys/personality.h>
 #include <sys/syscall.h>
@@ -16,14 +17,15 @@
 
 struct brks {
 	uint64_t b0, b1, b2; /* the break before and after each growth */
-	uint32_t ran;        /* what the code on the heap returned */
+	uint64_t b3;	     /* after shrinking back to b1 */
+	uint32_t ran;	     /* what the code on the heap returned */
 	int32_t persona_ok;
 };
 
 /* In the child: grow the heap twice by raw brk(), report through @pipefd. */
 static void child(int pipefd, int exec_heap)
 {
-	struct brks b = { 0 };
+	struct brks b = {0};
 
 	b.persona_ok = 1;
 	if (exec_heap) {
@@ -37,6 +39,7 @@ static void child(int pipefd, int exec_heap)
 		js_write_code((void *)ALIGN_UP(b.b0), 0x43);
 		b.ran = js_run_code((void *)ALIGN_UP(b.b0));
 	}
+	b.b3 = (uint64_t)syscall(SYS_brk, b.b1);
 	if (write(pipefd, &b, sizeof(b)) != sizeof(b))
 		_exit(2);
 	_exit(0);
@@ -70,7 +73,8 @@ static const struct jmmap_rec_mmap3 *find_brk(struct js_records *r, pid_t pid, u
 	const struct jmmap_rec_mmap3 *found = NULL;
 
 	*count = *all = 0;
-	js_for_each(r, h) {
+	js_for_each(r, h)
+	{
 		const struct jmmap_rec_mmap3 *m = (const void *)h;
 
 		if (h->type != JMMAP_REC_MMAP3 || m->pid != (uint32_t)pid)
@@ -88,7 +92,7 @@ static const struct jmmap_rec_mmap3 *find_brk(struct js_records *r, pid_t pid, u
 int main(void)
 {
 	const struct jmmap_rec_mmap3 *m1, *m2;
-	struct js_records r = { 0 };
+	struct js_records r = {0};
 	struct brks b;
 	int fd, count, all;
 	pid_t pid;
@@ -114,13 +118,27 @@ int main(void)
 		     (unsigned long long)ALIGN_UP(b.b0),
 		     (unsigned long long)(ALIGN_UP(b.b1) - ALIGN_UP(b.b0))))
 		js_dump(&r, pid);
-	ktap_ok(m2 && (m2->prot & PROT_EXEC), "brk_second_growth: MMAP3 cause brk of exactly "
-					      "0x%llx+0x%llx",
+	ktap_ok(m2 && (m2->prot & PROT_EXEC),
+		"brk_second_growth: MMAP3 cause brk of exactly "
+		"0x%llx+0x%llx",
 		(unsigned long long)ALIGN_UP(b.b1),
 		(unsigned long long)(ALIGN_UP(b.b2) - ALIGN_UP(b.b1)));
 	ktap_ok(count == 2, "brk_one_record_each: 2 MMAP3 cause brk (%d)", count);
+	{
+		const struct jmmap_rec_munmap *u;
+
+		u = js_find_munmap(&r, pid, ALIGN_UP(b.b1), ALIGN_UP(b.b2) - ALIGN_UP(b.b1),
+				   JMMAP_UNMAP_MUNMAP, &count);
+		if (!ktap_ok(b.b3 == b.b1 && u && u->cause == JMMAP_UNMAP_MUNMAP && count == 1,
+			     "brk_shrunk: shrinking the heap by its second growth gives one MUNMAP "
+			     "cause munmap of exactly 0x%llx+0x%llx (%d MUNMAPs, cause %u)",
+			     (unsigned long long)ALIGN_UP(b.b1),
+			     (unsigned long long)(ALIGN_UP(b.b2) - ALIGN_UP(b.b1)), count,
+			     u ? u->cause : 0))
+			js_dump(&r, pid);
+	}
 	ktap_ok(m1 && m2 && m1->vma_start <= m1->start && m2->vma_start <= m1->start &&
-			m2->vma_end >= m2->start + m2->len,
+		    m2->vma_end >= m2->start + m2->len,
 		"brk_vma_bounds: the heap's vma holds both growths");
 	js_free(&r);
 
@@ -129,9 +147,13 @@ int main(void)
 	} else {
 		js_drain(fd, &r);
 		find_brk(&r, pid, 0, 0, &count, &all);
-		ktap_ok(count == 0, "data_heap_silent: a heap without PROT_EXEC gives no MMAP3 "
-				    "cause brk (%d)",
+		ktap_ok(count == 0,
+			"data_heap_silent: a heap without PROT_EXEC gives no MMAP3 "
+			"cause brk (%d)",
 			count);
+		js_find_munmap(&r, pid, 0, 0, 0, &count);
+		ktap_ok(b.b3 == b.b1 && count == 0,
+			"data_heap_shrunk_silent: shrinking it gives no MUNMAP (%d)", count);
 		js_free(&r);
 	}
 	close(fd);
