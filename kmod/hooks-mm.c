@@ -29,7 +29,6 @@
 #include <asm/syscall.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <linux/trace_recursion.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
@@ -551,12 +550,13 @@ static void mremap_pre(struct pt_regs *regs)
 
 /*
  * One ftrace_ops for the five functions: ftrace calls mm_entry() from a
- * function's entry (its fentry call) with the registers saved, through a
- * trampoline made for the ops, which calls it directly: without
- * FTRACE_OPS_FL_RECURSION ftrace leaves it to the callback to stop
- * recursion on the same CPU and to disable preemption, which mm_entry()
- * does with ftrace_test_recursion_trylock() before any handler runs. This
- * is what an entry kprobe on these functions uses underneath,
+ * function's entry (its fentry call) with the argument registers saved,
+ * through a trampoline made for the ops, which calls it directly: without
+ * FTRACE_OPS_FL_RECURSION ftrace leaves recursion and preemption to the
+ * callback. There is no recursion to stop: the handlers call none of the
+ * five functions, and nothing calls those from interrupt context, so
+ * mm_entry() only disables preemption (what every hook here is written
+ * for). This is what an entry kprobe on these functions uses underneath,
  * without the kprobe's lookup and bookkeeping on every hit; one ops is one
  * update of the kernel's code to arm all of them, and one to disarm.
  *
@@ -585,21 +585,18 @@ static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct f
 {
 	struct pt_regs *regs;
 	size_t i;
-	int bit;
 
 	if (!fregs)
 		return;
 	regs = jmmap_ftrace_args(fregs);
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
+	preempt_disable_notrace();
 	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
 		if (mm_hooks[i].ip == ip) {
 			mm_hooks[i].fn(regs);
 			break;
 		}
 	}
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }
 
 static struct ftrace_ops mm_ops;
