@@ -198,6 +198,7 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 	struct jmmap_pending *p;
 
 	if (!file) {
+		/* whose it is, jmmap_emit() tells */
 		memset(&rec.mmap3, 0, sizeof(rec.mmap3));
 		fill_mmap3(&rec.mmap3, time, start, len, pgoff, vma, false, prot, cause);
 		memcpy(rec.bytes + sizeof(rec.mmap3), ANON_NAME, sizeof(ANON_NAME));
@@ -205,6 +206,8 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 		emit_fileless(&rec, sizeof(rec.mmap3), tgid, want_of_prot(prot));
 		return;
 	}
+	if (!jmmap_anyone_wants(tgid, want_of_prot(prot)))
+		return;
 	p = jmmap_pending_new();
 	if (!p) {
 		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot));
@@ -291,15 +294,19 @@ static void mmap_pre(struct pt_regs *regs)
 
 	if (!current_is_user())
 		return;
+	vm_flags = regs_get_kernel_argument(regs, 3);
+	replace = may_replace();
+	/* a data mapping that replaces nothing: of interest only to some sessions */
+	if (!replace && !(vm_flags & VM_EXEC) && !jmmap_data_wanted())
+		return;
 	wants = jmmap_wants(tgid);
 	if (!wants)
 		return;
 	addr = regs_get_kernel_argument(regs, 1);
 	len = regs_get_kernel_argument(regs, 2);
-	vm_flags = regs_get_kernel_argument(regs, 3);
 	/* An unmap of an earlier call that failed must not linger. */
 	stash_release(stash_find(current, true));
-	replace = (wants & JMMAP_WANTS_EXEC) && may_replace();
+	replace = replace && (wants & JMMAP_WANTS_EXEC);
 	keep = wants & ((vm_flags & VM_EXEC) ? JMMAP_WANTS_EXEC : JMMAP_WANTS_DATA);
 	if (!replace && !keep)
 		return;
@@ -330,9 +337,12 @@ static void mprotect_pre(struct pt_regs *regs)
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
 	newflags = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
+	/*
+	 * Whether a session wants this process is decided when the record is
+	 * given out (jmmap_emit()), or queued with a file (queue_mmap3()): one
+	 * walk of the sessions per call, not two.
+	 */
 	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
-		return;
-	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return;
 	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
 		  start, end - start,
@@ -448,7 +458,8 @@ static void unmap_vmas_pre(struct pt_regs *regs)
 		if (replaced)
 			return;
 	}
-	if (is_mapping_syscall(nr) || !jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
+	/* whose they are, jmmap_emit() tells */
+	if (is_mapping_syscall(nr))
 		return;
 	for (; vma; vma = jmmap_unmapped_next(&it))
 		n = add_exec_part(r, n, vma, vma->vm_start, vma->vm_end);

@@ -93,6 +93,8 @@ bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want);
 #define JMMAP_WANTS_EXEC (1U << JMMAP_WANT_EXEC_MAPS)
 #define JMMAP_WANTS_DATA (1U << JMMAP_WANT_DATA_MAPS)
 u32 jmmap_wants(u32 tgid);
+/* Whether any session asked for non-executable mappings: no walk, a flag. */
+bool jmmap_data_wanted(void);
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
 
 /*

@@ -28,6 +28,8 @@
 static LIST_HEAD(jmmap_sessions);
 static DEFINE_MUTEX(jmmap_sessions_mutex);
 static unsigned int jmmap_sessions_open; /* under jmmap_sessions_mutex */
+/* Some published session has JMMAP_CONFIG_DATA_MMAPS; set under the mutex. */
+static bool jmmap_data_sessions;
 
 u64 jmmap_now(void)
 {
@@ -85,6 +87,28 @@ void jmmap_session_free(struct jmmap_session *s)
 	kfree(s);
 }
 
+/* Whether @s asked for non-executable mappings too. */
+static bool session_wants_data(struct jmmap_session *s)
+{
+	return READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS;
+}
+
+/* jmmap_sessions_mutex held: jmmap_data_sessions from the published sessions. */
+static void update_data_sessions(void)
+{
+	struct jmmap_session *s;
+	bool any = false;
+
+	list_for_each_entry(s, &jmmap_sessions, node)
+		any |= session_wants_data(s);
+	WRITE_ONCE(jmmap_data_sessions, any);
+}
+
+bool jmmap_data_wanted(void)
+{
+	return READ_ONCE(jmmap_data_sessions);
+}
+
 int jmmap_session_publish(struct jmmap_session *s)
 {
 	int err = 0;
@@ -101,6 +125,7 @@ int jmmap_session_publish(struct jmmap_session *s)
 	}
 	jmmap_sessions_open++;
 	list_add_tail_rcu(&s->node, &jmmap_sessions);
+	update_data_sessions();
 out:
 	mutex_unlock(&jmmap_sessions_mutex);
 	return err;
@@ -111,6 +136,7 @@ void jmmap_session_unpublish(struct jmmap_session *s)
 {
 	mutex_lock(&jmmap_sessions_mutex);
 	list_del_rcu(&s->node);
+	update_data_sessions();
 	if (!--jmmap_sessions_open)
 		jmmap_disarm(); /* waits for every hook to have returned */
 	mutex_unlock(&jmmap_sessions_mutex);
@@ -160,6 +186,9 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 	}
 	WRITE_ONCE(s->config_flags, cfg->flags);
 	WRITE_ONCE(s->wakeup_bytes, cfg->wakeup_bytes);
+	mutex_lock(&jmmap_sessions_mutex);
+	update_data_sessions();
+	mutex_unlock(&jmmap_sessions_mutex);
 out:
 	mutex_unlock(&s->ioctl_mutex);
 	return err;
@@ -253,11 +282,6 @@ static bool session_covers(struct jmmap_session *s, u32 tgid)
 	return READ_ONCE(s->system_wide) || jmmap_session_follows(s, tgid);
 }
 
-/* Whether @s asked for non-executable mappings too. */
-static bool session_wants_data(struct jmmap_session *s)
-{
-	return READ_ONCE(s->config_flags) & JMMAP_CONFIG_DATA_MMAPS;
-}
 
 static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want want)
 {
