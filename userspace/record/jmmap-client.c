@@ -17,6 +17,8 @@
 #define JMMAP_CLIENT_WAKEUP (256 * 1024)
 /* Records kept in memory before they go to the spool file. */
 #define JMMAP_CLIENT_SPOOL (1024 * 1024)
+/* Room made for each read(). */
+#define JMMAP_CLIENT_READ (64 * 1024)
 
 int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason, size_t reason_len)
 {
@@ -78,6 +80,17 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
 			goto out_free;
 		}
 	}
+	/*
+	 * The memory the records are read into before they go to the spool:
+	 * made and touched now, as perf's ring is, and not a page fault and a
+	 * cleared page at a time while the workload runs.
+	 */
+	if (buf__reserve(&s->records, JMMAP_CLIENT_SPOOL + JMMAP_CLIENT_READ)) {
+		err = -ENOMEM;
+		snprintf(reason, reason_len, "out of memory");
+		goto out_free;
+	}
+	memset(s->records.data, 0, JMMAP_CLIENT_SPOOL + JMMAP_CLIENT_READ);
 	*out = s;
 	return 0;
 out_free:
@@ -141,7 +154,7 @@ int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_
 	for (int i = 0; i < 64; i++) {
 		ssize_t n;
 
-		err = buf__reserve(b, got + 64 * 1024);
+		err = buf__reserve(b, got + JMMAP_CLIENT_READ);
 		if (err)
 			return err;
 		n = read(s->fd, b->data + from + got, b->cap - from - got);
