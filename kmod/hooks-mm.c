@@ -206,8 +206,6 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 		emit_fileless(&rec, sizeof(rec.mmap3), tgid, want_of_prot(prot));
 		return;
 	}
-	if (!jmmap_anyone_wants(tgid, want_of_prot(prot)))
-		return;
 	p = jmmap_pending_new();
 	if (!p) {
 		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot));
@@ -304,7 +302,7 @@ static void mmap_pre(struct pt_regs *regs)
 		return;
 	addr = regs_get_kernel_argument(regs, 1);
 	len = regs_get_kernel_argument(regs, 2);
-	/* An unmap of an earlier call that failed must not linger. */
+	/* A replaced range noted by an earlier call that failed must not linger. */
 	stash_release(stash_find(current, true));
 	replace = replace && (wants & JMMAP_WANTS_EXEC);
 	keep = wants & ((vm_flags & VM_EXEC) ? JMMAP_WANTS_EXEC : JMMAP_WANTS_DATA);
@@ -339,8 +337,8 @@ static void mprotect_pre(struct pt_regs *regs)
 	oldflags = vma->vm_flags;
 	/*
 	 * Whether a session wants this process is decided when the record is
-	 * given out (jmmap_emit()), or queued with a file (queue_mmap3()): one
-	 * walk of the sessions per call, not two.
+	 * given out (jmmap_emit()), or before a file is pinned for it
+	 * (perf_mmap_pre()): one walk of the sessions per call, not two.
 	 */
 	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
 		return;
@@ -402,6 +400,10 @@ static void perf_mmap_pre(struct pt_regs *regs)
 			    vma->vm_file, vm_prot(vma->vm_flags), JMMAP_CAUSE_MMAP);
 		break;
 	case STASH_MPROTECT_EXEC:
+		/* mprotect_pre() left this to the record's consumer; a file is pinned first */
+		if (vma->vm_file &&
+		    !jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
+			break;
 		queue_mmap3(st->time, st->start, st->len, st->pgoff, vma, vma->vm_file,
 			    vm_prot(st->newflags), JMMAP_CAUSE_MPROTECT);
 		break;
@@ -458,9 +460,9 @@ static void unmap_vmas_pre(struct pt_regs *regs)
 		if (replaced)
 			return;
 	}
-	/* whose they are, jmmap_emit() tells */
 	if (is_mapping_syscall(nr))
 		return;
+	/* whose they are, jmmap_emit() tells */
 	for (; vma; vma = jmmap_unmapped_next(&it))
 		n = add_exec_part(r, n, vma, vma->vm_start, vma->vm_end);
 	if (!n)

@@ -282,7 +282,6 @@ static bool session_covers(struct jmmap_session *s, u32 tgid)
 	return READ_ONCE(s->system_wide) || jmmap_session_follows(s, tgid);
 }
 
-
 static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want want)
 {
 	if (want == JMMAP_WANT_DATA_MAPS && !session_wants_data(s))
