@@ -135,6 +135,24 @@ static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *
 #define jmmap_ftrace_args(fregs) (&(fregs)->regs)
 #endif
 
+/*
+ * Argument @n of the function whose entry ftrace called from.
+ * regs_get_kernel_argument() reads those past the sixth from the stack with
+ * copy_from_kernel_nofault(), as a probe at any instruction must; at the
+ * entry the saved stack pointer is the caller's own, and a slot inside the
+ * task's stack (regs_get_kernel_stack_nth_addr() checks) is mapped: it is
+ * read as it is. Slot 0 is the return address.
+ */
+static __always_inline unsigned long jmmap_entry_arg(struct pt_regs *regs, unsigned int n)
+{
+	unsigned long *slot;
+
+	if (n < 6)
+		return regs_get_kernel_argument(regs, n);
+	slot = regs_get_kernel_stack_nth_addr(regs, n - 5);
+	return slot ? READ_ONCE(*slot) : 0;
+}
+
 /* mmap_region(file, addr, len, vm_flags, pgoff, uf) */
 #ifndef JMMAP_HAVE_MMAP_REGION
 #error "jmmap: mmap_region() is not declared as expected; teach compat-probe.sh"

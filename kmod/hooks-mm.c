@@ -333,7 +333,7 @@ static void mprotect_pre(struct pt_regs *regs)
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
 	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
-	newflags = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
+	newflags = jmmap_entry_arg(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
 	/*
 	 * Whether a session wants this process is decided when the record is
@@ -580,35 +580,42 @@ static void mremap_pre(struct pt_regs *regs)
  * kprobes registered disabled (kallsyms_lookup_name() is not exported to
  * modules; a disabled kprobe changes no code).
  */
+enum mm_hook_id { HOOK_PERF_MMAP, HOOK_MMAP, HOOK_MPROTECT, HOOK_UNMAP_VMAS, HOOK_MREMAP };
+
 static struct mm_hook {
 	const char *symbol;
-	void (*fn)(struct pt_regs *regs);
 	unsigned long ip;
 } mm_hooks[] = {
-	/* the most called first: mm_entry() looks them up in this order */
-	{ "perf_event_mmap", perf_mmap_pre },
-	{ JMMAP_MMAP_SYMBOL, mmap_pre },
-	{ JMMAP_MPROTECT_SYMBOL, mprotect_pre },
-	{ JMMAP_UNMAP_VMAS_SYMBOL, unmap_vmas_pre },
-	{ JMMAP_MREMAP_SYMBOL, mremap_pre },
+	[HOOK_PERF_MMAP] = { "perf_event_mmap" },
+	[HOOK_MMAP] = { JMMAP_MMAP_SYMBOL },
+	[HOOK_MPROTECT] = { JMMAP_MPROTECT_SYMBOL },
+	[HOOK_UNMAP_VMAS] = { JMMAP_UNMAP_VMAS_SYMBOL },
+	[HOOK_MREMAP] = { JMMAP_MREMAP_SYMBOL },
 };
 
+/*
+ * The handlers are called directly, the most called first: an indirect
+ * call costs a retpoline on the kernels that mitigate Spectre v2 with them.
+ */
 static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 			     struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs;
-	size_t i;
 
 	if (!fregs)
 		return;
 	regs = jmmap_ftrace_args(fregs);
 	preempt_disable_notrace();
-	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
-		if (mm_hooks[i].ip == ip) {
-			mm_hooks[i].fn(regs);
-			break;
-		}
-	}
+	if (ip == mm_hooks[HOOK_PERF_MMAP].ip)
+		perf_mmap_pre(regs);
+	else if (ip == mm_hooks[HOOK_MMAP].ip)
+		mmap_pre(regs);
+	else if (ip == mm_hooks[HOOK_MPROTECT].ip)
+		mprotect_pre(regs);
+	else if (ip == mm_hooks[HOOK_UNMAP_VMAS].ip)
+		unmap_vmas_pre(regs);
+	else if (ip == mm_hooks[HOOK_MREMAP].ip)
+		mremap_pre(regs);
 	preempt_enable_notrace();
 }
 

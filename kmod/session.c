@@ -31,9 +31,14 @@ static unsigned int jmmap_sessions_open; /* under jmmap_sessions_mutex */
 /* Some published session has JMMAP_CONFIG_DATA_MMAPS; set under the mutex. */
 static bool jmmap_data_sessions;
 
+/*
+ * The clock perf stamps its records with when asked for CLOCK_MONOTONIC
+ * (jrec asks), so that a record and a sample taken at once compare as such;
+ * it reads no seqcount a writer could hold, in any context.
+ */
 u64 jmmap_now(void)
 {
-	return ktime_get_ns();
+	return ktime_get_mono_fast_ns();
 }
 
 static void wakeup_readers(struct irq_work *work)
