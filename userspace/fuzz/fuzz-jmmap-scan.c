@@ -2,21 +2,58 @@
 /*
  * libFuzzer target for the recorder's framing of the jmmap record stream
  * (what read() on /dev/jmmap returns): whole records only, sizes checked
- * against the bytes there.
+ * against the bytes there, and every MMAP3 handed on in place with a
+ * filename that ends inside its record.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jmmap-reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+struct seen {
+	const uint8_t *buf;
+	size_t len;
+	uint64_t nr;
+};
+
+static int on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
+{
+	struct seen *s = ctx;
+	const uint8_t *r = (const uint8_t *)m;
+	size_t name_len = strlen(name);
+
+	if (r < s->buf || r + m->hdr.size > s->buf + s->len || m->hdr.type != JMMAP_REC_MMAP3 ||
+	    m->hdr.size < sizeof(*m) || m->cookie_len > JMMAP_COOKIE_MAX)
+		__builtin_trap();
+	if (name_len && (name != m->filename || r + sizeof(*m) + name_len >= r + m->hdr.size))
+		__builtin_trap();
+	s->nr++;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint64_t by_type[JMMAP_REC_MAX] = { 0 }, lost = 0;
-	long whole = jmmap_reader__scan(data, size, by_type, &lost);
+	uint64_t by_type[JMMAP_REC_MAX] = { 0 }, again[JMMAP_REC_MAX] = { 0 }, lost = 0;
+	long whole = jmmap_reader__scan(data, size, by_type, &lost, NULL);
+	struct seen s = { NULL, size, 0 };
+	struct jm_scan_mmap3 each = { on_mmap3, &s, 0 };
+	uint8_t *aligned;
 
 	if (whole > (long)size || (whole >= 0 && whole % 8))
 		__builtin_trap();
+	/* in place, as the recorder reads its buffer: 8-byte aligned */
+	aligned = malloc(size ? size : 1);
+	if (!aligned)
+		return 0;
+	memcpy(aligned, data, size);
+	s.buf = aligned;
+	lost = 0;
+	if (jmmap_reader__scan(aligned, size, again, &lost, &each) != whole || each.err ||
+	    s.nr > again[JMMAP_REC_MMAP3] || memcmp(by_type, again, sizeof(again)))
+		__builtin_trap();
+	free(aligned);
 	return 0;
 }

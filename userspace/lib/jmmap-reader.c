@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "jmmap-reader.h"
@@ -135,8 +136,7 @@ static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm
 	}
 }
 
-int jmmap_reader__walk_only(const void *buf, size_t len, bool swapped, uint16_t type,
-			    jm_event_fn fn, void *ctx)
+int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx)
 {
 	const struct jr j = { swapped };
 	const uint8_t *p = buf;
@@ -149,10 +149,6 @@ int jmmap_reader__walk_only(const void *buf, size_t len, bool swapped, uint16_t 
 
 		if (size <= 0)
 			return -EBADMSG; /* impossible, or cut off */
-		if (type && g16(&j, p + off) != type) {
-			off += size;
-			continue;
-		}
 		memset(&e, 0, sizeof(e));
 		e.type = g16(&j, p + off);
 		e.flags = g16(&j, p + off + 2);
@@ -170,23 +166,34 @@ int jmmap_reader__walk_only(const void *buf, size_t len, bool swapped, uint16_t 
 	return 0;
 }
 
-int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx)
+/* @each's call for the MMAP3 of @size bytes at @r, once it is known good. */
+static void scan_mmap3(const uint8_t *r, uint32_t size, struct jm_scan_mmap3 *each)
 {
-	return jmmap_reader__walk_only(buf, len, swapped, 0, fn, ctx);
+	const struct jmmap_rec_mmap3 *m = (const void *)r;
+	const char *name;
+
+	if (size < sizeof(*m) || m->cookie_len > JMMAP_COOKIE_MAX)
+		return; /* the walk would stop here; the recorder just skips it */
+	name = size > sizeof(*m) && !r[size - 1] ? m->filename : "";
+	each->err = each->fn(m, name, each->ctx);
 }
 
 long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
-			uint64_t *lost)
+			uint64_t *lost, struct jm_scan_mmap3 *each)
 {
 	const struct jr j = {false};
 	size_t off = 0;
 	long size;
 
+	if (each && (uintptr_t)bytes % 8)
+		each->err = -EINVAL;
 	while ((size = record_size(&j, bytes, len, off)) > 0) {
 		uint16_t type = g16(&j, bytes + off + FIELD(jmmap_rec_header, type));
 
 		if (type < JMMAP_REC_MAX)
 			nr_by_type[type]++;
+		if (type == JMMAP_REC_MMAP3 && each && !each->err)
+			scan_mmap3(bytes + off, (uint32_t)size, each);
 		if (type == JMMAP_REC_LOST && (size_t)size >= sizeof(struct jmmap_rec_lost)) {
 			int i;
 

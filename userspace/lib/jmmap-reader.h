@@ -33,17 +33,28 @@ typedef int (*jm_event_fn)(const struct jm_event *ev, void *ctx);
 
 /* 0, -EBADMSG when a record is impossible (the walk stops there), or @fn's value. */
 int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn, void *ctx);
-/* The same for the records of one @type only; the others are stepped over undecoded. */
-int jmmap_reader__walk_only(const void *buf, size_t len, bool swapped, uint16_t type,
-			    jm_event_fn fn, void *ctx);
+
+/*
+ * What the recorder does with each MMAP3 jmmap_reader__scan() frames: @fn
+ * gets it in place (host byte order, @bytes 8-byte aligned), checked as the
+ * walk checks it, with its filename ("" unless NUL-padded to the record's
+ * end, as the module writes it). A non-zero return stops the calls, not the
+ * framing, and is kept in @err. A JIT's every code mapping call passes here.
+ */
+struct jm_scan_mmap3 {
+	int (*fn)(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx);
+	void *ctx;
+	int err;
+};
 
 /*
  * The recorder's account of records as read from the device (host byte
  * order, the last one possibly incomplete): counts per type and LOST
- * totals added to @nr_by_type and *@lost. Returns the number of bytes that
- * form whole records, or -EINVAL when a record header is impossible.
+ * totals added to @nr_by_type and *@lost, each MMAP3 to @each (may be
+ * NULL). Returns the number of bytes that form whole records, or -EINVAL
+ * when a record header is impossible.
  */
 long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
-			uint64_t *lost);
+			uint64_t *lost, struct jm_scan_mmap3 *each);
 
 #endif

@@ -294,9 +294,8 @@ int perf_records__decode_mmap(const void *rec, size_t size, size_t trailer, stru
 int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const void *trailer,
 			       size_t trailer_len, void *out, size_t cap)
 {
-	size_t name_len = strlen(mm->filename) + 1;
-	size_t size = sizeof(struct perf_event_header) + 64 + ((name_len + 7) & ~(size_t)7) +
-		      trailer_len;
+	size_t name_len = strlen(mm->filename) + 1, name_room = (name_len + 7) & ~(size_t)7;
+	size_t size = sizeof(struct perf_event_header) + 64 + name_room + trailer_len;
 	struct perf_event_header h = {PERF_RECORD_MMAP2, misc, 0};
 	uint8_t *b = out, *body = b + sizeof(h);
 
@@ -304,7 +303,7 @@ int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const vo
 		return -EINVAL;
 	if (size > cap || size > UINT16_MAX)
 		return -E2BIG;
-	memset(out, 0, size);
+	h.size = (uint16_t)size;
 	memcpy(body, &mm->pid, 4);
 	memcpy(body + 4, &mm->tid, 4);
 	memcpy(body + 8, &mm->start, 8);
@@ -312,6 +311,7 @@ int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const vo
 	memcpy(body + 24, &mm->pgoff, 8);
 	if (mm->build_id_size) {
 		h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+		memset(body + 32, 0, 24);
 		body[32] = mm->build_id_size;
 		memcpy(body + 36, mm->build_id, mm->build_id_size);
 	} else {
@@ -322,9 +322,10 @@ int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const vo
 	}
 	memcpy(body + 56, &mm->prot, 4);
 	memcpy(body + 60, &mm->flags, 4);
+	/* the name, NUL-padded to 8 bytes: the last 8 cleared, then the name over them */
+	memset(body + 64 + name_room - 8, 0, 8);
 	memcpy(body + 64, mm->filename, name_len);
-	memcpy(b + size - trailer_len, trailer, trailer_len);
-	h.size = (uint16_t)size;
+	memcpy(body + 64 + name_room, trailer, trailer_len);
 	memcpy(b, &h, sizeof(h));
 	return (int)size;
 }

@@ -234,6 +234,26 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t len)
 	return 0;
 }
 
+int perf_writer__reserve(struct perf_writer *w, size_t len, void **room)
+{
+	int err;
+
+	if (!w->begun || len > UINT16_MAX)
+		return -EINVAL;
+	if (len > w->buf_cap - w->buf_len) {
+		err = flush_buf(w);
+		if (err)
+			return err;
+	}
+	*room = w->buf + w->buf_len;
+	return 0;
+}
+
+void perf_writer__commit(struct perf_writer *w, size_t len)
+{
+	w->buf_len += len;
+}
+
 int perf_writer__set_compression(struct perf_writer *w, int level)
 {
 	if (w->begun || level < 1 || level > ZSTD_maxCLevel())

@@ -46,6 +46,13 @@ int perf_writer__begin(struct perf_writer *w);
 
 /* Append one record (header.size bytes at rec) to the data section. */
 int perf_writer__write(struct perf_writer *w, const void *rec, size_t len);
+/*
+ * Room for a record of @len bytes (at most 64 KiB) at the data section's
+ * end, into which the caller writes it before it calls anything else of the
+ * writer's; perf_writer__commit() then appends it. 0 or -errno.
+ */
+int perf_writer__reserve(struct perf_writer *w, size_t len, void **room);
+void perf_writer__commit(struct perf_writer *w, size_t len);
 
 /* Write what is buffered and update header.data.size. 0 or -errno. */
 int perf_writer__flush(struct perf_writer *w);

@@ -20,6 +20,7 @@
 #include "bidcache-dir.h"
 #include "buildid-cache.h"
 #include "commands.h"
+#include "jmmap-reader.h"
 #include "perf-file.h"
 #include "procfs.h"
 #include "record.h"
@@ -229,13 +230,12 @@ static int target_gone(struct record *r)
 /* Read the module's records and look at the new ones. */
 static int read_jmmap(struct record *r)
 {
-	const uint8_t *fresh;
-	size_t n;
+	struct jm_scan_mmap3 each = { watch__jmmap, r, 0 };
 	int err;
 
 	if (r->jm_broken)
 		return 0;
-	err = jmmap_client__read(r->jm, &fresh, &n);
+	err = jmmap_client__read(r->jm, &each);
 	if (err == -EINVAL) {
 		/* keep sampling; the records read so far are kept */
 		if (!r->opts.quiet)
@@ -244,9 +244,7 @@ static int read_jmmap(struct record *r)
 		r->jm_broken = 1;
 		return 0;
 	}
-	if (err || !n)
-		return err;
-	return watch__jmmap(r, fresh, n);
+	return err;
 }
 
 static int main_loop(struct record *r)

@@ -136,14 +136,13 @@ static int spool(struct jmmap_client *s)
 	return 0;
 }
 
-int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_fresh)
+int jmmap_client__read(struct jmmap_client *s, struct jm_scan_mmap3 *each)
 {
 	struct buf *b = &s->records;
 	size_t from, got = s->partial;
 	long whole;
 	int err;
 
-	*n_fresh = 0;
 	if (s->spool_fd >= 0 && b->len >= JMMAP_CLIENT_SPOOL) {
 		err = spool(s);
 		if (err)
@@ -169,17 +168,15 @@ int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_
 			break;
 		got += (size_t)n;
 	}
-	whole = jmmap_reader__scan(b->data + from, got, s->nr_by_type, &s->lost);
+	whole = jmmap_reader__scan(b->data + from, got, s->nr_by_type, &s->lost, each);
 	if (whole < 0)
 		return (int)whole;
 	b->len += (size_t)whole;
 	s->partial = got - (size_t)whole;
-	*fresh = b->data + from;
-	*n_fresh = (size_t)whole;
 	s->nr_records = 0;
 	for (int i = 0; i < JMMAP_REC_MAX; i++)
 		s->nr_records += s->nr_by_type[i];
-	return 0;
+	return each ? each->err : 0;
 }
 
 int jmmap_client__append_records(struct jmmap_client *s, struct buf *b)

@@ -55,10 +55,13 @@ int jmmap_client__add_target(struct jmmap_client *s, uint32_t pid, int system_wi
 int jmmap_client__spool_in(struct jmmap_client *s, const char *dir);
 
 /*
- * Read what is ready (the fd is non-blocking); *@fresh and *@n_fresh give
- * the whole records this read added. 0 or -errno.
+ * Read what is ready (the fd is non-blocking); each whole MMAP3 this read
+ * added goes to @each (jmmap_reader__scan()) as the records are counted.
+ * 0, -EINVAL for a record the module should never write, @each's error, or
+ * -errno.
  */
-int jmmap_client__read(struct jmmap_client *s, const uint8_t **fresh, size_t *n_fresh);
+struct jm_scan_mmap3;
+int jmmap_client__read(struct jmmap_client *s, struct jm_scan_mmap3 *each);
 
 /* Append every whole record read so far, in order, to @b. 0 or -errno. */
 int jmmap_client__append_records(struct jmmap_client *s, struct buf *b);

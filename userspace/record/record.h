@@ -134,9 +134,8 @@ int workload__reap(struct record *r);
 int synth__kernel(struct record *r);
 int synth__process(struct record *r, pid_t pid);
 int synth__all(struct record *r);
-struct jm_event;
-/* The MMAP2 of one of the module's records, when perf would have written one. */
-int synth__mmap3(struct record *r, const struct jm_event *e);
+/* The MMAP2 of one of the module's MMAP3s (@name its filename), when perf would write one. */
+int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name);
 
 /* watch.c: side files and binaries, driven by the records seen. */
 int watch__init(struct record *r);
@@ -148,10 +147,11 @@ struct pr_mmap;
 int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time);
 int watch__pid(struct record *r, uint32_t pid);
 /*
- * Whole jmmap records just read: their MMAP2s are written (synth__mmap3())
- * when perf's are off, and file-backed executable MMAP3s go to the cache.
+ * One of the module's MMAP3s as it is read (jmmap_client__read(), @ctx the
+ * record): its MMAP2 is written (synth__mmap3()) when perf's are off, and a
+ * file-backed executable one goes to the cache.
  */
-int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len);
+int watch__jmmap(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx);
 int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);
 

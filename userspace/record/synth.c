@@ -49,20 +49,14 @@ static void append_id(uint8_t **p, const struct record *r, uint32_t pid, uint32_
 	*p += sample_id(*p, r, pid, tid, r->t0);
 }
 
-/* Write a record, without watch__record(). */
-static int emit_raw(struct record *r, void *rec, uint8_t *end)
+static int emit(struct record *r, void *rec, uint8_t *end)
 {
 	struct perf_event_header *h = rec;
+	int err;
 
 	h->size = (uint16_t)(end - (uint8_t *)rec);
 	r->round_written = 1;
-	return perf_writer__write(r->w, h, h->size);
-}
-
-static int emit(struct record *r, void *rec, uint8_t *end)
-{
-	int err = emit_raw(r, rec, end);
-
+	err = perf_writer__write(r->w, h, h->size);
 	return err ? err : watch__record(r, rec);
 }
 
@@ -105,30 +99,33 @@ struct synth_ctx {
 
 /*
  * A MMAP2 of @mm timed @time (the sample_id's pid and tid are the mapping's),
- * given to the watches as it is rather than decoded back.
+ * encoded in the writer's buffer.
  */
 static int emit_mmap2(struct record *r, const struct pr_mmap *mm, uint64_t time)
 {
-	union {
-		struct perf_event_header h;
-		uint8_t b[sizeof(struct perf_event_header) + 64 + PATH_MAX + 8 +
-			  SYNTH_SAMPLE_ID_MAX];
-	} u;
 	uint8_t id[SYNTH_SAMPLE_ID_MAX];
 	size_t idlen = sample_id(id, r, mm->pid, mm->tid, time);
+	/* what perf_records__encode_mmap2() may need, the filename up to PATH_MAX */
+	size_t cap = sizeof(struct perf_event_header) + 64 + PATH_MAX + 8 + SYNTH_SAMPLE_ID_MAX;
+	void *room;
 	int n;
 
-	n = perf_records__encode_mmap2(mm, PERF_RECORD_MISC_USER, id, idlen, &u, sizeof(u));
+	n = perf_writer__reserve(r->w, cap, &room);
+	if (n)
+		return n;
+	n = perf_records__encode_mmap2(mm, PERF_RECORD_MISC_USER, id, idlen, room, cap);
 	if (n < 0)
 		return n;
-	n = emit_raw(r, &u, u.b + n);
-	return n ? n : watch__mapping(r, mm, time);
+	perf_writer__commit(r->w, (size_t)n);
+	r->round_written = 1;
+	return 0;
 }
 
 static int synth_map(const struct procfs_map *m, void *arg)
 {
 	struct synth_ctx *c = arg;
 	struct pr_mmap mm;
+	int err;
 
 	if (!(m->prot & PROT_EXEC))
 		return 0;
@@ -143,40 +140,45 @@ static int synth_map(const struct procfs_map *m, void *arg)
 	mm.prot = m->prot;
 	mm.flags = m->flags;
 	mm.filename = m->path[0] ? m->path : "//anon";
-	return emit_mmap2(c->r, &mm, c->r->t0);
+	err = emit_mmap2(c->r, &mm, c->r->t0);
+	return err ? err : watch__mapping(c->r, &mm, c->r->t0);
 }
 
-int synth__mmap3(struct record *r, const struct jm_event *e)
+int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name)
 {
 	struct pr_mmap mm;
+	int err;
 
 	/*
 	 * Only what perf itself would report (executable mappings); those that
 	 * existed before the session came from /proc already (synth__process).
 	 */
-	if (e->type != JMMAP_REC_MMAP3 || !(e->prot & PROT_EXEC) ||
-	    e->cause == JMMAP_CAUSE_SNAPSHOT)
+	if (!(m->prot & PROT_EXEC) || m->cause == JMMAP_CAUSE_SNAPSHOT)
 		return 0;
 	memset(&mm, 0, sizeof(mm));
-	mm.pid = e->pid;
-	mm.tid = e->tid;
-	mm.start = e->start;
-	mm.len = e->len;
-	mm.pgoff = e->pgoff;
-	if (e->cookie_kind == JMMAP_COOKIE_ELF_BUILD_ID && e->cookie_len &&
-	    e->cookie_len <= sizeof(mm.build_id)) {
-		mm.build_id_size = e->cookie_len;
-		memcpy(mm.build_id, e->cookie, e->cookie_len);
+	mm.pid = m->pid;
+	mm.tid = m->tid;
+	mm.start = m->start;
+	mm.len = m->len;
+	mm.pgoff = m->pgoff;
+	if (m->cookie_kind == JMMAP_COOKIE_ELF_BUILD_ID && m->cookie_len &&
+	    m->cookie_len <= sizeof(mm.build_id)) {
+		mm.build_id_size = m->cookie_len;
+		memcpy(mm.build_id, m->cookie, m->cookie_len);
 	} else {
-		mm.maj = e->dev_major;
-		mm.min = e->dev_minor;
-		mm.ino = e->ino;
-		mm.ino_generation = e->ino_generation;
+		mm.maj = m->dev_major;
+		mm.min = m->dev_minor;
+		mm.ino = m->ino;
+		mm.ino_generation = m->ino_generation;
 	}
-	mm.prot = e->prot;
-	mm.flags = e->mflags;
-	mm.filename = e->filename[0] ? e->filename : "//anon";
-	return emit_mmap2(r, &mm, e->time);
+	mm.prot = m->prot;
+	mm.flags = m->flags;
+	mm.filename = name[0] ? name : "//anon";
+	err = emit_mmap2(r, &mm, m->time);
+	if (err)
+		return err;
+	/* no name: anonymous executable memory, a JIT's code (watch__mapping()) */
+	return name[0] ? watch__mapping(r, &mm, m->time) : watch__pid(r, m->pid);
 }
 
 static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)

@@ -46,45 +46,36 @@ static size_t trailer_size(const struct record *r)
 	return r->attr.sample_type & PERF_SAMPLE_CPU ? 24 : 16;
 }
 
-/* @mm, timed @time, as the watches look at it. */
-static void view_of(const struct pr_mmap *mm, uint64_t time, struct mmap2_view *v)
-{
-	memset(v, 0, sizeof(*v));
-	v->pid = mm->pid;
-	v->tid = mm->tid;
-	v->start = mm->start;
-	v->len = mm->len;
-	v->pgoff = mm->pgoff;
-	v->prot = mm->prot;
-	if (mm->build_id_size) {
-		v->bm.cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
-		v->bm.cookie.len = mm->build_id_size;
-		memcpy(v->bm.cookie.bytes, mm->build_id, mm->build_id_size);
-	}
-	v->bm.dev_major = mm->maj;
-	v->bm.dev_minor = mm->min;
-	v->bm.ino = mm->ino;
-	v->bm.ino_generation = mm->ino_generation;
-	v->time = time;
-	v->name = mm->filename;
-	v->bm.pid = v->pid;
-	v->bm.start = v->start;
-	v->bm.end = v->start + v->len;
-	v->bm.path = v->name;
-}
-
-/* A MMAP2 record (header.size bytes, then the sample_id trailer). */
+/* A MMAP2 record (header.size bytes, then the sample_id trailer) and its time. */
 static int parse_mmap2(const struct record *r, const struct perf_event_header *h,
-		       struct mmap2_view *v)
+		       struct pr_mmap *mm, uint64_t *time)
 {
 	const uint8_t *b = (const uint8_t *)h;
 	size_t trailer = trailer_size(r);
-	struct pr_mmap mm;
 
-	if (perf_records__decode_mmap(h, h->size, trailer, &mm))
+	if (perf_records__decode_mmap(h, h->size, trailer, mm))
 		return -EINVAL;
-	view_of(&mm, bo_u64(b + h->size - trailer + WATCH_SAMPLE_ID_TIME, false), v);
+	*time = bo_u64(b + h->size - trailer + WATCH_SAMPLE_ID_TIME, false);
 	return 0;
+}
+
+/* What the build-id cache is given of @mm. */
+static void cache_map_of(const struct pr_mmap *mm, struct bidcache_map *bm)
+{
+	memset(bm, 0, sizeof(*bm));
+	if (mm->build_id_size) {
+		bm->cookie.kind = JMMAP_COOKIE_ELF_BUILD_ID;
+		bm->cookie.len = mm->build_id_size;
+		memcpy(bm->cookie.bytes, mm->build_id, mm->build_id_size);
+	}
+	bm->dev_major = mm->maj;
+	bm->dev_minor = mm->min;
+	bm->ino = mm->ino;
+	bm->ino_generation = mm->ino_generation;
+	bm->pid = mm->pid;
+	bm->start = mm->start;
+	bm->end = mm->start + mm->len;
+	bm->path = mm->filename;
 }
 
 /* The map may exist already: read it now, and watch the file from here on. */
@@ -133,7 +124,7 @@ int watch__pid(struct record *r, uint32_t pid)
 	return err;
 }
 
-static int start_jitdump(struct record *r, const struct mmap2_view *v)
+static int start_jitdump(struct record *r, const struct pr_mmap *mm, uint64_t time)
 {
 	struct jitdump_copy **n, *j;
 	char mf[80];
@@ -141,22 +132,22 @@ static int start_jitdump(struct record *r, const struct mmap2_view *v)
 	int fd, err;
 
 	for (i = 0; i < r->nr_jitdumps; i++)
-		if (r->jitdumps[i]->pid == v->pid && !strcmp(r->jitdumps[i]->path, v->name))
+		if (r->jitdumps[i]->pid == mm->pid && !strcmp(r->jitdumps[i]->path, mm->filename))
 			return 0;
 	if (r->nr_jitdumps >= WATCH_MAX_JITDUMPS)
 		return 0;
-	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", v->pid,
-		 (unsigned long long)v->start, (unsigned long long)(v->start + v->len));
+	snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", mm->pid,
+		 (unsigned long long)mm->start, (unsigned long long)(mm->start + mm->len));
 	fd = open(mf, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		fd = open(v->name, O_RDONLY | O_CLOEXEC);
+		fd = open(mm->filename, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		if (!r->opts.quiet)
-			fprintf(stderr, "jrec record: warning: cannot copy %s: %s\n", v->name,
+			fprintf(stderr, "jrec record: warning: cannot copy %s: %s\n", mm->filename,
 				strerror(errno));
 		return 0;
 	}
-	err = jitdump_copy__new(fd, v->pid, v->time, v->name, &j);
+	err = jitdump_copy__new(fd, mm->pid, time, mm->filename, &j);
 	if (err) {
 		close(fd);
 		return err;
@@ -170,9 +161,9 @@ static int start_jitdump(struct record *r, const struct mmap2_view *v)
 	r->jitdumps[r->nr_jitdumps++] = j;
 	jitdump_copy__update(j);
 	if (r->opts.verbose)
-		fprintf(stderr, "jrec record: copying %s\n", v->name);
+		fprintf(stderr, "jrec record: copying %s\n", mm->filename);
 	/* a JIT with a jitdump may also write a perf map */
-	return watch__pid(r, v->pid);
+	return watch__pid(r, mm->pid);
 }
 
 static int on_exit_pid(struct record *r, uint32_t pid)
@@ -195,16 +186,18 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 	return 0;
 }
 
-/* A mapping, from the kernel's MMAP2 or one jrec made. */
-static int on_mapping(struct record *r, const struct mmap2_view *v)
+/* A mapping timed @time, from the kernel's MMAP2 or one jrec made. */
+int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time)
 {
-	if (!(v->prot & PROT_EXEC) || v->pid == (uint32_t)-1)
+	struct bidcache_map bm;
+
+	if (!(mm->prot & PROT_EXEC) || mm->pid == (uint32_t)-1)
 		return 0;
-	if (map_name__is_jit_anon(v->name))
-		return watch__pid(r, v->pid);
-	if (map_name__is_jitdump(v->name))
-		return start_jitdump(r, v);
-	if (v->name[0] != '/' || !r->bid)
+	if (map_name__is_jit_anon(mm->filename))
+		return watch__pid(r, mm->pid);
+	if (map_name__is_jitdump(mm->filename))
+		return start_jitdump(r, mm, time);
+	if (mm->filename[0] != '/' || !r->bid)
 		return 0;
 	/*
 	 * With jmmap, every file-backed mapping is queued from its MMAP3,
@@ -213,24 +206,18 @@ static int on_mapping(struct record *r, const struct mmap2_view *v)
 	 */
 	if (r->jm)
 		return 0;
-	return bidcache__add(r->bid, &v->bm);
-}
-
-int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time)
-{
-	struct mmap2_view v;
-
-	view_of(mm, time, &v);
-	return on_mapping(r, &v);
+	cache_map_of(mm, &bm);
+	return bidcache__add(r->bid, &bm);
 }
 
 int watch__record(struct record *r, const struct perf_event_header *h)
 {
-	struct mmap2_view v;
+	struct pr_mmap mm;
+	uint64_t time;
 
 	switch (h->type) {
 	case PERF_RECORD_MMAP2:
-		return parse_mmap2(r, h, &v) ? 0 : on_mapping(r, &v);
+		return parse_mmap2(r, h, &mm, &time) ? 0 : watch__mapping(r, &mm, time);
 	case PERF_RECORD_EXIT:
 		if (h->size >= 8 + 16) {
 			/* struct {pid, ppid, tid, ptid, time} after the header */
@@ -246,49 +233,36 @@ int watch__record(struct record *r, const struct perf_event_header *h)
 	}
 }
 
-static int on_jmmap(const struct jm_event *e, void *ctx)
+int watch__jmmap(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
 {
 	struct record *r = ctx;
 	struct bidcache_map bm;
 	int err;
 
-	/* its MMAP2 first: watch__record() starts the jitdump and perf-map watches */
+	/* its MMAP2 first: watch__mapping() starts the jitdump and perf-map watches */
 	if (r->mmap2_from_jmmap) {
-		err = synth__mmap3(r, e);
+		err = synth__mmap3(r, m, name);
 		if (err)
 			return err;
 	}
 	/* files only: "//anon" starts with a slash too */
-	if (!r->bid || e->type != JMMAP_REC_MMAP3 || e->filename[0] != '/' ||
-	    map_name__is_anon(e->filename) || !(e->prot & PROT_EXEC) ||
-	    map_name__is_jitdump(e->filename))
+	if (!r->bid || !(m->prot & PROT_EXEC) || name[0] != '/' || map_name__is_anon(name) ||
+	    map_name__is_jitdump(name))
 		return 0;
 	memset(&bm, 0, sizeof(bm));
-	bm.pid = e->pid;
+	bm.pid = m->pid;
 	/* map_files/ names the vma, not the part this call changed */
-	bm.start = e->vma_start;
-	bm.end = e->vma_end;
-	bm.path = e->filename;
-	bm.cookie.kind = e->cookie_kind;
-	bm.cookie.len = e->cookie_len;
-	memcpy(bm.cookie.bytes, e->cookie, e->cookie_len);
-	bm.dev_major = e->dev_major;
-	bm.dev_minor = e->dev_minor;
-	bm.ino = e->ino;
-	bm.ino_generation = e->ino_generation;
+	bm.start = m->vma_start;
+	bm.end = m->vma_end;
+	bm.path = name;
+	bm.cookie.kind = m->cookie_kind;
+	bm.cookie.len = m->cookie_len;
+	memcpy(bm.cookie.bytes, m->cookie, m->cookie_len);
+	bm.dev_major = m->dev_major;
+	bm.dev_minor = m->dev_minor;
+	bm.ino = m->ino;
+	bm.ino_generation = m->ino_generation;
 	return bidcache__add(r->bid, &bm);
-}
-
-int watch__jmmap(struct record *r, const uint8_t *bytes, size_t len)
-{
-	int err;
-
-	/*
-	 * whole records only (jmmap_reader__scan); one the module should never
-	 * write ends the batch. on_jmmap() looks at MMAP3 records only.
-	 */
-	err = jmmap_reader__walk_only(bytes, len, false, JMMAP_REC_MMAP3, on_jmmap, r);
-	return err == -EBADMSG ? 0 : err;
 }
 
 int watch__tick(struct record *r, int final)
