@@ -26,15 +26,6 @@
 #define WATCH_MAX_PERFMAPS 4096
 #define WATCH_MAX_JITDUMPS 1024
 
-struct mmap2_view {
-	uint32_t pid, tid;
-	uint64_t start, len, pgoff;
-	uint32_t prot;
-	uint64_t time;
-	struct bidcache_map bm;
-	const char *name;
-};
-
 /*
  * The recorder's sample_id trailer: {pid, tid}, time, and {cpu, res} with
  * -a (Documentation/jrec-data.rst).
