@@ -99,6 +99,8 @@ if [ -n "$btf" ] && btf_proto unmap_vmas | grep -q 'struct unmap_desc \*'; then
 	offset JMMAP_UNMAP_DESC_OFF_TREE_END unmap_desc tree_end
 	offset JMMAP_UNMAP_DESC_OFF_TREE_RESET unmap_desc tree_reset
 fi
+# 6.3 made vma->vm_flags read-only: vm_flags_set() changes them.
+has JMMAP_HAVE_VM_FLAGS_SET 'static inline void vm_flags_set\(struct vm_area_struct' $mm
 # mmap_region(file, addr, len, vm_flags, pgoff, uf), unchanged from 6.1 to
 # 7.2, where mm.h stopped declaring it.
 has JMMAP_HAVE_MMAP_REGION 'unsigned long mmap_region\(struct file' $mm mmap_region

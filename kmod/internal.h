@@ -21,7 +21,7 @@
 #define JMMAP_FEATURES                                                                             \
 	(JMMAP_FEAT_MMAP3 | JMMAP_FEAT_MUNMAP | JMMAP_FEAT_PROC_TREE | JMMAP_FEAT_SNAPSHOT |       \
 	 JMMAP_FEAT_COOKIE_ELF | JMMAP_FEAT_COOKIE_CONTENT | JMMAP_FEAT_SYSTEM_WIDE |              \
-	 JMMAP_FEAT_DATA_MMAPS | JMMAP_FEAT_WAKEUP_BYTES)
+	 JMMAP_FEAT_DATA_MMAPS | JMMAP_FEAT_WAKEUP_BYTES | JMMAP_FEAT_MMAP_RING)
 
 /*
  * Sessions open at once: each holds a ring (up to JMMAP_BUF_MAX) and a
@@ -37,16 +37,20 @@
 /*
  * One open of /dev/jmmap. Writers (hooks) take @lock only, a raw spinlock
  * (hooks run with preemption disabled); the one reader at a time holds
- * @read_mutex while it copies out, and writers never touch the bytes
- * between @tail and @head. Writers never wake readers themselves (a wake-up
- * takes a lock that sleeps on PREEMPT_RT): they queue @wakeup.
+ * @read_mutex while it copies out, or reads the ring it mapped, and writers
+ * never touch the bytes between the reader's tail (page->data_tail) and
+ * @head. Writers never wake readers themselves (a wake-up takes a lock that
+ * sleeps on PREEMPT_RT): they queue @wakeup.
  */
 struct jmmap_session {
 	struct list_head node; /* in the registry (session.c), RCU */
 	raw_spinlock_t lock;   /* ring positions, counters */
+	struct jmmap_ring_page *page; /* the ring: this page, then @buf */
 	u8 *buf;
 	u32 size;        /* power of two */
-	u64 head, tail;  /* free-running byte positions */
+	u64 head;        /* free-running byte position; the tail is page->data_tail */
+	u64 tail_seen;   /* the tail as a writer last read it (ring_fill()) */
+	bool mapped;     /* a reader mapped the ring: its size is fixed */
 	u64 emitted[JMMAP_REC_MAX];
 	u64 lost[JMMAP_REC_MAX];         /* since open */
 	u64 lost_pending[JMMAP_REC_MAX]; /* since the last LOST record */
@@ -80,6 +84,7 @@ void jmmap_disarm(void);
 ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t count,
 			   bool nonblock);
 __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt);
+int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma);
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st);
 void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header *rec);
 

@@ -126,6 +126,11 @@ static __poll_t jmmap_poll(struct file *file, poll_table *pt)
 	return jmmap_session_poll(file->private_data, file, pt);
 }
 
+static int jmmap_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return jmmap_session_mmap(file->private_data, vma);
+}
+
 /*
  * Read an ioctl argument that starts with its own __u32 size: at least
  * @min_size, at most what the module knows plus zeroes, never more than
@@ -267,6 +272,7 @@ static const struct file_operations jmmap_fops = {
 	.release = jmmap_release,
 	.read = jmmap_read,
 	.poll = jmmap_poll,
+	.mmap = jmmap_mmap,
 	.unlocked_ioctl = jmmap_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,

@@ -14,6 +14,7 @@
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/poll.h>
 #include <linux/rculist.h>
 #include <linux/sched.h>
@@ -54,6 +55,18 @@ static void *session_vzalloc(size_t bytes)
 	return __vmalloc(bytes, GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN);
 }
 
+/* A ring of @bytes: its page, then the records' buffer, zeroed. */
+static struct jmmap_ring_page *ring_alloc(u32 bytes)
+{
+	struct jmmap_ring_page *pg = session_vzalloc(PAGE_SIZE + (size_t)bytes);
+
+	if (pg) {
+		pg->data_offset = PAGE_SIZE;
+		pg->data_size = bytes;
+	}
+	return pg;
+}
+
 struct jmmap_session *jmmap_session_new(void)
 {
 	struct jmmap_session *s;
@@ -61,14 +74,15 @@ struct jmmap_session *jmmap_session_new(void)
 	s = kzalloc(sizeof(*s), GFP_KERNEL_ACCOUNT);
 	if (!s)
 		return NULL;
-	s->buf = session_vzalloc(JMMAP_BUF_DEFAULT);
+	s->page = ring_alloc(JMMAP_BUF_DEFAULT);
 	s->targets = session_vzalloc(JMMAP_TARGETS_BYTES);
-	if (!s->buf || !s->targets) {
+	if (!s->page || !s->targets) {
 		vfree(s->targets);
-		vfree(s->buf);
+		vfree(s->page);
 		kfree(s);
 		return NULL;
 	}
+	s->buf = (u8 *)s->page + PAGE_SIZE;
 	s->size = JMMAP_BUF_DEFAULT;
 	INIT_LIST_HEAD(&s->node);
 	raw_spin_lock_init(&s->lock);
@@ -88,7 +102,7 @@ void jmmap_session_free(struct jmmap_session *s)
 	irq_work_sync(&s->wakeup);
 	put_cred(s->cred);
 	vfree(s->targets);
-	vfree(s->buf);
+	vfree(s->page);
 	kfree(s);
 }
 
@@ -151,7 +165,7 @@ void jmmap_session_unpublish(struct jmmap_session *s)
 int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config *cfg)
 {
 	u64 bytes = cfg->buffer_bytes;
-	u8 *buf, *old = NULL;
+	struct jmmap_ring_page *pg, *old;
 	unsigned long flags;
 	int err = 0;
 
@@ -173,21 +187,30 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 			err = -EBUSY; /* records may be queued already */
 			goto out;
 		}
-		buf = session_vzalloc(bytes);
-		if (!buf) {
+		pg = ring_alloc((u32)bytes);
+		if (!pg) {
 			err = -ENOMEM;
 			goto out;
 		}
 		mutex_lock(&s->read_mutex);
 		raw_spin_lock_irqsave(&s->lock, flags);
-		old = s->buf;
-		s->buf = buf;
-		s->size = (u32)bytes;
-		s->head = 0;
-		s->tail = 0;
+		if (s->mapped) {
+			old = pg; /* a reader maps the ring it has */
+			err = -EBUSY;
+		} else {
+			old = s->page;
+			WRITE_ONCE(s->page, pg);
+			s->buf = (u8 *)pg + PAGE_SIZE;
+			s->size = (u32)bytes;
+			s->head = 0;
+			s->tail_seen = 0;
+		}
 		raw_spin_unlock_irqrestore(&s->lock, flags);
 		mutex_unlock(&s->read_mutex);
+		synchronize_rcu(); /* ring_ready() may still look at the old page */
 		vfree(old);
+		if (err)
+			goto out;
 	}
 	WRITE_ONCE(s->config_flags, cfg->flags);
 	WRITE_ONCE(s->wakeup_bytes, cfg->wakeup_bytes);
@@ -199,19 +222,75 @@ out:
 	return err;
 }
 
-static u32 ring_free(const struct jmmap_session *s)
+/*
+ * The reader's position in @pg for @head, from the page a reader that
+ * mapped the ring may write anything to: one that is not a multiple of 8
+ * at most @size below @head reads as a full ring. Acquire: the reader was
+ * done with the bytes before it.
+ */
+static u64 page_tail(const struct jmmap_ring_page *pg, u64 head, u32 size)
 {
-	return s->size - (u32)(s->head - s->tail);
+	u64 tail = smp_load_acquire(&pg->data_tail);
+
+	return head - tail <= size && !(tail % 8) ? tail : head - size;
 }
 
-/* Whether what is queued is enough to wake or report to a reader. */
-static bool ring_ready(const struct jmmap_session *s)
+/* Whether @fill bytes queued are enough to wake or report to a reader. */
+static bool fill_ready(const struct jmmap_session *s, u32 fill)
 {
-	u32 fill = (u32)(READ_ONCE(s->head) - READ_ONCE(s->tail));
-
 	return fill && fill >= READ_ONCE(s->wakeup_bytes);
 }
 
+/* Lock held. */
+static u64 ring_tail(const struct jmmap_session *s, u64 head)
+{
+	return page_tail(s->page, head, s->size);
+}
+
+/*
+ * Lock held: the bytes queued, by the reader's tail as last seen
+ * (@s->tail_seen; a reader keeping to the rules only moves the real one
+ * forward, so this one is behind it or equal). The page the reader writes
+ * is looked at again only when by that tail @len more bytes would not fit,
+ * or would be enough to wake a reader: most writes never read it.
+ */
+static u32 ring_fill(struct jmmap_session *s, u32 len)
+{
+	u64 fill = s->head - s->tail_seen;
+
+	if (fill + len > s->size || fill_ready(s, (u32)fill + len)) {
+		s->tail_seen = ring_tail(s, s->head);
+		fill = s->head - s->tail_seen;
+	}
+	return (u32)fill;
+}
+
+/* Lock held: whether @len more bytes fit. */
+static bool ring_has_room(struct jmmap_session *s, u32 len)
+{
+	return (u64)ring_fill(s, len) + len <= s->size;
+}
+
+/*
+ * Without the lock (poll(), a reader's wait): the page is read under RCU,
+ * since jmmap_session_set_config() may replace it meanwhile (and frees
+ * the old one only after a grace period).
+ */
+static bool ring_ready(struct jmmap_session *s)
+{
+	const struct jmmap_ring_page *pg;
+	u64 head;
+	bool ready;
+
+	rcu_read_lock();
+	pg = READ_ONCE(s->page);
+	head = READ_ONCE(s->head);
+	ready = fill_ready(s, (u32)(head - page_tail(pg, head, READ_ONCE(s->size))));
+	rcu_read_unlock();
+	return ready;
+}
+
+/* Lock held; the record is the reader's once data_head moves past it. */
 static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
 {
 	u32 off = (u32)(s->head & (s->size - 1));
@@ -221,6 +300,7 @@ static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
 	if (first < len)
 		memcpy(s->buf, (const u8 *)src + first, len - first);
 	s->head += len;
+	smp_store_release(&s->page->data_head, s->head);
 }
 
 /* Queue the LOST record owed, if it and @then_bytes more fit. Lock held. */
@@ -228,7 +308,7 @@ static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
 {
 	struct jmmap_rec_lost lost;
 
-	if (!s->lost_owed || ring_free(s) < sizeof(lost) + then_bytes)
+	if (!s->lost_owed || !ring_has_room(s, sizeof(lost) + then_bytes))
 		return;
 	memset(&lost, 0, sizeof(lost));
 	lost.hdr.type = JMMAP_REC_LOST;
@@ -268,10 +348,11 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 
 	raw_spin_lock_irqsave(&s->lock, flags);
 	queue_lost_locked(s, rec->size);
-	if (!s->lost_owed && ring_free(s) >= rec->size) {
+	if (!s->lost_owed && ring_has_room(s, rec->size)) {
 		ring_copy_in(s, rec, rec->size);
 		s->emitted[type]++;
-		wake = ring_ready(s);
+		/* a tail looked up again by ring_has_room() if this is enough */
+		wake = fill_ready(s, (u32)(s->head - s->tail_seen));
 	} else {
 		count_lost_locked(s, type);
 		wake = true; /* a reader behind should catch up */
@@ -462,7 +543,8 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 	for (;;) {
 		raw_spin_lock_irq(&s->lock);
 		head = s->head;
-		tail = s->tail;
+		tail = ring_tail(s, head);
+		s->tail_seen = tail;
 		raw_spin_unlock_irq(&s->lock);
 		if (head != tail)
 			break;
@@ -477,11 +559,16 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 			return -ERESTARTSYS;
 	}
 
-	/* Headers are 8 bytes at 8-byte aligned positions: never split. */
-	for (pos = tail; pos != head; pos += hdr.size) {
+	/*
+	 * Headers are 8 bytes at 8-byte aligned positions: never split. A
+	 * reader that mapped the ring may have written over its records.
+	 */
+	for (pos = tail; pos < head; pos += hdr.size) {
 		memcpy(&hdr, s->buf + (pos & (s->size - 1)), sizeof(hdr));
-		if (WARN_ON_ONCE(hdr.size < sizeof(hdr) || hdr.size % 8))
+		if (hdr.size < sizeof(hdr) || hdr.size % 8 || hdr.size > head - pos) {
+			WARN_ON_ONCE(!READ_ONCE(s->mapped));
 			break;
+		}
 		if (n + (u64)hdr.size > count)
 			break;
 		n += hdr.size;
@@ -494,13 +581,41 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 	if (ret)
 		goto out;
 	raw_spin_lock_irq(&s->lock);
-	s->tail = tail + n;
+	smp_store_release(&s->page->data_tail, tail + n);
+	s->tail_seen = tail + n;
 	queue_lost_locked(s, 0);
 	raw_spin_unlock_irq(&s->lock);
 	ret = n;
 out:
 	mutex_unlock(&s->read_mutex);
 	return ret;
+}
+
+/*
+ * Map the ring: its page and buffer as they are (struct jmmap_ring_page).
+ * From then on its size is fixed, so the pages stay the session's until
+ * the file, which the mapping holds, is released.
+ */
+int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start, off, flags;
+	int err = 0;
+
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
+		return -EINVAL;
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (len != PAGE_SIZE + (unsigned long)s->size)
+		err = -EINVAL;
+	else
+		s->mapped = true;
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	if (err)
+		return err;
+	jmmap_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	for (off = 0; off < len && !err; off += PAGE_SIZE)
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page((u8 *)s->page + off));
+	return err;
 }
 
 __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt)

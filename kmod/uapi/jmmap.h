@@ -203,6 +203,7 @@ struct jmmap_rec_lost {
 #define JMMAP_FEAT_SYSTEM_WIDE (1ULL << 6)    /* JMMAP_TARGET_SYSTEM_WIDE */
 #define JMMAP_FEAT_DATA_MMAPS (1ULL << 7)     /* JMMAP_CONFIG_DATA_MMAPS */
 #define JMMAP_FEAT_WAKEUP_BYTES (1ULL << 8)   /* jmmap_config.wakeup_bytes */
+#define JMMAP_FEAT_MMAP_RING (1ULL << 9)      /* the ring mapped (struct jmmap_ring_page) */
 
 struct jmmap_version {
 	__u32 size; /* in: sizeof(struct jmmap_version) as the caller knows it */
@@ -237,6 +238,27 @@ struct jmmap_stats {
 	__u32 __reserved;
 	__u64 emitted[JMMAP_REC_MAX]; /* queued for this session, by type */
 	__u64 lost[JMMAP_REC_MAX];    /* dropped for a full buffer, by type, since open */
+};
+
+/*
+ * The ring, mapped: mmap() of the session's descriptor, MAP_SHARED, offset
+ * 0, one page and then the ring's buffer_bytes (a power of two). The first
+ * page starts with this; the records follow in the next, as read() would
+ * return them, from position data_tail to data_head (free-running byte
+ * positions, the buffer index being the position modulo data_size), a
+ * record possibly wrapping at the buffer's end. The reader loads data_head
+ * with acquire semantics, takes the records, then stores data_tail with
+ * release semantics; the module never writes the bytes between the two,
+ * and takes a data_tail that is not a multiple of 8 at most data_size below
+ * data_head as a full ring. read() may be used as well; it moves data_tail
+ * the same way. Once mapped, the buffer's size cannot change. Mapping for
+ * writing (data_tail) needs the descriptor opened read-write.
+ */
+struct jmmap_ring_page {
+	__u64 data_head; /* written by the module */
+	__u64 data_tail; /* written by the reader */
+	__u64 data_offset; /* where the records start: one page */
+	__u64 data_size;
 };
 
 #define JMMAP_IOC_VERSION _IOWR(JMMAP_IOC_MAGIC, 0x01, struct jmmap_version)

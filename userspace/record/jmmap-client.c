@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "fd-io.h"
@@ -19,6 +20,35 @@
 #define JMMAP_CLIENT_SPOOL (1024 * 1024)
 /* Room made for each read(). */
 #define JMMAP_CLIENT_READ (64 * 1024)
+/* The ring asked for: the module's default size, set so that it is known. */
+#define JMMAP_CLIENT_RING (1024 * 1024)
+
+/*
+ * Map the ring where the module offers it: the records are then taken where
+ * the module wrote them, with no system call and no copy in the kernel.
+ * Where it cannot be mapped (an older module, a descriptor opened read-only)
+ * read() does.
+ */
+static void map_ring(struct jmmap_client *s)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *m;
+
+	if (!(s->version.features & JMMAP_FEAT_MMAP_RING) || page <= 0)
+		return;
+	m = mmap(NULL, (size_t)page + JMMAP_CLIENT_RING, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 s->fd, 0);
+	if (m == MAP_FAILED)
+		return;
+	s->ring = m;
+	s->ring_len = (size_t)page + JMMAP_CLIENT_RING;
+	s->ring_size = JMMAP_CLIENT_RING;
+	s->ring_tail = __atomic_load_n(&s->ring->data_tail, __ATOMIC_ACQUIRE);
+	if (s->ring->data_offset != (uint64_t)page || s->ring->data_size != s->ring_size) {
+		munmap(m, s->ring_len);
+		s->ring = NULL;
+	}
+}
 
 int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason, size_t reason_len)
 {
@@ -33,7 +63,10 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
 		return -ENOMEM;
 	}
 	s->spool_fd = -1;
-	s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* writable for the mapped ring's data_tail; read() needs no more than read-only */
+	s->fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	if (s->fd < 0 && (errno == EACCES || errno == EPERM || errno == EROFS))
+		s->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (s->fd < 0) {
 		err = -errno;
 		if (err == -ENOENT || err == -ENXIO || err == -ENODEV)
@@ -73,6 +106,9 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
 	if (s->version.features & JMMAP_FEAT_WAKEUP_BYTES) {
 		struct jmmap_config cfg = { .size = sizeof(cfg), .wakeup_bytes = JMMAP_CLIENT_WAKEUP };
 
+		if (s->version.features & JMMAP_FEAT_MMAP_RING)
+			cfg.buffer_bytes = JMMAP_CLIENT_RING;
+
 		if (ioctl(s->fd, JMMAP_IOC_CONFIG, &cfg)) {
 			err = -errno;
 			snprintf(reason, reason_len, "configuring %s failed: %s", path,
@@ -91,6 +127,8 @@ int jmmap_client__open(const char *path, struct jmmap_client **out, char *reason
 		goto out_free;
 	}
 	memset(s->records.data, 0, JMMAP_CLIENT_SPOOL + JMMAP_CLIENT_READ);
+	if (s->version.features & JMMAP_FEAT_WAKEUP_BYTES)
+		map_ring(s);
 	*out = s;
 	return 0;
 out_free:
@@ -136,6 +174,47 @@ static int spool(struct jmmap_client *s)
 	return 0;
 }
 
+/*
+ * The records of the mapped ring, from this reader's tail to data_head,
+ * appended to @b: a copy a record at a time (one large copy would be a
+ * `rep movsb`, which is what read() costs), a record that wraps in two
+ * pieces. Then data_tail moves, and the module may write there again.
+ * Bytes taken, or -EINVAL for a header the module never writes.
+ */
+static long take_ring(struct jmmap_client *s, struct buf *b)
+{
+	const uint8_t *data = (const uint8_t *)s->ring + s->ring->data_offset;
+	uint64_t head = __atomic_load_n(&s->ring->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = s->ring_tail, mask = s->ring_size - 1;
+	long taken = 0;
+	int err;
+
+	if (head - tail > s->ring_size)
+		return -EINVAL;
+	err = buf__reserve(b, (size_t)(head - tail));
+	if (err)
+		return err;
+	while (tail < head) {
+		const struct jmmap_rec_header *h = (const void *)(data + (tail & mask));
+		uint64_t size = h->size, off = tail & mask;
+		uint8_t *to = b->data + b->len + taken;
+
+		if (size < sizeof(*h) || size % 8 || size > head - tail)
+			return -EINVAL;
+		if (off + size <= s->ring_size) {
+			memcpy(to, data + off, (size_t)size);
+		} else {
+			memcpy(to, data + off, (size_t)(s->ring_size - off));
+			memcpy(to + s->ring_size - off, data, (size_t)(size - (s->ring_size - off)));
+		}
+		taken += (long)size;
+		tail += size;
+	}
+	s->ring_tail = tail;
+	__atomic_store_n(&s->ring->data_tail, tail, __ATOMIC_RELEASE);
+	return taken;
+}
+
 int jmmap_client__read(struct jmmap_client *s, struct jm_scan_mmap3 *each)
 {
 	struct buf *b = &s->records;
@@ -149,8 +228,14 @@ int jmmap_client__read(struct jmmap_client *s, struct jm_scan_mmap3 *each)
 			return err;
 	}
 	from = b->len;
+	if (s->ring) {
+		whole = take_ring(s, b);
+		if (whole < 0)
+			return (int)whole;
+		got = (size_t)whole;
+	}
 	/* the module hands out whole records; read until it has no more */
-	for (int i = 0; i < 64; i++) {
+	for (int i = 0; i < 64 && !s->ring; i++) {
 		ssize_t n;
 
 		err = buf__reserve(b, got + JMMAP_CLIENT_READ);
@@ -215,6 +300,8 @@ void jmmap_client__free(struct jmmap_client *s)
 {
 	if (!s)
 		return;
+	if (s->ring)
+		munmap(s->ring, s->ring_len);
 	if (s->fd >= 0)
 		close(s->fd);
 	if (s->spool_fd >= 0)

@@ -27,6 +27,13 @@ struct jmmap_client {
 	uint64_t spooled;
 	struct buf records;
 	size_t partial;
+	/*
+	 * The ring mapped (JMMAP_FEAT_MMAP_RING): its page, then @ring_size
+	 * bytes of records; @ring_tail is where this reader is. NULL: read().
+	 */
+	struct jmmap_ring_page *ring;
+	size_t ring_len;
+	uint64_t ring_size, ring_tail;
 	uint64_t nr_records;
 	uint64_t nr_by_type[JMMAP_REC_MAX];
 	uint64_t lost; /* summed from LOST records */
