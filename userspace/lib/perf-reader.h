@@ -96,6 +96,19 @@ int perf_records__decode_mmap(const void *rec, size_t size, size_t trailer, stru
 int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const void *trailer,
 			       size_t trailer_len, void *out, size_t cap);
 
+/*
+ * Where perf_records__encode_mmap2() puts the fields that differ between two
+ * mappings of the same name: byte offsets from the record's start. A writer
+ * that makes many alike (jrec's anonymous code) encodes one and changes these.
+ */
+#define PR_MMAP2_OFF_PID 8
+#define PR_MMAP2_OFF_TID 12
+#define PR_MMAP2_OFF_START 16
+#define PR_MMAP2_OFF_LEN 24
+#define PR_MMAP2_OFF_PGOFF 32
+#define PR_MMAP2_OFF_PROT 64
+#define PR_MMAP2_OFF_FLAGS 68
+
 struct pr_comm {
 	uint32_t pid, tid;
 	bool exec; /* PERF_RECORD_MISC_COMM_EXEC */

@@ -304,11 +304,11 @@ int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const vo
 	if (size > cap || size > UINT16_MAX)
 		return -E2BIG;
 	h.size = (uint16_t)size;
-	memcpy(body, &mm->pid, 4);
-	memcpy(body + 4, &mm->tid, 4);
-	memcpy(body + 8, &mm->start, 8);
-	memcpy(body + 16, &mm->len, 8);
-	memcpy(body + 24, &mm->pgoff, 8);
+	memcpy(b + PR_MMAP2_OFF_PID, &mm->pid, 4);
+	memcpy(b + PR_MMAP2_OFF_TID, &mm->tid, 4);
+	memcpy(b + PR_MMAP2_OFF_START, &mm->start, 8);
+	memcpy(b + PR_MMAP2_OFF_LEN, &mm->len, 8);
+	memcpy(b + PR_MMAP2_OFF_PGOFF, &mm->pgoff, 8);
 	if (mm->build_id_size) {
 		h.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 		memset(body + 32, 0, 24);
@@ -320,8 +320,8 @@ int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const vo
 		memcpy(body + 40, &mm->ino, 8);
 		memcpy(body + 48, &mm->ino_generation, 8);
 	}
-	memcpy(body + 56, &mm->prot, 4);
-	memcpy(body + 60, &mm->flags, 4);
+	memcpy(b + PR_MMAP2_OFF_PROT, &mm->prot, 4);
+	memcpy(b + PR_MMAP2_OFF_FLAGS, &mm->flags, 4);
 	/* the name, NUL-padded to 8 bytes: the last 8 cleared, then the name over them */
 	memset(body + 64 + name_room - 8, 0, 8);
 	memcpy(body + 64, mm->filename, name_len);

@@ -87,6 +87,13 @@ struct record {
 	uint64_t nr_samples, nr_lost, nr_lost_records;
 	uint64_t nr_rounds, last_round;
 	int round_written; /* records written since the last FINISHED_ROUND */
+	/*
+	 * The MMAP2 of an anonymous code mapping as synth__mmap3() last encoded
+	 * it, sample_id included: the next one changes only its numbers.
+	 */
+	uint8_t anon_mmap2[128];
+	uint16_t anon_mmap2_size;
+	uint8_t anon_mmap2_idlen; /* its sample_id's bytes, at the end */
 	uint64_t kernel_text;
 	int kernel_text_err;
 	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */

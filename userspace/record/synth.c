@@ -144,6 +144,48 @@ static int synth_map(const struct procfs_map *m, void *arg)
 	return err ? err : watch__mapping(c->r, &mm, c->r->t0);
 }
 
+/*
+ * The MMAP2 of anonymous code (a JIT's, and the one kind a JIT makes by the
+ * thousand): "//anon", no device, inode or build-id, so that two differ
+ * only in numbers. The first is encoded by perf_records__encode_mmap2(),
+ * the others are that record with the numbers put in. 0, or -errno.
+ */
+static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
+{
+	uint8_t *room;
+	size_t size;
+	int n;
+
+	if (!r->anon_mmap2_size) {
+		struct pr_mmap mm = {.filename = "//anon"};
+		uint8_t id[SYNTH_SAMPLE_ID_MAX];
+		size_t idlen = sample_id(id, r, 0, 0, 0);
+
+		n = perf_records__encode_mmap2(&mm, PERF_RECORD_MISC_USER, id, idlen,
+					       r->anon_mmap2, sizeof(r->anon_mmap2));
+		if (n < 0)
+			return n;
+		r->anon_mmap2_size = (uint16_t)n;
+		r->anon_mmap2_idlen = (uint8_t)idlen;
+	}
+	size = r->anon_mmap2_size;
+	n = perf_writer__reserve(r->w, size, (void **)&room);
+	if (n)
+		return n;
+	memcpy(room, r->anon_mmap2, size);
+	memcpy(room + PR_MMAP2_OFF_PID, &m->pid, 4);
+	memcpy(room + PR_MMAP2_OFF_TID, &m->tid, 4);
+	memcpy(room + PR_MMAP2_OFF_START, &m->start, 8);
+	memcpy(room + PR_MMAP2_OFF_LEN, &m->len, 8);
+	memcpy(room + PR_MMAP2_OFF_PGOFF, &m->pgoff, 8);
+	memcpy(room + PR_MMAP2_OFF_PROT, &m->prot, 4);
+	memcpy(room + PR_MMAP2_OFF_FLAGS, &m->flags, 4);
+	sample_id(room + size - r->anon_mmap2_idlen, r, m->pid, m->tid, m->time);
+	perf_writer__commit(r->w, size);
+	r->round_written = 1;
+	return 0;
+}
+
 int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name)
 {
 	struct pr_mmap mm;
@@ -155,6 +197,12 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	 */
 	if (!(m->prot & PROT_EXEC) || m->cause == JMMAP_CAUSE_SNAPSHOT)
 		return 0;
+	/* no file: the module names it "//anon"; a JIT's code (watch__mapping()) */
+	if ((m->flags & MAP_ANONYMOUS) && m->cookie_kind == JMMAP_COOKIE_NONE &&
+	    !strcmp(name, "//anon")) {
+		err = emit_anon_mmap2(r, m);
+		return err ? err : watch__pid(r, m->pid);
+	}
 	memset(&mm, 0, sizeof(mm));
 	mm.pid = m->pid;
 	mm.tid = m->tid;
@@ -175,10 +223,7 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	mm.flags = m->flags;
 	mm.filename = name[0] ? name : "//anon";
 	err = emit_mmap2(r, &mm, m->time);
-	if (err)
-		return err;
-	/* no name: anonymous executable memory, a JIT's code (watch__mapping()) */
-	return name[0] ? watch__mapping(r, &mm, m->time) : watch__pid(r, m->pid);
+	return err ? err : watch__mapping(r, &mm, m->time);
 }
 
 static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)
