@@ -113,31 +113,31 @@ static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned lon
  * padded to 8 bytes, as jmmap_pending_finish() would write it.
  */
 #define ANON_NAME "//anon\0"
-union fileless {
-	struct jmmap_rec_header hdr;
-	struct jmmap_rec_munmap munmap;
+struct anon_mmap3 {
 	struct jmmap_rec_mmap3 mmap3;
-	u8 bytes[sizeof(struct jmmap_rec_mmap3) + sizeof(ANON_NAME)];
+	char name[sizeof(ANON_NAME)];
 };
 
 /*
  * Nothing to read for such a record: it is given to the sessions at once,
  * unless records of the task's are queued for task_work ahead of it (an
- * exec's, a file mapping's): then it goes behind them. @rec->hdr.size is
- * set; @fixed_size is the size of its fixed part.
+ * exec's, a file mapping's): then it goes behind them. @rec->size is set;
+ * @fixed_size is the size of its fixed part.
  */
-static void emit_fileless(union fileless *rec, size_t fixed_size, u32 tgid, enum jmmap_want want)
+static void emit_fileless(const struct jmmap_rec_header *rec, size_t fixed_size, u32 tgid,
+			  enum jmmap_want want)
 {
 	struct jmmap_pending *p;
 
-	BUILD_BUG_ON(sizeof(ANON_NAME) != 8 || sizeof(struct jmmap_rec_mmap3) % 8);
+	BUILD_BUG_ON(sizeof(ANON_NAME) != 8 || sizeof(struct jmmap_rec_mmap3) % 8 ||
+		     sizeof(struct anon_mmap3) != sizeof(struct jmmap_rec_mmap3) + 8);
 	if (!jmmap_defer_queued()) {
-		jmmap_emit(&rec->hdr, tgid, want);
+		jmmap_emit(rec, tgid, want);
 		return;
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(rec->hdr.type, tgid, want);
+		jmmap_lost_alloc(rec->type, tgid, want);
 		return;
 	}
 	p->tgid = tgid;
@@ -148,10 +148,8 @@ static void emit_fileless(union fileless *rec, size_t fixed_size, u32 tgid, enum
 
 static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
 {
-	union fileless rec;
-
-	rec.munmap = (struct jmmap_rec_munmap){
-		.hdr = { .type = JMMAP_REC_MUNMAP, .size = sizeof(rec.munmap) },
+	struct jmmap_rec_munmap rec = {
+		.hdr = { .type = JMMAP_REC_MUNMAP, .size = sizeof(rec) },
 		.pid = (u32)current->tgid,
 		.tid = (u32)current->pid,
 		.time = time,
@@ -159,7 +157,8 @@ static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 c
 		.len = end - start,
 		.cause = cause,
 	};
-	emit_fileless(&rec, sizeof(rec.munmap), rec.munmap.pid, JMMAP_WANT_EXEC_MAPS);
+
+	emit_fileless(&rec.hdr, sizeof(rec), rec.pid, JMMAP_WANT_EXEC_MAPS);
 }
 
 /* @r as the MMAP3 of [start, start + len) inside @vma. */
@@ -194,16 +193,15 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
 {
 	u32 tgid = (u32)current->tgid;
-	union fileless rec;
 	struct jmmap_pending *p;
 
 	if (!file) {
-		/* whose it is, jmmap_emit() tells */
-		memset(&rec.mmap3, 0, sizeof(rec.mmap3));
+		/* zeroed once, the name with it; whose it is, jmmap_emit() tells */
+		struct anon_mmap3 rec = { .name = ANON_NAME };
+
 		fill_mmap3(&rec.mmap3, time, start, len, pgoff, vma, false, prot, cause);
-		memcpy(rec.bytes + sizeof(rec.mmap3), ANON_NAME, sizeof(ANON_NAME));
-		rec.hdr.size = sizeof(rec.bytes);
-		emit_fileless(&rec, sizeof(rec.mmap3), tgid, want_of_prot(prot));
+		rec.mmap3.hdr.size = sizeof(rec);
+		emit_fileless(&rec.mmap3.hdr, sizeof(rec.mmap3), tgid, want_of_prot(prot));
 		return;
 	}
 	p = jmmap_pending_new();
