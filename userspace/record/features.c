@@ -21,10 +21,13 @@
 #include "record.h"
 
 /*
- * zstd levels for jrec's own sections: the strongest for small ones (a few
- * milliseconds), zstd's default for large ones (jitdump copies).
+ * zstd levels for jrec's own sections: the strongest for small ones, zstd's
+ * default for the rest. Level 19 takes about a millisecond a KiB (measured:
+ * 16 KiB of the module's records 21 ms, 1 MiB of them 780 ms against 10 ms at
+ * level 3, for a third less), which a recording that ends would make its
+ * user wait for, so it stops at 16 KiB.
  */
-#define SECTION_ZSTD_SMALL (1u << 20)
+#define SECTION_ZSTD_SMALL (16u << 10)
 #define SECTION_ZSTD_LEVEL_SMALL 19
 #define SECTION_ZSTD_LEVEL 3
 
