@@ -3,7 +3,9 @@
  * libFuzzer target for the recorder's framing of the jmmap record stream
  * (what read() on /dev/jmmap returns): whole records only, sizes checked
  * against the bytes there, and every MMAP3 handed on in place with a
- * filename that ends inside its record.
+ * filename that ends inside its record; and the copy out of a mapped ring
+ * (the input as the ring, its first 16 bytes the reader's tail and the
+ * module's head), which gives whole records or nothing.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,6 +36,30 @@ static int on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx
 	return 0;
 }
 
+static void copy_ring(const uint8_t *data, size_t size)
+{
+	uint64_t tail, head, ring = 8, by_type[JMMAP_REC_MAX] = { 0 }, lost = 0;
+	uint8_t *out;
+	long n;
+
+	if (size < 16 + 8)
+		return;
+	memcpy(&tail, data, 8);
+	memcpy(&head, data + 8, 8);
+	while (ring * 2 <= size - 16)
+		ring *= 2;
+	/* a head at most two rings past the tail: the copy must say no to the rest */
+	head = tail + head % (2 * ring + 1);
+	out = malloc(head - tail ? head - tail : 1);
+	if (!out)
+		return;
+	n = jmmap_reader__copy_ring(data + 16, ring, tail, head, out);
+	if (n >= 0 && ((uint64_t)n != head - tail || head - tail > ring ||
+		       jmmap_reader__scan(out, (size_t)n, by_type, &lost, NULL) != n))
+		__builtin_trap();
+	free(out);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint64_t by_type[JMMAP_REC_MAX] = { 0 }, again[JMMAP_REC_MAX] = { 0 }, lost = 0;
@@ -55,5 +81,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    s.nr > again[JMMAP_REC_MMAP3] || memcmp(by_type, again, sizeof(again)))
 		__builtin_trap();
 	free(aligned);
+	copy_ring(data, size);
 	return 0;
 }

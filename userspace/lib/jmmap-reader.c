@@ -36,6 +36,12 @@ static const char *tail_str(const uint8_t *p, const uint8_t *end)
 
 #define JMMAP_REC_SIZE_MAX (64 * 1024) /* a larger record means a corrupt stream */
 
+/* Whether a header's size is one the module can write. */
+static bool size_possible(uint32_t size)
+{
+	return size >= sizeof(struct jmmap_rec_header) && !(size % 8) && size <= JMMAP_REC_SIZE_MAX;
+}
+
 /*
  * The size of the record at @off: positive when it is whole in @len bytes,
  * 0 when it is cut off at the end, -EBADMSG when its header is impossible.
@@ -47,7 +53,7 @@ static long record_size(const struct jr *j, const uint8_t *p, size_t len, size_t
 	if (len - off < sizeof(struct jmmap_rec_header))
 		return 0;
 	size = g32(j, p + off + FIELD(jmmap_rec_header, size));
-	if (size < sizeof(struct jmmap_rec_header) || size % 8 || size > JMMAP_REC_SIZE_MAX)
+	if (!size_possible(size))
 		return -EBADMSG;
 	return size > len - off ? 0 : (long)size;
 }
@@ -203,4 +209,31 @@ long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JM
 		off += (size_t)size;
 	}
 	return size < 0 ? -EINVAL : (long)off;
+}
+
+long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
+			     uint8_t *out)
+{
+	const struct jr j = {false};
+	uint64_t mask = size - 1, pos;
+
+	/* headers are 8 bytes at 8-byte positions, so that none wraps */
+	if (size < 8 || size & mask || tail % 8 || head - tail > size)
+		return -EINVAL;
+	for (pos = tail; pos != head;) {
+		uint64_t off = pos & mask;
+		uint32_t rec = g32(&j, data + off + FIELD(jmmap_rec_header, size));
+		uint8_t *to = out + (pos - tail);
+
+		if (!size_possible(rec) || rec > head - pos)
+			return -EINVAL;
+		if (off + rec <= size) {
+			memcpy(to, data + off, rec);
+		} else {
+			memcpy(to, data + off, (size_t)(size - off));
+			memcpy(to + (size - off), data, (size_t)(rec - (size - off)));
+		}
+		pos += rec;
+	}
+	return (long)(head - tail);
 }

@@ -57,4 +57,16 @@ struct jm_scan_mmap3 {
 long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JMMAP_REC_MAX],
 			uint64_t *lost, struct jm_scan_mmap3 *each);
 
+/*
+ * The records of a mapped ring (struct jmmap_ring_page): those between byte
+ * positions @tail and @head of the @size-byte buffer @data (a power of two)
+ * copied to @out, which has room for @head - @tail bytes, a record at a time
+ * (one large copy would be a `rep movsb`, which is what read() costs) and
+ * one that wraps at the buffer's end in two pieces. The bytes copied, or
+ * -EINVAL for positions or a header the module never writes (a tail that
+ * is not a multiple of 8 among them).
+ */
+long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
+			     uint8_t *out);
+
 #endif

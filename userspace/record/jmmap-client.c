@@ -176,42 +176,26 @@ static int spool(struct jmmap_client *s)
 
 /*
  * The records of the mapped ring, from this reader's tail to data_head,
- * appended to @b: a copy a record at a time (one large copy would be a
- * `rep movsb`, which is what read() costs), a record that wraps in two
- * pieces. Then data_tail moves, and the module may write there again.
- * Bytes taken, or -EINVAL for a header the module never writes.
+ * appended to @b (jmmap_reader__copy_ring()). Then data_tail moves, and the
+ * module may write there again. Bytes taken, or -EINVAL.
  */
 static long take_ring(struct jmmap_client *s, struct buf *b)
 {
 	const uint8_t *data = (const uint8_t *)s->ring + s->ring->data_offset;
 	uint64_t head = __atomic_load_n(&s->ring->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = s->ring_tail, mask = s->ring_size - 1;
-	long taken = 0;
+	long taken;
 	int err;
 
-	if (head - tail > s->ring_size)
+	if (head - s->ring_tail > s->ring_size)
 		return -EINVAL;
-	err = buf__reserve(b, (size_t)(head - tail));
+	err = buf__reserve(b, (size_t)(head - s->ring_tail));
 	if (err)
 		return err;
-	while (tail < head) {
-		const struct jmmap_rec_header *h = (const void *)(data + (tail & mask));
-		uint64_t size = h->size, off = tail & mask;
-		uint8_t *to = b->data + b->len + taken;
-
-		if (size < sizeof(*h) || size % 8 || size > head - tail)
-			return -EINVAL;
-		if (off + size <= s->ring_size) {
-			memcpy(to, data + off, (size_t)size);
-		} else {
-			memcpy(to, data + off, (size_t)(s->ring_size - off));
-			memcpy(to + s->ring_size - off, data, (size_t)(size - (s->ring_size - off)));
-		}
-		taken += (long)size;
-		tail += size;
-	}
-	s->ring_tail = tail;
-	__atomic_store_n(&s->ring->data_tail, tail, __ATOMIC_RELEASE);
+	taken = jmmap_reader__copy_ring(data, s->ring_size, s->ring_tail, head, b->data + b->len);
+	if (taken < 0)
+		return taken;
+	s->ring_tail = head;
+	__atomic_store_n(&s->ring->data_tail, head, __ATOMIC_RELEASE);
 	return taken;
 }
 
