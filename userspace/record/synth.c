@@ -197,9 +197,13 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	 */
 	if (!(m->prot & PROT_EXEC) || m->cause == JMMAP_CAUSE_SNAPSHOT)
 		return 0;
-	/* no file: the module names it "//anon"; a JIT's code (watch__mapping()) */
-	if ((m->flags & MAP_ANONYMOUS) && m->cookie_kind == JMMAP_COOKIE_NONE &&
-	    !strcmp(name, "//anon")) {
+	/*
+	 * Exactly what emit_anon_mmap2()'s record holds: "//anon" with no
+	 * build-id, device or inode (a JIT's code: watch__mapping() would call
+	 * watch__pid() too).
+	 */
+	if (m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major && !m->dev_minor && !m->ino &&
+	    !m->ino_generation && !strcmp(name, "//anon")) {
 		err = emit_anon_mmap2(r, m);
 		return err ? err : watch__pid(r, m->pid);
 	}
