@@ -207,7 +207,8 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		}
 		raw_spin_unlock_irqrestore(&s->lock, flags);
 		mutex_unlock(&s->read_mutex);
-		synchronize_rcu(); /* ring_ready() may still look at the old page */
+		if (!err)
+			synchronize_rcu(); /* ring_ready() may still look at the old page */
 		vfree(old);
 		if (err)
 			goto out;
