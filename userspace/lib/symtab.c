@@ -103,6 +103,28 @@ static int better(const struct sym *a, const struct sym *b)
 	return strlen(b->name) > strlen(a->name);
 }
 
+/*
+ * Drop the zero-sized symbols that start inside a sized one before them: a
+ * label such as a deopt entry within a builtin names one address, not the
+ * rest of the function, as perf also gives those samples to the function.
+ */
+static void drop_inner_labels(struct symtab *t)
+{
+	uint64_t covered = 0; /* the furthest end of a sized symbol so far */
+	size_t i, out = 0;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct sym *s = &t->syms[i];
+
+		if (s->end == s->start && s->start < covered)
+			continue;
+		if (s->end > covered)
+			covered = s->end;
+		t->syms[out++] = *s;
+	}
+	t->nr = out;
+}
+
 void symtab__finish(struct symtab *t, uint64_t max_gap)
 {
 	size_t i, out = 0;
@@ -122,6 +144,7 @@ void symtab__finish(struct symtab *t, uint64_t max_gap)
 		t->syms[out++] = t->syms[i];
 	}
 	t->nr = out;
+	drop_inner_labels(t);
 	for (i = 0; i < t->nr; i++) {
 		struct sym *s = &t->syms[i];
 

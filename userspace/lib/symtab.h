@@ -29,7 +29,9 @@ int symtab__reserve(struct symtab *t, size_t nr);
 int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t bind);
 /*
  * Sort, keep one symbol per start address (perf's preference: sized, global
- * over weak over local, fewer leading underscores, longer name), and give
+ * over weak over local, fewer leading underscores, longer name), drop
+ * zero-sized symbols that lie inside a sized one (labels within a function,
+ * which would otherwise take the rest of its addresses), and give the other
  * zero-sized symbols the room up to the next one, at most @max_gap bytes.
  */
 void symtab__finish(struct symtab *t, uint64_t max_gap);

@@ -5,6 +5,7 @@
  * this test program's own ELF symbols, PT_LOAD translation and DWARF line;
  * C++ and Rust demangling.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,6 +156,30 @@ static void big_table(void)
 	check(!t.syms && !t.nr && !t.map_len, "released");
 }
 
+/* A zero-sized label inside a sized function names no part of it (node's deopt labels in builtins). */
+static void label_inside_function(void)
+{
+	struct symtab t = { 0 };
+	const struct sym *s;
+	int err = 0;
+
+	err |= symtab__add(&t, 0x1000, 0x100, "Builtins_Construct", STB_GLOBAL);
+	err |= symtab__add(&t, 0x1040, 0, "deopt_label", STB_LOCAL);
+	err |= symtab__add(&t, 0x1200, 0, "asm_routine", STB_GLOBAL);
+	err |= symtab__add(&t, 0x1280, 0x20, "next_fn", STB_GLOBAL);
+	check(!err, "symbols added");
+	symtab__finish(&t, 1 << 20);
+	s = symtab__find(&t, 0x1080);
+	check(s && !strcmp(s->name, "Builtins_Construct"),
+	      "an address after a label inside a function is the function's");
+	s = symtab__find(&t, 0x1040);
+	check(s && !strcmp(s->name, "Builtins_Construct"), "the label's own address is the function's");
+	s = symtab__find(&t, 0x1230);
+	check(s && !strcmp(s->name, "asm_routine"),
+	      "a zero-sized symbol outside any function still reaches the next one");
+	symtab__release(&t);
+}
+
 static void own_elf(const char *self)
 {
 	struct elf_image *img;
@@ -243,6 +268,7 @@ int main(void)
 	kernel_select();
 	kernel_file();
 	big_table();
+	label_inside_function();
 	own_elf("/proc/self/exe");
 	demangling();
 	return tap_done();
