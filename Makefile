@@ -3,7 +3,8 @@
 #   make                 build jrec (userspace) and jmmap.ko (for the installed kernel headers)
 #   make deps            install every Debian package the project needs (runs apt-get update)
 #   make check           deps, build, then every test suite in tests/suites/
-#   make demo            deps, build, then record and report the bundled demo JIT
+#   make demo            the packages it needs, jrec and the demo JIT, then the demo JIT
+#                        recorded by perf and by jrec, compared (scripts/demo)
 #   make bench           the benchmarks: jrec report against perf (scripts/bench), the
 #                        same on a --call-graph dwarf recording (scripts/bench-dwarf), then
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
@@ -51,8 +52,10 @@ check: deps
 	$(MAKE) --no-print-directory -j$(shell nproc) all
 	tests/run-suites
 
-demo: deps
-	$(MAKE) --no-print-directory jrec examples
+demo:
+	scripts/install-deps demo
+	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) bin
+	$(MAKE) --no-print-directory examples
 	scripts/demo
 
 BENCH_ONLY ?=
