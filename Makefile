@@ -5,6 +5,8 @@
 #   make check           deps, build, then every test suite in tests/suites/
 #   make demo            the packages it needs, jrec and the demo JIT, then the demo JIT
 #                        recorded by perf and by jrec, compared (scripts/demo)
+#   make demo-guest      the module at work in the 6.12 guest, beside perf: the demo JIT's
+#                        mapping records and a library replaced mid-run (scripts/demo-guest)
 #   make bench           the benchmarks: jrec report against perf (scripts/bench), the
 #                        same on a --call-graph dwarf recording (scripts/bench-dwarf), then
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
@@ -29,7 +31,7 @@ MAKEOVERRIDES := $(filter-out KERNELRELEASE=%,$(MAKEOVERRIDES))
 unexport KERNELRELEASE
 
 
-.PHONY: all jrec kmod tests examples deps check demo bench clean dkms-install fuzz install deb
+.PHONY: all jrec kmod tests examples deps check demo demo-guest bench clean dkms-install fuzz install deb
 
 all: jrec kmod tests examples
 
@@ -57,6 +59,13 @@ demo:
 	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) bin
 	$(MAKE) --no-print-directory examples
 	scripts/demo
+
+demo-guest:
+	scripts/install-deps demo guest
+	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) bin
+	$(MAKE) --no-print-directory -C tests BUILD=$(BUILD) $(BUILD)/tests/progs/rec_replace
+	$(MAKE) --no-print-directory examples
+	scripts/demo-guest
 
 BENCH_ONLY ?=
 bench: deps
