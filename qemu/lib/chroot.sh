@@ -69,38 +69,55 @@ qemu_headers_cc_major() {
 		qemu_cc_major_of_config
 }
 
-# qemu_chroot_make SERIES RELEASE CC_MAJOR LOG: make (or reuse) the build
-# chroot with gcc-CC_MAJOR and linux-headers-RELEASE. Prints its path.
-# The caller holds the chroot lock.
-qemu_chroot_make() {
-	local series=$1 rel=$2 cc=$3 log=$4 root ver want mirror tmp
-	root=$(qemu_chroot_dir)
-	ver=$(qemu_series_apt "$series" apt-cache policy "linux-headers-$rel" 2>/dev/null |
-		sed -n 's/^ *Candidate: *//p')
-	want="linux-headers-$rel ${ver:-unknown}"
-	if qemu_chroot_current "$root" "$want"; then
-		echo "$root"
-		return 0
-	fi
-	qemu_chroot_can_make "$log" "making and entering the build chroot" || return 1
+# qemu_chroot_mmdebstrap SUITE DIR PACKAGES LOG: a minbase chroot of the
+# Debian SUITE at DIR with PACKAGES (comma-separated), from the archive the
+# machine's apt uses, checked with Debian's keyring (a suite's Release file
+# on a mirror may be past its Valid-Until); no documentation or locales.
+# On failure DIR is removed and the reason is in LOG.
+qemu_chroot_mmdebstrap() {
+	local suite=$1 dir=$2 pkgs=$3 log=$4 mirror
 	mirror=$(qemu_debian_mirror 2>>"$log") || return 1
-	tmp=$root.new
-	rm -rf "$tmp" "$root"
-	qemu_log "making the unstable build chroot (gcc-$cc, linux-headers-$rel)"
 	if ! mmdebstrap --variant=minbase --mode=root --quiet \
 		--aptopt='Acquire::Check-Valid-Until "false"' \
 		--aptopt='Acquire::Languages "none"' \
 		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
-		--include="make,gcc-$cc,linux-headers-$rel" \
-		unstable "$tmp" \
-		"deb [signed-by=$(qemu_debian_keyring)] $mirror unstable main" >>"$log" 2>&1; then
+		--include="$pkgs" "$suite" "$dir" \
+		"deb [signed-by=$(qemu_debian_keyring)] $mirror $suite main" >>"$log" 2>&1; then
 		echo "mmdebstrap failed" >>"$log"
-		rm -rf "$tmp"
+		rm -rf "$dir"
 		return 1
 	fi
-	echo "$want" >"$tmp/.jmmap-chroot" && mv "$tmp" "$root" || return 1
+}
+
+# qemu_chroot_cached ROOT WANT SUITE PACKAGES LOG: the chroot at ROOT,
+# made (qemu_chroot_mmdebstrap, beside it first, its stamp written last)
+# unless its stamp says WANT already. Prints ROOT. The caller holds the
+# chroot's lock.
+qemu_chroot_cached() {
+	local root=$1 want=$2 suite=$3 pkgs=$4 log=$5
+	if qemu_chroot_current "$root" "$want"; then
+		echo "$root"
+		return 0
+	fi
+	qemu_chroot_can_make "$log" "making the $suite chroot ($pkgs)" || return 1
+	rm -rf "$root.new" "$root"
+	qemu_log "making the $suite chroot ($pkgs)"
+	qemu_chroot_mmdebstrap "$suite" "$root.new" "$pkgs" "$log" || return 1
+	echo "$want" >"$root.new/.jmmap-chroot" && mv "$root.new" "$root" || return 1
 	echo "$root"
+}
+
+# qemu_chroot_make SERIES RELEASE CC_MAJOR LOG: make (or reuse) the build
+# chroot with gcc-CC_MAJOR and linux-headers-RELEASE. Prints its path.
+# The caller holds the chroot lock.
+qemu_chroot_make() {
+	local series=$1 rel=$2 cc=$3 log=$4 root ver want
+	root=$(qemu_chroot_dir)
+	ver=$(qemu_series_apt "$series" apt-cache policy "linux-headers-$rel" 2>/dev/null |
+		sed -n 's/^ *Candidate: *//p')
+	want="linux-headers-$rel ${ver:-unknown}"
+	qemu_chroot_cached "$root" "$want" unstable "make,gcc-$cc,linux-headers-$rel" "$log"
 }
 
 # qemu_chroot_build SERIES RELEASE CC_MAJOR KO LOG: build jmmap.ko for the

@@ -15,6 +15,7 @@
 #   unstable/                 the private apt configuration (unstable.sh)
 #   chroot-unstable/          the build chroot of the newest kernel (chroot.sh)
 #   chroot-bookworm/          where 60-guest-deb installs the packages (deb-chroot.sh)
+#   chroot-python/            the runtime suite's python3.13, from trixie (python-chroot.sh)
 #   headers/<release>/        the headers of a bookworm kernel the machine has not
 #                             installed, unpacked (qemu_kdir)
 

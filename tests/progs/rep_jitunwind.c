@@ -43,9 +43,10 @@ static const uint8_t code[] = {
 };
 
 /*
- * .eh_frame for it, as if placed right after the code (where jitdump's
- * UNWINDING_INFO places it), then .eh_frame_hdr after that. Offsets are
- * relative, so the bytes do not depend on the code's address.
+ * .eh_frame for it, as if placed at the code's start plus its size rounded
+ * up to 8 (40: where perf inject --jit puts it, and V8 and CPython reckon
+ * from), then .eh_frame_hdr after that. Offsets are relative, so the bytes
+ * do not depend on the code's address.
  */
 static const uint8_t eh_frame[] = {
 	/* CIE at 0: length 20, id 0, version 1, "zR", code align 1, data align -8, RA r16 */
@@ -56,7 +57,7 @@ static const uint8_t eh_frame[] = {
 	0, 0,		  /* padding */
 	/* FDE at 24: length 36, CIE pointer 28 (back to 0) */
 	36, 0, 0, 0, 28, 0, 0, 0,
-	0xbb, 0xff, 0xff, 0xff, /* pc_begin: -69, the code's start from this field at 32 */
+	0xb8, 0xff, 0xff, 0xff, /* pc_begin: -72, the code's start from this field at 32 */
 	sizeof(code), 0, 0, 0,	/* pc_range */
 	0,			/* no augmentation data */
 	0x41, 0x0e, 16, 0x86, 2, /* @1: cfa rsp+16, rbp at cfa-16 */
@@ -73,7 +74,7 @@ static const uint8_t eh_frame_hdr[] = {
 	1, 0x1b, 0x03, 0x3b,	/* version; eh_frame_ptr pcrel|sdata4; count udata4; table datarel|sdata4 */
 	0xb8, 0xff, 0xff, 0xff, /* eh_frame_ptr: -72 (.eh_frame's start from this field) */
 	1, 0, 0, 0,		/* one FDE */
-	0x97, 0xff, 0xff, 0xff, /* its pc: -105 from this header (the code's start) */
+	0x94, 0xff, 0xff, 0xff, /* its pc: -108 from this header (the code's start) */
 	0xd4, 0xff, 0xff, 0xff, /* its FDE: -44 from this header */
 };
 

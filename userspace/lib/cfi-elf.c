@@ -12,6 +12,11 @@ static const char shstrtab[] = "\0.eh_frame\0.eh_frame_hdr\0.shstrtab";
 enum { NAME_EH = 1, NAME_HDR = 11, NAME_SHSTRTAB = 25 };
 enum { SEC_NULL, SEC_EH, SEC_HDR, SEC_SHSTRTAB, NR_SECS };
 
+uint64_t cfi_elf__frame_addr(uint64_t start, uint64_t size)
+{
+	return start + ((size + 7) & ~(uint64_t)7);
+}
+
 void cfi_elf__ehdr(void *ehdr)
 {
 	Elf64_Ehdr *h = ehdr;
@@ -31,15 +36,15 @@ int cfi_elf__build(uint64_t start, uint64_t size, const uint8_t *eh, size_t eh_l
 		   size_t hdr_len, void **out, size_t *out_len)
 {
 	size_t data = sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr), frame_len, shoff, len;
-	uint64_t frame_addr = start + size;
+	uint64_t frame_addr = cfi_elf__frame_addr(start, size);
 	Elf64_Ehdr *eh_hdr;
 	Elf64_Phdr *ph;
 	Elf64_Shdr *sh;
 	uint8_t *buf;
 
 	*out = NULL;
-	if (!size || start + size < start || hdr_len > eh_len || eh_len > (1u << 24) ||
-	    frame_addr + eh_len < frame_addr)
+	if (!size || size > UINT64_MAX - 7 || start + size < start || frame_addr < start ||
+	    hdr_len > eh_len || eh_len > (1u << 24) || frame_addr + eh_len < frame_addr)
 		return -EINVAL;
 	frame_len = eh_len - hdr_len;
 	shoff = (data + eh_len + sizeof(shstrtab) + 7) & ~(size_t)7;

@@ -3,15 +3,23 @@
  * cfi-elf: a minimal in-memory ELF that carries the call frame information
  * of one range of JIT code, so that libdw's unwinder can take it as a
  * module: an ET_DYN x86_64 image whose one PT_LOAD spans the code (no bytes
- * in the file) and whose .eh_frame and .eh_frame_hdr sit right after the
- * code's end, where jitdump's UNWINDING_INFO says its pc-relative pointers
- * were computed (.eh_frame_hdr also as PT_GNU_EH_FRAME).
+ * in the file) and whose .eh_frame and .eh_frame_hdr (also as
+ * PT_GNU_EH_FRAME) sit where the JIT computed their pc-relative and
+ * data-relative pointers: .eh_frame at the code's start plus its size
+ * rounded up to 8, .eh_frame_hdr right after it. That is where perf inject
+ * --jit puts them in the ELF it writes for each jitdump LOAD, and where V8
+ * and CPython 3.13 (-X perf_jit) reckon from; jitdump's mapped_size (the
+ * unwinding data's size in the process's memory, or 0) only lengthens the
+ * mapping perf synthesizes, never moves them.
  */
 #ifndef JREC_CFI_ELF_H
 #define JREC_CFI_ELF_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Where the .eh_frame of code at [@start, @start + @size) is placed. */
+uint64_t cfi_elf__frame_addr(uint64_t start, uint64_t size);
 
 /* Fill @ehdr (an Elf64_Ehdr) with the identity of such an image: ELF64, LSB, x86_64, ET_DYN. */
 void cfi_elf__ehdr(void *ehdr);

@@ -625,6 +625,7 @@ static bool unwind_fast(struct unwinder *u)
 {
 	uint64_t pc = u->regs[16], sp = u->regs[7], bp = u->regs[6], bias;
 	const struct uw_row *row;
+	bool bp_known = true;
 	const void *obj;
 	size_t n = 0;
 
@@ -641,11 +642,20 @@ static bool unwind_fast(struct unwinder *u)
 		u->ips[n++] = lookup;
 		if (row->state == ROW_OUTERMOST || n == u->max)
 			break;
+		if (row->cfa_reg != 7 && !bp_known)
+			break;
 		cfa = (row->cfa_reg == 7 ? sp : bp) + (uint64_t)(int64_t)row->cfa_off;
 		if (!stack_word(u, cfa + (uint64_t)(int64_t)row->ra_off, &ra) || !ra)
 			break;
-		if (row->bp_rule == BP_SAVED && !stack_word(u, cfa + (uint64_t)(int64_t)row->bp_off, &bp))
-			break;
+		/*
+		 * rbp's slot below the stack pointer: an epilogue popped it
+		 * already, so the register holds the caller's value. A slot
+		 * past the copied stack leaves rbp unknown, as libdw leaves a
+		 * register it cannot read: only a frame whose CFA is rbp-based
+		 * needs it.
+		 */
+		if (row->bp_rule == BP_SAVED && cfa + (uint64_t)(int64_t)row->bp_off >= sp)
+			bp_known = stack_word(u, cfa + (uint64_t)(int64_t)row->bp_off, &bp);
 		sp = cfa;
 		pc = ra;
 	}
