@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by tests/suites/36-runtime-python: Debian's own CPython builds
+# Sourced by tests/suites/40-runtime-python: Debian's own CPython builds
 # that bookworm lacks (python3.13, from trixie), in a minimal chroot made
 # with mmdebstrap and cached, so that the runtime suite tests real
 # interpreters whose binaries exist only inside a container's root (the
