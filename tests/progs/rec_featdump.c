@@ -2,7 +2,7 @@
 /*
  * rec_featdump: print jrec's private feature sections of a recording, one
  * line per item, for the recorder suite to grep. Only the header, the
- * section table and the private sections are read: this is a test probe,
+ * section tables (perf's and jrec's) and the private sections are read: this is a test probe,
  * not a perf.data reader.
  *
  *   rec_featdump FILE      INFO lines as "info KEY=VALUE", then
@@ -270,8 +270,28 @@ int main(int argc, char **argv)
 			continue;
 		memcpy(&s, table + 16 * k++, sizeof(s));
 		printf("feature %u %llu\n", bit, (unsigned long long)s.size);
-		if (bit >= JREC_FEAT_INFO)
+		if (bit >= JREC_FEAT_FIRST) /* a recording of the older layout */
 			dump(bit, section(s.offset, s.size), s.size);
+	}
+	/* jrec's own sections: the table that event_types points at */
+	if (h.event_types.size) {
+		const uint8_t *t = section(h.event_types.offset, h.event_types.size);
+		struct jrec_section_table th;
+		struct jrec_section_ref e;
+
+		if (h.event_types.size < sizeof(th))
+			fail("short section table");
+		memcpy(&th, t, sizeof(th));
+		if (th.magic != JREC_SECTIONS_MAGIC ||
+		    (h.event_types.size - sizeof(th)) / sizeof(e) < th.nr)
+			fail("section table");
+		for (k = 0; k < th.nr; k++) {
+			memcpy(&e, t + sizeof(th) + k * sizeof(e), sizeof(e));
+			if (e.id < JREC_FEAT_FIRST || e.id >= PERF_FILE_FEAT_BITS)
+				fail("section table id");
+			printf("feature %u %llu\n", e.id, (unsigned long long)e.sec.size);
+			dump(e.id, section(e.sec.offset, e.sec.size), e.sec.size);
+		}
 	}
 	return 0;
 }

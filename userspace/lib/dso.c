@@ -161,49 +161,58 @@ static bool try_debuginfod(struct dso_set *s, struct dso *d)
 	return ok;
 }
 
-/* This process's own vdso, which is the recorded one when the kernel is the same. */
-static bool try_own_vdso(struct dso *d)
+int dso__open_own_vdso(struct elf_image **out)
 {
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
 	unsigned long long lo, hi;
-	struct elf_image *img;
 	char line[256];
-	bool ok = false;
+	int err = -ENOENT;
 	FILE *f;
 	void *buf;
 
+	*out = NULL;
 	if (!base)
-		return false;
+		return -ENOENT;
 	f = fopen("/proc/self/maps", "re");
 	if (!f)
-		return false;
+		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		if (!strstr(line, "[vdso]") || sscanf(line, "%llx-%llx", &lo, &hi) != 2 ||
 		    lo != base || hi <= lo || hi - lo > (1u << 20))
 			continue;
 		buf = malloc(hi - lo);
-		if (!buf)
+		if (!buf) {
+			err = -ENOMEM;
 			break;
-		memcpy(buf, (const void *)base, hi - lo);
-		if (elf_image__open_mem(buf, hi - lo, &img))
-			break;
-		if (d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID) {
-			uint8_t id[20];
-			size_t n = elf_image__build_id(img, id, sizeof(id));
-
-			if (n != d->cookie.len || memcmp(id, d->cookie.bytes, n)) {
-				elf_image__close(img);
-				break;
-			}
 		}
-		d->img = img;
-		d->source = "running vdso";
-		d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
-		ok = true;
+		memcpy(buf, (const void *)base, hi - lo);
+		err = elf_image__open_mem(buf, hi - lo, out);
 		break;
 	}
 	fclose(f);
-	return ok;
+	return err;
+}
+
+/* This process's own vdso, which is the recorded one when the kernel is the same. */
+static bool try_own_vdso(struct dso *d)
+{
+	struct elf_image *img;
+
+	if (dso__open_own_vdso(&img))
+		return false;
+	if (d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID) {
+		uint8_t id[20];
+		size_t n = elf_image__build_id(img, id, sizeof(id));
+
+		if (n != d->cookie.len || memcmp(id, d->cookie.bytes, n)) {
+			elf_image__close(img);
+			return false;
+		}
+	}
+	d->img = img;
+	d->source = "running vdso";
+	d->status = elf_image__has_symbols(img) ? DSO_OK : DSO_STRIPPED;
+	return true;
 }
 
 /* Symbols stored in the recording for @d, in place of any image it had. */

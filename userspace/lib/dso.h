@@ -87,6 +87,12 @@ int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len);
 /* The separate debuginfo file @d's symbols came from, or NULL. */
 const char *dso__debug_file(const struct dso *d);
 const char *dso_status_str(enum dso_status st);
+/*
+ * This process's own vdso, copied out of its memory: the one every 64-bit
+ * process of this kernel runs. 0, -ENOENT (none), -ENOMEM, or what
+ * elf_image__open_mem() returned.
+ */
+int dso__open_own_vdso(struct elf_image **out);
 void dso_set__release(struct dso_set *s);
 
 #endif

@@ -71,6 +71,53 @@ int jrec_section__payload(const void *sec, size_t len, bool swapped, unsigned in
 	return 0;
 }
 
+/* ------------------------------------------------------------ the table of sections */
+
+int jrec_section_table__emit(struct buf *b, const struct jrec_section_ref *refs, uint32_t nr)
+{
+	struct jrec_section_table t = {JREC_SECTIONS_MAGIC, JREC_SECTIONS_VERSION, nr};
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < nr; i++)
+		if (refs[i].id < JREC_FEAT_FIRST || refs[i].id >= PERF_FILE_FEAT_BITS ||
+		    (i && refs[i].id <= refs[i - 1].id))
+			return -EINVAL;
+	err = buf__append(b, &t, sizeof(t));
+	return err ? err : buf__append(b, refs, nr * sizeof(*refs));
+}
+
+int jrec_section_table__walk(const void *p, size_t len, bool swapped,
+			     int (*fn)(unsigned int id, uint64_t offset, uint64_t size, void *ctx),
+			     void *ctx)
+{
+	const size_t hdr = sizeof(struct jrec_section_table), ent = sizeof(struct jrec_section_ref);
+	const uint8_t *q = p;
+	unsigned int prev = 0;
+	uint32_t nr, i;
+	int err;
+
+	if (len < hdr || bo_u64(q, swapped) != JREC_SECTIONS_MAGIC)
+		return 0;
+	nr = bo_u32(q + offsetof(struct jrec_section_table, nr), swapped);
+	for (i = 0; i < nr; i++) {
+		const uint8_t *e = q + hdr + (size_t)i * ent;
+		unsigned int id;
+
+		if (ent > len - hdr - (size_t)i * ent)
+			return -EBADMSG;
+		id = bo_u32(e, swapped);
+		if (id < JREC_FEAT_FIRST || id >= PERF_FILE_FEAT_BITS || id <= prev)
+			return -EBADMSG;
+		prev = id;
+		err = fn(id, bo_u64(e + offsetof(struct jrec_section_ref, sec.offset), swapped),
+			 bo_u64(e + offsetof(struct jrec_section_ref, sec.size), swapped), ctx);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ compression */
 
 int jrec_section__compress(struct buf *b, int level)

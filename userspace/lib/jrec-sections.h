@@ -20,6 +20,7 @@
 
 #include "buf.h"
 #include "cookie.h"
+#include "perf-file.h"
 
 #define JREC_SECTION_ALIGN 8
 
@@ -53,6 +54,25 @@ int jrec_section__compress(struct buf *b, int level);
  */
 int jrec_section__decompress(const void *sec, size_t len, bool swapped, unsigned int id,
 			     struct buf *out);
+
+/* ------------------------------------------------------------ the table of sections */
+
+/*
+ * Append to @b the table of the private sections (struct jrec_section_table,
+ * perf-file.h) with @nr entries @refs, whose ids must rise. 0, -EINVAL or
+ * -ENOMEM.
+ */
+int jrec_section_table__emit(struct buf *b, const struct jrec_section_ref *refs, uint32_t nr);
+/*
+ * @fn for each entry of the table at @p (@len bytes, the other byte order
+ * when @swapped), its fields in host order. 0 when done or when @p holds no
+ * such table (another magic: an old perf's event types, or nothing); what
+ * @fn returned; -EBADMSG when the entries run past @len, or an id is out of
+ * range or not above the one before (the entries before it were passed on).
+ */
+int jrec_section_table__walk(const void *p, size_t len, bool swapped,
+			     int (*fn)(unsigned int id, uint64_t offset, uint64_t size, void *ctx),
+			     void *ctx);
 
 /* ------------------------------------------------------------ INFO */
 

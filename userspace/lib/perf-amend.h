@@ -3,7 +3,9 @@
  * perf-amend: a finished perf.data file with feature sections added or
  * replaced. The header, the attributes and the data section are kept byte
  * for byte; the feature table and sections, which follow the data section,
- * are written anew with the new ones in their place (in id order).
+ * are written anew with the new ones in their place (in id order), jrec's
+ * private ones listed in their own table (perf-file.h), also when the file
+ * had them in its feature bitmap as older recordings do.
  */
 #ifndef JREC_PERF_AMEND_H
 #define JREC_PERF_AMEND_H

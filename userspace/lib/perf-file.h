@@ -9,8 +9,10 @@
  * bit set in adds_features, in bit order.
  *
  * The data section holds only records stock perf knows. jmmap's records and
- * jrec's extras travel in feature sections with private ids: perf skips
- * feature ids it does not know. Documentation/jrec-data.rst describes them.
+ * jrec's extras travel in sections with private ids after perf's feature
+ * sections, listed in a table of their own (struct jrec_section_table) that
+ * the header's event_types section points at, never in the feature bitmap:
+ * see JREC_FEAT_FIRST. Documentation/jrec-data.rst describes them.
  */
 #ifndef JREC_PERF_FILE_H
 #define JREC_PERF_FILE_H
@@ -34,7 +36,8 @@ struct perf_file_header {
 	uint64_t attr_size; /* size of one struct perf_file_attr as written */
 	struct perf_file_section attrs;
 	struct perf_file_section data;
-	struct perf_file_section event_types; /* unused, zero */
+	/* perf ignores it and writes zeros; jrec: its struct jrec_section_table */
+	struct perf_file_section event_types;
 	uint64_t adds_features[PERF_FILE_FEAT_BITS / 64];
 };
 
@@ -113,12 +116,23 @@ struct perf_file_build_id {
 /* ------------------------------------------------ jrec's private features */
 
 /*
- * Private feature ids live high in the 256-bit feature map, far from the ids
- * perf assigns. Every private section starts with struct jrec_feat_prefix so
- * that a reader can check it is looking at what it expects.
+ * Private section ids: numbers high in the range of perf's 256 feature ids,
+ * far from those perf assigns. Every private section starts with struct
+ * jrec_feat_prefix so that a reader can check it is looking at what it
+ * expects.
+ *
+ * They are not bits of the header's feature bitmap (as they were in older
+ * recordings, which readers still take). perf's readers skip a feature bit they do not know, but its writer
+ * does not: perf inject writes the input's feature bits back, and
+ * do_write_feat() (tools/perf/util/header.c, 6.1 to 7.2) looks each set bit
+ * up in its table of known features without a bound, reads past it and
+ * crashes (SIGSEGV) on the first id past perf's last. So the private
+ * sections follow perf's, and struct jrec_section_table lists them.
  */
+#define JREC_FEAT_FIRST 200
+
 enum jrec_feature {
-	JREC_FEAT_INFO = 200,     /* text: "key=value\n" lines, see below */
+	JREC_FEAT_INFO = JREC_FEAT_FIRST, /* text: "key=value\n" lines, see below */
 	JREC_FEAT_JMMAP = 201,    /* jmmap records, concatenated as read */
 	JREC_FEAT_JITDUMP = 202,  /* copies of jitdump files */
 	JREC_FEAT_PERFMAP = 203,  /* perf-map lines with the time they appeared */
@@ -126,6 +140,27 @@ enum jrec_feature {
 	JREC_FEAT_FILES = 205,    /* what happened to each mapped file */
 	JREC_FEAT_SYMTAB = 206,   /* stored symbol tables */
 	JREC_FEAT_ARCHIVE = 207,  /* symbols and source lines of sampled files (jrec archive) */
+};
+
+/*
+ * Where the private sections are: the header's event_types section holds
+ * this header, then nr struct jrec_section_ref, in id order, each id once.
+ * A reader that finds another magic there (an old perf's event types, or
+ * zeros) takes the file to have no such table.
+ */
+#define JREC_SECTIONS_MAGIC 0x544345534345524AULL /* "JRECSECT" in file byte order */
+#define JREC_SECTIONS_VERSION 1
+
+struct jrec_section_table {
+	uint64_t magic;   /* JREC_SECTIONS_MAGIC */
+	uint32_t version; /* JREC_SECTIONS_VERSION */
+	uint32_t nr;      /* entries that follow */
+};
+
+struct jrec_section_ref {
+	uint32_t id; /* enum jrec_feature: at least JREC_FEAT_FIRST, below PERF_FILE_FEAT_BITS */
+	uint32_t pad;
+	struct perf_file_section sec;
 };
 
 #define JREC_FEAT_MAGIC 0x4A524543u /* "JREC" */

@@ -27,6 +27,7 @@ struct perf_reader {
 	uint64_t nr_bad;
 	uint64_t hdr_attr_size;
 	struct perf_file_section attrs, data;
+	struct perf_file_section private; /* header.event_types: jrec's table of sections */
 	uint64_t features[PERF_FILE_FEAT_BITS / 64];
 	struct perf_file_section feat[PERF_FILE_FEAT_BITS];
 	struct buf unpacked[PERF_FILE_FEAT_BITS]; /* compressed private sections, decompressed */

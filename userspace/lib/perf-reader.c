@@ -198,10 +198,48 @@ static int read_attrs(struct perf_reader *r, char *errbuf, size_t errlen)
 	return 0;
 }
 
+/*
+ * Feature @id at @offset, @size bytes: out of the file, the file was cut
+ * inside its sections; a compressed private section is read in its plain
+ * form, and one that is corrupt is taken as absent.
+ */
+static int take_feature(struct perf_reader *r, unsigned int id, uint64_t offset, uint64_t size)
+{
+	int err;
+
+	r->feat[id].offset = 0, r->feat[id].size = 0;
+	buf__release(&r->unpacked[id]);
+	if (!pr_in_file(r, offset, size)) {
+		if (r->cut == PR_CUT_NONE)
+			r->cut = PR_CUT_SHORT_FEATURES;
+		return 0;
+	}
+	r->feat[id].offset = offset, r->feat[id].size = size;
+	if (id < JREC_FEAT_FIRST)
+		return 0;
+	err = jrec_section__decompress(r->buf + offset, size, r->swapped, id, &r->unpacked[id]);
+	if (err == -ENOMEM)
+		return err;
+	if (err < 0)
+		r->feat[id].offset = 0, r->feat[id].size = 0;
+	return 0;
+}
+
+static int take_private(unsigned int id, uint64_t offset, uint64_t size, void *ctx)
+{
+	return take_feature(ctx, id, offset, size);
+}
+
+/*
+ * perf's features from the bitmap and the table after the data section
+ * (older jrec recordings have their private ones there too), then jrec's
+ * from the table that event_types points at.
+ */
 static int read_features(struct perf_reader *r)
 {
 	uint64_t table = r->data.offset + r->data.size;
 	unsigned int bit, idx = 0;
+	int err;
 
 	for (bit = 0; bit < PERF_FILE_FEAT_BITS; bit++) {
 		const uint8_t *e;
@@ -215,26 +253,21 @@ static int read_features(struct perf_reader *r)
 			return 0;
 		}
 		e = r->buf + table + (uint64_t)idx * 16;
-		r->feat[bit].offset = perf_reader__u64(r, e);
-		r->feat[bit].size = perf_reader__u64(r, e + 8);
-		if (!pr_in_file(r, r->feat[bit].offset, r->feat[bit].size)) {
-			r->feat[bit].size = 0, r->feat[bit].offset = 0;
-			if (r->cut == PR_CUT_NONE)
-				r->cut = PR_CUT_SHORT_FEATURES;
-		} else if (bit >= JREC_FEAT_INFO) {
-			/* a compressed private section is read in its plain form */
-			int err = jrec_section__decompress(r->buf + r->feat[bit].offset,
-							   r->feat[bit].size, r->swapped, bit,
-							   &r->unpacked[bit]);
-
-			if (err == -ENOMEM)
-				return err;
-			if (err < 0) /* corrupt: as if absent */
-				r->feat[bit].size = 0, r->feat[bit].offset = 0;
-		}
+		err = take_feature(r, bit, perf_reader__u64(r, e), perf_reader__u64(r, e + 8));
+		if (err)
+			return err;
 		idx++;
 	}
-	return 0;
+	if (!r->private.size)
+		return 0;
+	if (!pr_in_file(r, r->private.offset, r->private.size)) {
+		if (r->cut == PR_CUT_NONE)
+			r->cut = PR_CUT_SHORT_FEATURES;
+		return 0;
+	}
+	err = jrec_section_table__walk(r->buf + r->private.offset, r->private.size, r->swapped,
+				       take_private, r);
+	return err == -EBADMSG ? 0 : err; /* a bad entry ends the table */
 }
 
 /*
@@ -315,6 +348,8 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 	r->attrs.size = perf_reader__u64(r, h + 32);
 	r->data.offset = perf_reader__u64(r, h + 40);
 	r->data.size = perf_reader__u64(r, h + 48);
+	r->private.offset = perf_reader__u64(r, h + 56);
+	r->private.size = perf_reader__u64(r, h + 64);
 	for (i = 0; i < 4; i++)
 		r->features[i] = perf_reader__u64(r, h + 72 + 8 * i);
 
@@ -330,10 +365,12 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 		r->cut = PR_CUT_NO_DATA_SIZE;
 		r->data.size = r->len - r->data.offset;
 		memset(r->features, 0, sizeof(r->features));
+		r->private.size = 0;
 	} else if (!pr_in_file(r, r->data.offset, r->data.size)) {
 		r->cut = PR_CUT_SHORT_FILE;
 		r->data.size = r->len - r->data.offset;
 		memset(r->features, 0, sizeof(r->features));
+		r->private.size = 0;
 	}
 	/* every finalised recording has feature sections (perf's and jrec's alike) */
 	if (r->cut == PR_CUT_NONE && !(r->features[0] | r->features[1] | r->features[2] |

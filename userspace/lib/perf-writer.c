@@ -8,6 +8,7 @@
 #include <zstd.h>
 
 #include "fd-io.h"
+#include "jrec-sections.h"
 #include "perf-file.h"
 #include "perf-writer.h"
 
@@ -338,12 +339,75 @@ int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct buf 
 	return 0;
 }
 
+/*
+ * Write each queued section of an id in [@from, @to) at *@off, in id order,
+ * and its place in @secs[] (one a section, in the same order). *@off moves
+ * past them.
+ */
+static int write_sections(struct perf_writer *w, unsigned int from, unsigned int to,
+			  struct perf_file_section *secs, uint64_t *off)
+{
+	unsigned int i;
+	int err;
+
+	for (i = from; i < to; i++) {
+		if (!w->feat[i].data)
+			continue;
+		secs->offset = *off;
+		secs->size = w->feat[i].len;
+		err = fd__pwrite_all(w->fd, w->feat[i].data, w->feat[i].len, *off);
+		if (err)
+			return err;
+		*off += w->feat[i].len;
+		secs++;
+	}
+	return 0;
+}
+
+/*
+ * After perf's feature sections (@off): jrec's private ones, then the table
+ * of them (8-aligned) that header.event_types points at. *@off moves past
+ * it all; nothing is written when there is no private section.
+ */
+static int write_private(struct perf_writer *w, uint64_t *off)
+{
+	struct perf_file_section secs[PERF_FILE_FEAT_BITS - JREC_FEAT_FIRST];
+	struct jrec_section_ref refs[PERF_FILE_FEAT_BITS - JREC_FEAT_FIRST];
+	struct buf t = BUF_INIT;
+	uint32_t nr = 0;
+	unsigned int i;
+	int err;
+
+	memset(refs, 0, sizeof(refs));
+	for (i = JREC_FEAT_FIRST; i < PERF_FILE_FEAT_BITS; i++)
+		if (w->feat[i].data)
+			refs[nr++].id = i;
+	if (!nr)
+		return 0;
+	err = write_sections(w, JREC_FEAT_FIRST, PERF_FILE_FEAT_BITS, secs, off);
+	for (i = 0; i < nr; i++)
+		refs[i].sec = secs[i];
+	if (!err)
+		err = jrec_section_table__emit(&t, refs, nr);
+	if (!err) {
+		*off = (*off + 7) & ~7ULL;
+		err = fd__pwrite_all(w->fd, t.data, t.len, *off);
+	}
+	if (!err) {
+		w->hdr.event_types.offset = *off;
+		w->hdr.event_types.size = t.len;
+		*off += t.len;
+	}
+	buf__release(&t);
+	return err;
+}
+
 int perf_writer__finish(struct perf_writer *w)
 {
 	struct perf_file_section *sec = NULL;
 	uint64_t features[PERF_FILE_FEAT_BITS / 64] = {0};
 	uint64_t table_off, off;
-	size_t nr = 0, i, k;
+	size_t nr = 0, i;
 	int err;
 
 	if (w->cctx && w->begun && w->buf_len) {
@@ -362,9 +426,13 @@ int perf_writer__finish(struct perf_writer *w)
 		err = compressed_feature(w);
 	if (err)
 		return err;
-	for (i = 1; i < PERF_FILE_FEAT_BITS; i++)
-		if (w->feat[i].data)
-			nr++;
+	/* perf's feature bitmap announces perf's ids only (see JREC_FEAT_FIRST) */
+	for (i = 1; i < JREC_FEAT_FIRST; i++) {
+		if (!w->feat[i].data)
+			continue;
+		features[i / 64] |= 1ULL << (i % 64);
+		nr++;
+	}
 	table_off = w->hdr.data.offset + w->hdr.data.size;
 	off = table_off + nr * sizeof(*sec);
 	if (nr) {
@@ -372,19 +440,11 @@ int perf_writer__finish(struct perf_writer *w)
 		if (!sec)
 			return -ENOMEM;
 	}
-	for (i = 1, k = 0; i < PERF_FILE_FEAT_BITS; i++) {
-		if (!w->feat[i].data)
-			continue;
-		sec[k].offset = off;
-		sec[k].size = w->feat[i].len;
-		err = fd__pwrite_all(w->fd, w->feat[i].data, w->feat[i].len, off);
-		if (err)
-			goto out;
-		off += w->feat[i].len;
-		features[i / 64] |= 1ULL << (i % 64);
-		k++;
-	}
-	err = fd__pwrite_all(w->fd, sec, nr * sizeof(*sec), table_off);
+	err = write_sections(w, 1, JREC_FEAT_FIRST, sec, &off);
+	if (!err)
+		err = fd__pwrite_all(w->fd, sec, nr * sizeof(*sec), table_off);
+	if (!err)
+		err = write_private(w, &off);
 	if (err)
 		goto out;
 	/* drop bytes of an unfinished batch; not possible (EINVAL) on a device */

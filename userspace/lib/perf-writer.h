@@ -59,7 +59,9 @@ int perf_writer__flush(struct perf_writer *w);
 
 /*
  * Queue a feature section; the writer takes the buffer's contents (b is left
- * empty). Written by perf_writer__finish() in id order. Each id once.
+ * empty). Written by perf_writer__finish() in id order. Each id once. An id
+ * of jrec's (JREC_FEAT_FIRST and up) is not announced in the feature bitmap
+ * but in the table of private sections after perf's (perf-file.h).
  */
 int perf_writer__add_feature(struct perf_writer *w, unsigned int id, struct buf *b);
 

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dso.h"
+#include "elf-image.h"
 #include "jrec-sections.h"
 #include "kernel-syms.h"
 #include "perf-file.h"
@@ -71,6 +73,27 @@ static int build_id_entry(struct buf *b, uint16_t misc, int32_t pid, const uint8
 	return err;
 }
 
+/*
+ * The vdso's entry, as perf record writes one: without it perf inject finds
+ * no build-id of a hit file to write back (it counts the vdso as hit
+ * always), reports "failed to write feature BUILD_ID" and leaves the
+ * feature out of its output. The recorder's vdso is the recorded
+ * process's: the same kernel's (a 32-bit process's vdso is another, which
+ * perf's own entry does not name either). None when it cannot be read.
+ */
+static int vdso_build_id(struct buf *b)
+{
+	struct elf_image *img;
+	uint8_t id[20];
+	size_t n;
+
+	if (dso__open_own_vdso(&img))
+		return 0;
+	n = elf_image__build_id(img, id, sizeof(id));
+	elf_image__close(img);
+	return n ? build_id_entry(b, PERF_RECORD_MISC_USER, -1, id, (uint8_t)n, "[vdso]") : 0;
+}
+
 static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 {
 	const struct bidcache_result *res = NULL;
@@ -96,6 +119,8 @@ static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
 			err = build_id_entry(&b, PERF_RECORD_MISC_USER, -1, x->cookie.bytes,
 					     x->cookie.len, x->path);
 	}
+	if (!err)
+		err = vdso_build_id(&b);
 	return add(r, PERF_FEAT_BUILD_ID, &b, err);
 }
 

@@ -364,6 +364,61 @@ static bool features_ok(const char *path, const char *want, size_t want_len)
 	return ok;
 }
 
+/*
+ * @in (HOSTNAME and 210, from write_recording()) into @out as jrec wrote it
+ * before private sections left the feature bitmap: bit 210 set, its entry
+ * in perf's table after HOSTNAME's, event_types zero. 0 or -1.
+ */
+static int old_layout(const char *in, const char *out)
+{
+	struct perf_file_header h;
+	struct perf_file_section tab[2], priv;
+	size_t n;
+	uint8_t *p = slurp(in, &n);
+	uint64_t end;
+	int fd, err = -1;
+
+	if (!p)
+		return -1;
+	memcpy(&h, p, sizeof(h));
+	end = h.data.offset + h.data.size;
+	memcpy(&tab[0], p + end, sizeof(tab[0]));
+	memcpy(&priv, p + h.event_types.offset + sizeof(struct jrec_section_table) + 8,
+	       sizeof(priv));
+	h.adds_features[3] |= 1ULL << (210 - 192);
+	memset(&h.event_types, 0, sizeof(h.event_types));
+	tab[0].offset = end + sizeof(tab);
+	tab[1].offset = tab[0].offset + tab[0].size;
+	tab[1].size = priv.size;
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd >= 0 && write(fd, &h, sizeof(h)) == sizeof(h) &&
+	    write(fd, p + sizeof(h), end - sizeof(h)) == (ssize_t)(end - sizeof(h)) &&
+	    write(fd, tab, sizeof(tab)) == sizeof(tab) &&
+	    write(fd, p + end + sizeof(tab[0]), tab[0].size) == (ssize_t)tab[0].size &&
+	    write(fd, p + priv.offset, priv.size) == (ssize_t)priv.size)
+		err = 0;
+	if (fd >= 0)
+		close(fd);
+	free(p);
+	return err;
+}
+
+/* Does @path announce private feature @id in perf's bitmap? */
+static bool in_bitmap(const char *path, unsigned int id)
+{
+	struct perf_file_header h;
+	size_t n;
+	uint8_t *p = slurp(path, &n);
+	bool set = false;
+
+	if (p && n >= sizeof(h)) {
+		memcpy(&h, p, sizeof(h));
+		set = (h.adds_features[id / 64] >> (id % 64)) & 1;
+	}
+	free(p);
+	return set;
+}
+
 static void amend_tests(void)
 {
 	char a[] = "/tmp/test-archive-a.XXXXXX", b[] = "/tmp/test-archive-b.XXXXXX",
@@ -384,6 +439,13 @@ static void amend_tests(void)
 	check(!amend2(c, b) && features_ok(b, "3rd", 3) && feature_is(b, 211, "two", 3) &&
 		  feature_is(b, 210, "new", 3),
 	      "two sections at once: one added, one replaced, ARCHIVE kept");
+	check(!in_bitmap(a, 210) && !in_bitmap(b, 210) && !in_bitmap(b, JREC_FEAT_ARCHIVE),
+	      "private sections stay out of perf's feature bitmap, written or amended");
+	check(!old_layout(a, c) && in_bitmap(c, 210) && feature_is(c, 210, "abcde", 5),
+	      "an older recording, private sections in the bitmap, is read");
+	check(!amend(c, b, "old", 3) && features_ok(b, "old", 3) && feature_is(b, 210, "abcde", 5) &&
+		  !in_bitmap(b, 210),
+	      "amending an older recording moves its private sections out of the bitmap");
 	p = slurp(a, &n);
 	if (p) {
 		uint64_t swapped = PERF_FILE_MAGIC_SWAPPED;

@@ -179,8 +179,61 @@ static void test_zstd(void)
 	buf__release(&out);
 }
 
+struct seen_refs {
+	unsigned int n, ids[4];
+	uint64_t off[4], size[4];
+};
+
+static int see_ref(unsigned int id, uint64_t offset, uint64_t size, void *ctx)
+{
+	struct seen_refs *s = ctx;
+
+	if (s->n < 4)
+		s->ids[s->n] = id, s->off[s->n] = offset, s->size[s->n] = size;
+	s->n++;
+	return 0;
+}
+
+static void test_section_table(void)
+{
+	const struct jrec_section_ref refs[] = {
+		{JREC_FEAT_INFO, 0, {1000, 10}}, {JREC_FEAT_FILES, 0, {1016, 0}}, {255, 0, {2000, 3}}};
+	struct jrec_section_ref bad[] = {{JREC_FEAT_FILES, 0, {0, 0}}, {JREC_FEAT_INFO, 0, {0, 0}}};
+	struct buf b = BUF_INIT;
+	struct seen_refs s = {0};
+	uint8_t *p;
+
+	check(!jrec_section_table__emit(&b, refs, 3) &&
+		      b.len == sizeof(struct jrec_section_table) + 3 * sizeof(refs[0]),
+	      "table: a header and three entries");
+	check(!jrec_section_table__walk(b.data, b.len, false, see_ref, &s) && s.n == 3 &&
+		      s.ids[0] == JREC_FEAT_INFO && s.off[0] == 1000 && s.size[0] == 10 &&
+		      s.ids[1] == JREC_FEAT_FILES && s.size[1] == 0 && s.ids[2] == 255 &&
+		      s.off[2] == 2000,
+	      "table: each entry read back");
+	s.n = 0;
+	check(jrec_section_table__walk(b.data, b.len - 1, false, see_ref, &s) == -EBADMSG && s.n == 2,
+	      "table: an entry cut short is EBADMSG, those before it passed on");
+	p = (uint8_t *)b.data;
+	p[0] ^= 1;
+	s.n = 0;
+	check(!jrec_section_table__walk(b.data, b.len, false, see_ref, &s) && s.n == 0,
+	      "table: another magic is no table");
+	p[0] ^= 1;
+	memcpy(p + sizeof(struct jrec_section_table) + sizeof(refs[0]), &(uint32_t){199}, 4);
+	s.n = 0;
+	check(jrec_section_table__walk(b.data, b.len, false, see_ref, &s) == -EBADMSG && s.n == 1,
+	      "table: an id below JREC_FEAT_FIRST (or not rising) ends it");
+	buf__release(&b);
+	check(jrec_section_table__emit(&b, bad, 2) == -EINVAL, "table: ids must rise");
+	bad[0].id = 256;
+	check(jrec_section_table__emit(&b, bad, 1) == -EINVAL, "table: an id past 255 is refused");
+	buf__release(&b);
+}
+
 int main(void)
 {
+	test_section_table();
 	test_files();
 	test_jitdump();
 	test_perfmap();

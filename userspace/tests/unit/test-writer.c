@@ -228,16 +228,27 @@ int main(void)
 		uint64_t data = u64_at(f, 40), dsize = u64_at(f, 48);
 		uint64_t feat0 = u64_at(f, 72), feat3 = u64_at(f, 96);
 		uint64_t s0off = u64_at(f, data + dsize), s0size = u64_at(f, data + dsize + 8);
-		uint64_t s1off = u64_at(f, data + dsize + 16), s1size = u64_at(f, data + dsize + 24);
-		uint32_t slen;
+		uint64_t toff = u64_at(f, 56), tsize = u64_at(f, 64);
+		uint32_t slen, id = 0, nr = 0;
+		uint64_t s1off = 0, s1size = 0;
 
-		check(feat0 == (1ull << PERF_FEAT_HOSTNAME) && feat3 == (1ull << (200 - 192)),
-		      "the bitmap announces exactly HOSTNAME and 200");
+		check(feat0 == (1ull << PERF_FEAT_HOSTNAME) && !u64_at(f, 80) && !u64_at(f, 88) &&
+			  !feat3,
+		      "the bitmap announces exactly HOSTNAME: no private id, which perf inject dies on");
 		memcpy(&slen, f + s0off, 4);
 		check(s0size == 4 + 64 && slen == 64 && !strcmp((char *)f + s0off + 4, "host"),
 		      "HOSTNAME is a perf string padded to 64, first in id order");
-		check(s1size == 3 && !memcmp(f + s1off, "abc", 3) && s1off + s1size == len,
-		      "section 200 follows and ends the file");
+		if (tsize == sizeof(struct jrec_section_table) + sizeof(struct jrec_section_ref) &&
+		    toff + tsize == len && toff % 8 == 0 && toff >= s0off + s0size) {
+			memcpy(&nr, f + toff + 12, 4);
+			memcpy(&id, f + toff + 16, 4);
+			s1off = u64_at(f, toff + 24);
+			s1size = u64_at(f, toff + 32);
+		}
+		check(u64_at(f, toff) == JREC_SECTIONS_MAGIC && nr == 1 && id == 200,
+		      "event_types points at the table of private sections, at the end: one entry, 200");
+		check(s1size == 3 && s1off == s0off + s0size && !memcmp(f + s1off, "abc", 3),
+		      "section 200 follows HOSTNAME");
 	} else {
 		check(0, "read back the finished file");
 	}
