@@ -9,6 +9,7 @@
 
 #include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/pagemap.h>
 #include <linux/ptrace.h>
 #include "compat-gen.h"
 
@@ -204,6 +205,25 @@ static inline bool jmmap_may_read_cached(struct file *file)
 	return !generic_permission(file_mnt_user_ns(file), file_inode(file),
 				   MAY_READ | MAY_NOT_BLOCK);
 #endif
+}
+
+/*
+ * Whether the folios of @mapping may be missing from the kernel's direct
+ * map, or must not be read by the kernel at all (guest_memfd): the kernel
+ * then never copies from them. memfd_secret() files are told by their
+ * filesystem's magic, on every kernel.
+ */
+static inline bool jmmap_mapping_no_direct_map(struct address_space *mapping)
+{
+#ifdef JMMAP_HAVE_MAPPING_NO_DIRECT_MAP
+	if (mapping_no_direct_map(mapping))
+		return true;
+#endif
+#ifdef JMMAP_HAVE_MAPPING_INACCESSIBLE
+	if (mapping_inaccessible(mapping))
+		return true;
+#endif
+	return false;
 }
 
 /* The inode's change time, as seconds and nanoseconds. */

@@ -94,6 +94,9 @@ enum jmmap_cookie_why {
 					  * read only from the page cache, and not there */
 	JMMAP_COOKIE_WHY_WITHHELD = 3,   /* the session's opener may not read the file */
 	JMMAP_COOKIE_WHY_UNREADABLE = 4, /* mapped without read access */
+	JMMAP_COOKIE_WHY_NOT_READ = 5,   /* a filesystem whose files are never read: secret
+					  * memory (memfd_secret), memory without a direct
+					  * map, special filesystems */
 };
 
 /*
