@@ -154,11 +154,16 @@ static __always_inline unsigned long jmmap_entry_arg(struct pt_regs *regs, unsig
 	return slot ? READ_ONCE(*slot) : 0;
 }
 
-/* A vma's flags, set by a driver's mmap: through vm_flags_set() since 6.3. */
+/*
+ * A vma's flags, set or cleared by a driver's mmap: through vm_flags_set()
+ * and vm_flags_clear() since 6.3.
+ */
 #ifdef JMMAP_HAVE_VM_FLAGS_SET
 #define jmmap_vm_flags_set(vma, flags) vm_flags_set(vma, flags)
+#define jmmap_vm_flags_clear(vma, flags) vm_flags_clear(vma, flags)
 #else
 #define jmmap_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))
+#define jmmap_vm_flags_clear(vma, flags) ((vma)->vm_flags &= ~(flags))
 #endif
 
 /* mmap_region(file, addr, len, vm_flags, pgoff, uf) */

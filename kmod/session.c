@@ -595,7 +595,9 @@ out:
 /*
  * Map the ring: its page and buffer as they are (struct jmmap_ring_page).
  * From then on its size is fixed, so the pages stay the session's until
- * the file, which the mapping holds, is released.
+ * the file, which the mapping holds, is released. The mapping never
+ * becomes executable: its bytes are chosen by the processes followed, so
+ * VM_MAYEXEC goes with VM_EXEC, and mprotect(PROT_EXEC) fails.
  */
 int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
 {
@@ -613,6 +615,7 @@ int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
 	if (err)
 		return err;
 	jmmap_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	jmmap_vm_flags_clear(vma, VM_MAYEXEC);
 	for (off = 0; off < len && !err; off += PAGE_SIZE)
 		err = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page((u8 *)s->page + off));
