@@ -597,14 +597,16 @@ out:
  * From then on its size is fixed, so the pages stay the session's until
  * the file, which the mapping holds, is released. The mapping never
  * becomes executable: its bytes are chosen by the processes followed, so
- * VM_MAYEXEC goes with VM_EXEC, and mprotect(PROT_EXEC) fails.
+ * VM_MAYEXEC goes with VM_EXEC, and mprotect(PROT_EXEC) fails. Shared is
+ * told by VM_MAYSHARE: mmap() drops VM_SHARED for a descriptor not open for
+ * writing, which may still map the ring for reading.
  */
 int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
 {
 	unsigned long len = vma->vm_end - vma->vm_start, off, flags;
 	int err = 0;
 
-	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_MAYSHARE) || (vma->vm_flags & VM_EXEC))
 		return -EINVAL;
 	raw_spin_lock_irqsave(&s->lock, flags);
 	if (len != PAGE_SIZE + (unsigned long)s->size)
