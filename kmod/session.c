@@ -272,25 +272,6 @@ static bool ring_has_room(struct jmmap_session *s, u32 len)
 	return (u64)ring_fill(s, len) + len <= s->size;
 }
 
-/*
- * Without the lock (poll(), a reader's wait): the page is read under RCU,
- * since jmmap_session_set_config() may replace it meanwhile (and frees
- * the old one only after a grace period).
- */
-static bool ring_ready(struct jmmap_session *s)
-{
-	const struct jmmap_ring_page *pg;
-	u64 head;
-	bool ready;
-
-	rcu_read_lock();
-	pg = READ_ONCE(s->page);
-	head = READ_ONCE(s->head);
-	ready = fill_ready(s, (u32)(head - page_tail(pg, head, READ_ONCE(s->size))));
-	rcu_read_unlock();
-	return ready;
-}
-
 /* Lock held; the record is the reader's once data_head moves past it. */
 static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
 {
@@ -327,6 +308,49 @@ static void count_lost_locked(struct jmmap_session *s, u32 type)
 	s->lost[type]++;
 	s->lost_pending[type]++;
 	s->lost_owed = true;
+}
+
+/*
+ * Queue the LOST record owed, if it fits now: a reader of the mapped ring
+ * that never calls read() makes room without telling, and may see nothing
+ * else come. Task context. Whether it was queued.
+ */
+static bool queue_owed_lost(struct jmmap_session *s)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	if (!READ_ONCE(s->lost_owed))
+		return false;
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (s->lost_owed) {
+		queue_lost_locked(s, 0);
+		queued = !s->lost_owed;
+	}
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	return queued;
+}
+
+/*
+ * Without the lock (poll(), a reader's wait): the page is read under RCU,
+ * since jmmap_session_set_config() may replace it meanwhile (and frees
+ * the old one only after a grace period). A LOST record owed is queued
+ * first, and is worth a wake-up whatever the fill.
+ */
+static bool ring_ready(struct jmmap_session *s)
+{
+	const struct jmmap_ring_page *pg;
+	u64 head;
+	bool ready;
+
+	if (queue_owed_lost(s))
+		return true;
+	rcu_read_lock();
+	pg = READ_ONCE(s->page);
+	head = READ_ONCE(s->head);
+	ready = fill_ready(s, (u32)(head - page_tail(pg, head, READ_ONCE(s->size))));
+	rcu_read_unlock();
+	return ready;
 }
 
 /* Any context: the wake-up itself runs from the irq_work. */

@@ -66,6 +66,27 @@ static inline int js_open_self(uint64_t buffer_bytes, uint64_t config_flags)
 	return fd;
 }
 
+/*
+ * Open a session for reading and writing, with a ring of @ring_bytes that
+ * can be mapped; skip all if the module does not offer the mapped ring.
+ */
+static inline int js_open_ring(uint32_t ring_bytes)
+{
+	struct jmmap_version v = { .size = sizeof(v) };
+	struct jmmap_config cfg = { .size = sizeof(cfg), .buffer_bytes = ring_bytes };
+	int fd = open(JS_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		ktap_skip_all("cannot open /dev/jmmap for writing: is jmmap loaded?");
+	if (ioctl(fd, JMMAP_IOC_VERSION, &v) || !(v.features & JMMAP_FEAT_MMAP_RING))
+		ktap_skip_all("the module does not offer the mapped ring");
+	if (ioctl(fd, JMMAP_IOC_CONFIG, &cfg)) {
+		printf("# CONFIG %u bytes: %s\n", ring_bytes, strerror(errno));
+		exit(KSFT_FAIL);
+	}
+	return fd;
+}
+
 static inline void js_append(struct js_records *r, const uint8_t *p, size_t n)
 {
 	if (r->len + n > r->cap) {

@@ -12,22 +12,12 @@
 
 int main(void)
 {
-	struct jmmap_version v = { .size = sizeof(v) };
-	struct jmmap_config cfg = { .size = sizeof(cfg), .buffer_bytes = RING };
 	size_t len = JS_PAGE + RING;
 	int fd, e_x, e_rx, e_r;
 	void *m;
 
 	ktap_begin();
-	fd = open(JS_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		ktap_skip_all("cannot open /dev/jmmap for writing: is jmmap loaded?");
-	if (ioctl(fd, JMMAP_IOC_VERSION, &v) || !(v.features & JMMAP_FEAT_MMAP_RING))
-		ktap_skip_all("the module does not offer the mapped ring");
-	if (ioctl(fd, JMMAP_IOC_CONFIG, &cfg)) {
-		printf("# CONFIG %d bytes: %s\n", RING, strerror(errno));
-		return KSFT_FAIL;
-	}
+	fd = js_open_ring(RING);
 	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (m == MAP_FAILED) {
 		ktap_ok(0, "ring mapped readable and writable: %s", strerror(errno));
