@@ -173,7 +173,11 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		return -EINVAL;
 	if (bytes && (bytes < JMMAP_BUF_MIN || bytes > JMMAP_BUF_MAX))
 		return -EINVAL;
-	/* A reader must be woken before the ring is full. */
+	/*
+	 * A reader must be woken before the ring is full: checked here against
+	 * the size as it is, for the error's sake, and again under the mutex,
+	 * against the size that stays (a concurrent CONFIG may shrink it).
+	 */
 	if (cfg->wakeup_bytes > (bytes ? roundup_pow_of_two(bytes) : READ_ONCE(s->size)) / 2)
 		return -EINVAL;
 	/* As for targets: a descriptor handed on cannot widen what it sees. */
@@ -181,6 +185,10 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		return -EPERM;
 
 	mutex_lock(&s->ioctl_mutex);
+	if (cfg->wakeup_bytes > (bytes ? roundup_pow_of_two(bytes) : s->size) / 2) {
+		err = -EINVAL;
+		goto out;
+	}
 	if (bytes) {
 		bytes = roundup_pow_of_two(bytes);
 		if (s->armed) {
