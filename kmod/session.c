@@ -452,11 +452,19 @@ struct cookie_fields {
 	u8 bytes[JMMAP_COOKIE_MAX];
 };
 
+/*
+ * generic_permission(MAY_NOT_BLOCK) reads the inode's cached ACL under RCU:
+ * the caller's read-side section (the registry walk) is not enough, the
+ * snapshot comes here without one.
+ */
 static bool opener_may_read(struct jmmap_session *s, struct file *file)
 {
 	const struct cred *old = override_creds(s->cred);
-	bool ok = jmmap_may_read_cached(file);
+	bool ok;
 
+	rcu_read_lock();
+	ok = jmmap_may_read_cached(file);
+	rcu_read_unlock();
 	revert_creds(old);
 	return ok;
 }
