@@ -137,7 +137,7 @@ static void emit_fileless(const struct jmmap_rec_header *rec, size_t fixed_size,
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(rec->type, tgid, want);
+		jmmap_lost_alloc(rec->type, tgid, want, NULL);
 		return;
 	}
 	p->tgid = tgid;
@@ -206,7 +206,7 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot));
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot), NULL);
 		return;
 	}
 	p->tgid = tgid;
@@ -229,7 +229,7 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
 
 	if (!st) {
 		jmmap_lost_alloc(kind == STASH_MPROTECT_NOEXEC ? JMMAP_REC_MUNMAP : JMMAP_REC_MMAP3,
-				 (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
+				 (u32)current->tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	st->kind = kind;
@@ -271,7 +271,7 @@ static void mark_replaced(unsigned long addr, unsigned long len)
 	struct stash *st = stash_claim(true);
 
 	if (!st) {
-		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	st->kind = STASH_REPLACED;
@@ -545,7 +545,7 @@ static void mremap_pre(struct pt_regs *regs)
 		return;
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	syscall_get_arguments(current, task_pt_regs(current), args);

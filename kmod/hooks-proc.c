@@ -29,7 +29,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	pend = jmmap_pending_new();
 	if (!pend) {
-		jmmap_lost_alloc(JMMAP_REC_EXEC, tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(JMMAP_REC_EXEC, tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	pend->tgid = tgid;

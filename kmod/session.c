@@ -525,10 +525,14 @@ static void jmmap_session_count_lost(struct jmmap_session *s, u16 type)
 		wake_readers(s);
 }
 
-void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want)
+void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want, struct jmmap_session *only)
 {
 	struct jmmap_session *s;
 
+	if (only) {
+		jmmap_session_count_lost(only, type);
+		return;
+	}
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
 		if (session_wants(s, tgid, want))
