@@ -304,7 +304,8 @@ static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
 	lost.hdr.type = JMMAP_REC_LOST;
 	lost.hdr.size = sizeof(lost);
 	lost.time = jmmap_now();
-	memcpy(lost.lost, s->lost_pending, sizeof(lost.lost));
+	BUILD_BUG_ON(JMMAP_REC_MAX > JMMAP_REC_SLOTS);
+	memcpy(lost.lost, s->lost_pending, sizeof(s->lost_pending));
 	memset(s->lost_pending, 0, sizeof(s->lost_pending));
 	s->lost_owed = false;
 	ring_copy_in(s, &lost, sizeof(lost));
@@ -677,7 +678,7 @@ __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_tab
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st)
 {
 	raw_spin_lock_irq(&s->lock);
-	memcpy(st->emitted, s->emitted, sizeof(st->emitted));
-	memcpy(st->lost, s->lost, sizeof(st->lost));
+	memcpy(st->emitted, s->emitted, sizeof(s->emitted));
+	memcpy(st->lost, s->lost, sizeof(s->lost));
 	raw_spin_unlock_irq(&s->lock);
 }
