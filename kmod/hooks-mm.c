@@ -238,6 +238,17 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
 	st->len = len;
 	st->pgoff = pgoff;
 	st->newflags = newflags;
+	st->syscall = current_syscall();
+}
+
+/*
+ * A map-class stash the task still holds when it enters another mapping
+ * call is that of a call that failed: give the slot back, so that a task
+ * does not keep one for longer than a failed call.
+ */
+static void drop_stale_stash(void)
+{
+	stash_release(stash_find(current, false));
 }
 
 /* ------------------------------------------------------------ mmap_region */
@@ -290,6 +301,7 @@ static void mmap_pre(struct pt_regs *regs)
 
 	if (!current_is_user())
 		return;
+	drop_stale_stash();
 	vm_flags = regs_get_kernel_argument(regs, 3);
 	replace = may_replace();
 	/* a data mapping that replaces nothing: of interest only to some sessions */
@@ -328,17 +340,20 @@ static void mprotect_pre(struct pt_regs *regs)
 
 	if (!current_is_user())
 		return;
+	drop_stale_stash();
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
 	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
 	newflags = jmmap_entry_arg(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
-	/*
-	 * Whether a session wants this process is decided when the record is
-	 * given out (jmmap_emit()), or before a file is pinned for it
-	 * (perf_mmap_pre()): one walk of the sessions per call, not two.
-	 */
 	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
+		return;
+	/*
+	 * Only a process some session follows claims a slot: a call that fails
+	 * after this hook leaves its stash until the task's next mapping call,
+	 * and tasks nobody follows must not be able to take every slot.
+	 */
+	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return;
 	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
 		  start, end - start,
@@ -383,8 +398,10 @@ static void perf_mmap_pre(struct pt_regs *regs)
 	if (vma->vm_mm != current->mm)
 		return;
 	st = stash_find(current, false);
-	if (!st || st->start < vma->vm_start || st->start + st->len > vma->vm_end) {
-		stash_release(st); /* not the operation stashed (it failed earlier) */
+	/* not the operation stashed (it failed earlier; brk() is not stashed) */
+	if (!st || st->syscall != current_syscall() || st->start < vma->vm_start ||
+	    st->start + st->len > vma->vm_end) {
+		stash_release(st);
 		brk_grown(vma);
 		return;
 	}

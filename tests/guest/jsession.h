@@ -357,6 +357,25 @@ static inline pid_t js_fork_served(void (*fn)(int req, int ans, void *arg), void
 	return pid;
 }
 
+#define JS_MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
+
+/*
+ * vm.max_map_count open for writing, its value now in @old (@size bytes,
+ * NUL-terminated) and its length in *@len; skip all if that cannot be.
+ */
+static inline int js_max_map_count_open(char *old, size_t size, ssize_t *len)
+{
+	int fd = open(JS_MAX_MAP_COUNT, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		ktap_skip_all("cannot open " JS_MAX_MAP_COUNT " for writing (not root?)");
+	*len = pread(fd, old, size - 1, 0);
+	if (*len <= 0)
+		ktap_skip_all("cannot read " JS_MAX_MAP_COUNT);
+	old[*len] = 0;
+	return fd;
+}
+
 /* A page of x86-64 code that returns @value: mov eax, imm32; ret. */
 static inline void js_write_code(void *page, uint32_t value)
 {
