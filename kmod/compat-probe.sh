@@ -118,6 +118,10 @@ has JMMAP_HAVE_FILE_USER_PATH 'const struct path \*file_user_path\(const struct 
 has JMMAP_HAVE_FILE_USER_INODE 'const struct inode \*file_user_inode\(const struct file' linux/fs.h
 # Permission checks take the mount's idmap (6.3) instead of its user namespace.
 has JMMAP_HAVE_MNT_IDMAP 'int generic_permission\(struct mnt_idmap' linux/fs.h
+# Mappings whose folios the kernel must not read through the direct map:
+# guest_memfd's inaccessible ones (6.11), and those removed from it (7.x).
+has JMMAP_HAVE_MAPPING_INACCESSIBLE 'static inline bool mapping_inaccessible\(' linux/pagemap.h
+has JMMAP_HAVE_MAPPING_NO_DIRECT_MAP 'static inline bool mapping_no_direct_map\(' linux/pagemap.h
 # sched_process_exit gained group_dead (6.16): the probe's prototype follows.
 if sed -n '/sched_process_exit,/,/TP_ARGS/p' "$(hdr trace/events/sched.h)" | grep -q 'bool group_dead'; then
 	echo "#define JMMAP_HAVE_SCHED_EXIT_GROUP_DEAD 1"

@@ -9,6 +9,7 @@
 
 #include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/pagemap.h>
 #include <linux/ptrace.h>
 #include "compat-gen.h"
 
@@ -153,11 +154,16 @@ static __always_inline unsigned long jmmap_entry_arg(struct pt_regs *regs, unsig
 	return slot ? READ_ONCE(*slot) : 0;
 }
 
-/* A vma's flags, set by a driver's mmap: through vm_flags_set() since 6.3. */
+/*
+ * A vma's flags, set or cleared by a driver's mmap: through vm_flags_set()
+ * and vm_flags_clear() since 6.3.
+ */
 #ifdef JMMAP_HAVE_VM_FLAGS_SET
 #define jmmap_vm_flags_set(vma, flags) vm_flags_set(vma, flags)
+#define jmmap_vm_flags_clear(vma, flags) vm_flags_clear(vma, flags)
 #else
 #define jmmap_vm_flags_set(vma, flags) ((vma)->vm_flags |= (flags))
+#define jmmap_vm_flags_clear(vma, flags) ((vma)->vm_flags &= ~(flags))
 #endif
 
 /* mmap_region(file, addr, len, vm_flags, pgoff, uf) */
@@ -204,6 +210,25 @@ static inline bool jmmap_may_read_cached(struct file *file)
 	return !generic_permission(file_mnt_user_ns(file), file_inode(file),
 				   MAY_READ | MAY_NOT_BLOCK);
 #endif
+}
+
+/*
+ * Whether the folios of @mapping may be missing from the kernel's direct
+ * map, or must not be read by the kernel at all (guest_memfd): the kernel
+ * then never copies from them. memfd_secret() files are told by their
+ * filesystem's magic, on every kernel.
+ */
+static inline bool jmmap_mapping_no_direct_map(struct address_space *mapping)
+{
+#ifdef JMMAP_HAVE_MAPPING_NO_DIRECT_MAP
+	if (mapping_no_direct_map(mapping))
+		return true;
+#endif
+#ifdef JMMAP_HAVE_MAPPING_INACCESSIBLE
+	if (mapping_inaccessible(mapping))
+		return true;
+#endif
+	return false;
 }
 
 /* The inode's change time, as seconds and nanoseconds. */

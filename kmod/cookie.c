@@ -9,9 +9,12 @@
  *     the size and the first and last 4 KiB, cut to 20 bytes).
  * A file on a local filesystem is read with kernel_read(), so the note is
  * found wherever it is and whether or not the page cache has seen the file.
- * A file on any other filesystem (NFS, FUSE, ...) is read only from the page
- * cache: the traced task must never wait on a server or a user-space daemon
- * (a FUSE daemon that maps a file of its own mount would wait on itself).
+ * A file on a known remote or user-space filesystem (NFS, FUSE, ...) is read
+ * only from the page cache: the traced task must never wait on a server or a
+ * user-space daemon (a FUSE daemon that maps a file of its own mount would
+ * wait on itself). A file on any other filesystem is not read at all: its
+ * pages may be none the kernel can touch (memfd_secret() removes them from
+ * the direct map, guest_memfd may hold guest-private memory).
  *
  * Results are cached per inode (device, inode number) and trusted while the
  * inode's generation, change time and size are those seen when computing,
@@ -68,17 +71,54 @@ struct source {
 	bool cached_only; /* read from the page cache only */
 };
 
+/* How the cookie of a file is read. */
+enum read_how {
+	READ_NONE,   /* not at all */
+	READ_CACHED, /* from up-to-date page-cache folios only */
+	READ_FILE,   /* with kernel_read() */
+};
+
 /*
- * Local filesystems: those on a block device, and memory-backed ones.
- * FUSE on a block device (fuseblk) is still served by a daemon.
+ * Remote and user-space filesystems whose page cache holds the file's bytes
+ * as read() gives them, in ordinary memory: the only ones read from the page
+ * cache.
  */
-static bool fs_is_local(const struct super_block *sb)
+static bool fs_is_remote(unsigned long magic)
 {
-	if (sb->s_magic == FUSE_SUPER_MAGIC)
-		return false;
-	if (sb->s_type->fs_flags & FS_REQUIRES_DEV)
+	switch (magic) {
+	case NFS_SUPER_MAGIC:
+	case FUSE_SUPER_MAGIC: /* fuseblk too: still served by a daemon */
+	case SMB2_SUPER_MAGIC:
+	case CIFS_SUPER_MAGIC:
+	case CEPH_SUPER_MAGIC:
+	case V9FS_MAGIC:
+	case AFS_FS_MAGIC:
+	case AFS_SUPER_MAGIC:
+	case CODA_SUPER_MAGIC:
 		return true;
-	return sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC;
+	}
+	return false;
+}
+
+/*
+ * Local filesystems (on a block device, or memory-backed) are read; known
+ * remote ones from the page cache; nothing else, and never a file whose
+ * pages the kernel may not touch, whatever its filesystem.
+ */
+static enum read_how fs_read_how(struct file *file)
+{
+	const struct super_block *sb = file_inode(file)->i_sb;
+
+	if (sb->s_magic == SECRETMEM_MAGIC || jmmap_mapping_no_direct_map(file->f_mapping))
+		return READ_NONE;
+	if (fs_is_remote(sb->s_magic))
+		return READ_CACHED;
+	if (sb->s_type->fs_flags & FS_REQUIRES_DEV)
+		return READ_FILE;
+	if (sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC ||
+	    sb->s_magic == HUGETLBFS_MAGIC)
+		return READ_FILE;
+	return READ_NONE;
 }
 
 /*
@@ -456,6 +496,7 @@ void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out)
 	struct inode_state before, after;
 	struct jmmap_cookie c = {};
 	struct timespec64 now;
+	enum read_how how;
 	struct source src;
 	bool cacheable;
 	int err;
@@ -467,13 +508,18 @@ void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out)
 		out->why = JMMAP_COOKIE_WHY_UNREADABLE;
 		return;
 	}
+	how = fs_read_how(file);
+	if (how == READ_NONE) {
+		out->why = JMMAP_COOKIE_WHY_NOT_READ;
+		return;
+	}
 	cacheable = ctime_tells(inode->i_sb) && !mapping_writably_mapped(file->f_mapping);
 	inode_state(inode, &before);
 	if (cacheable && cache_lookup(&before, out))
 		return;
 	src.file = file;
 	src.size = before.size;
-	src.cached_only = !fs_is_local(inode->i_sb);
+	src.cached_only = how == READ_CACHED;
 	err = elf_build_id(&src, &c);
 	if (!err)
 		err = content_cookie(&src, &c);

@@ -137,7 +137,7 @@ static void emit_fileless(const struct jmmap_rec_header *rec, size_t fixed_size,
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(rec->type, tgid, want);
+		jmmap_lost_alloc(rec->type, tgid, want, NULL);
 		return;
 	}
 	p->tgid = tgid;
@@ -206,7 +206,7 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot));
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot), NULL);
 		return;
 	}
 	p->tgid = tgid;
@@ -229,7 +229,7 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
 
 	if (!st) {
 		jmmap_lost_alloc(kind == STASH_MPROTECT_NOEXEC ? JMMAP_REC_MUNMAP : JMMAP_REC_MMAP3,
-				 (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
+				 (u32)current->tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	st->kind = kind;
@@ -238,6 +238,17 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
 	st->len = len;
 	st->pgoff = pgoff;
 	st->newflags = newflags;
+	st->syscall = current_syscall();
+}
+
+/*
+ * A map-class stash the task still holds when it enters another mapping
+ * call is that of a call that failed: give the slot back, so that a task
+ * does not keep one for longer than a failed call.
+ */
+static void drop_stale_stash(void)
+{
+	stash_release(stash_find(current, false));
 }
 
 /* ------------------------------------------------------------ mmap_region */
@@ -271,7 +282,7 @@ static void mark_replaced(unsigned long addr, unsigned long len)
 	struct stash *st = stash_claim(true);
 
 	if (!st) {
-		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(JMMAP_REC_MUNMAP, (u32)current->tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	st->kind = STASH_REPLACED;
@@ -290,6 +301,7 @@ static void mmap_pre(struct pt_regs *regs)
 
 	if (!current_is_user())
 		return;
+	drop_stale_stash();
 	vm_flags = regs_get_kernel_argument(regs, 3);
 	replace = may_replace();
 	/* a data mapping that replaces nothing: of interest only to some sessions */
@@ -328,17 +340,20 @@ static void mprotect_pre(struct pt_regs *regs)
 
 	if (!current_is_user())
 		return;
+	drop_stale_stash();
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
 	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
 	newflags = jmmap_entry_arg(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
-	/*
-	 * Whether a session wants this process is decided when the record is
-	 * given out (jmmap_emit()), or before a file is pinned for it
-	 * (perf_mmap_pre()): one walk of the sessions per call, not two.
-	 */
 	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
+		return;
+	/*
+	 * Only a process some session follows claims a slot: a call that fails
+	 * after this hook leaves its stash until the task's next mapping call,
+	 * and tasks nobody follows must not be able to take every slot.
+	 */
+	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return;
 	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
 		  start, end - start,
@@ -383,8 +398,10 @@ static void perf_mmap_pre(struct pt_regs *regs)
 	if (vma->vm_mm != current->mm)
 		return;
 	st = stash_find(current, false);
-	if (!st || st->start < vma->vm_start || st->start + st->len > vma->vm_end) {
-		stash_release(st); /* not the operation stashed (it failed earlier) */
+	/* not the operation stashed (it failed earlier; brk() is not stashed) */
+	if (!st || st->syscall != current_syscall() || st->start < vma->vm_start ||
+	    st->start + st->len > vma->vm_end) {
+		stash_release(st);
 		brk_grown(vma);
 		return;
 	}
@@ -545,7 +562,7 @@ static void mremap_pre(struct pt_regs *regs)
 		return;
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	syscall_get_arguments(current, task_pt_regs(current), args);

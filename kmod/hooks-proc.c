@@ -29,7 +29,7 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 		return;
 	pend = jmmap_pending_new();
 	if (!pend) {
-		jmmap_lost_alloc(JMMAP_REC_EXEC, tgid, JMMAP_WANT_EXEC_MAPS);
+		jmmap_lost_alloc(JMMAP_REC_EXEC, tgid, JMMAP_WANT_EXEC_MAPS, NULL);
 		return;
 	}
 	pend->tgid = tgid;
@@ -38,7 +38,14 @@ static void probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 	pend->r.exec.pid = tgid;
 	pend->r.exec.tid = (u32)p->pid;
 	pend->r.exec.time = jmmap_now();
-	get_task_comm(pend->r.exec.comm, p);
+	/*
+	 * Not get_task_comm(): before 6.13 it takes task_lock, which sleeps on
+	 * PREEMPT_RT (a reader of /proc/PID/stat may hold it). The task is
+	 * current, the only thread left after exec, and only its own thread
+	 * group changes its name: nobody writes it meanwhile.
+	 */
+	BUILD_BUG_ON(sizeof(pend->r.exec.comm) != sizeof(p->comm));
+	strscpy_pad(pend->r.exec.comm, p->comm, sizeof(pend->r.exec.comm));
 	if (bprm->file)
 		pend->file = get_file(bprm->file);
 	jmmap_defer(pend);

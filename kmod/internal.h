@@ -112,8 +112,11 @@ struct file;
 void jmmap_emit_cookie(struct jmmap_rec_header *rec, size_t cookie_off, struct file *file,
 		       u32 tgid, enum jmmap_want want, struct jmmap_session *only);
 
-/* A record of @type about @tgid could not even be built: count it lost. */
-void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want);
+/*
+ * A record of @type about @tgid could not even be built: count it lost in
+ * @only (a snapshot's session), or else in every session entitled to it.
+ */
+void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want, struct jmmap_session *only);
 
 /* Follow a new process in every session that follows its parent, only there. */
 void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);

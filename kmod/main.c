@@ -26,7 +26,6 @@
 #define JMMAP_VERSION_SIZE_V1 offsetofend(struct jmmap_version, module_version)
 #define JMMAP_TARGET_SIZE_V1 offsetofend(struct jmmap_target, flags)
 #define JMMAP_CONFIG_SIZE_V1 offsetofend(struct jmmap_config, buffer_bytes)
-#define JMMAP_STATS_SIZE_V1 offsetofend(struct jmmap_stats, lost)
 /* The largest ioctl argument size accepted: arguments grow, but not past this. */
 #define JMMAP_ARG_SIZE_MAX PAGE_SIZE
 
@@ -224,19 +223,33 @@ static long ioctl_add_target(struct jmmap_session *s, void __user *uarg)
 	return err;
 }
 
+/*
+ * The stats in the layout the caller's size holds: struct jmmap_stats, or
+ * the first one (JMMAP_REC_SLOTS_V1 slots per array) for a caller built
+ * before the arrays got their fixed size.
+ */
 static long ioctl_stats(struct jmmap_session *s, void __user *uarg)
 {
 	struct jmmap_stats st;
+	struct {
+		u32 size, reserved;
+		u64 emitted[JMMAP_REC_SLOTS_V1], lost[JMMAP_REC_SLOTS_V1];
+	} v1 = { .size = JMMAP_STATS_SIZE_V1 };
 	u32 usize;
 	int err;
 
+	BUILD_BUG_ON(sizeof(v1) != JMMAP_STATS_SIZE_V1 || JMMAP_REC_SLOTS_V1 > JMMAP_REC_SLOTS);
 	err = arg_size(uarg, JMMAP_STATS_SIZE_V1, &usize);
 	if (err)
 		return err;
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
 	jmmap_session_stats(s, &st);
-	return arg_out(uarg, &st, sizeof(st), usize);
+	if (usize >= sizeof(st))
+		return arg_out(uarg, &st, sizeof(st), usize);
+	memcpy(v1.emitted, st.emitted, sizeof(v1.emitted));
+	memcpy(v1.lost, st.lost, sizeof(v1.lost));
+	return arg_out(uarg, &v1, sizeof(v1), usize);
 }
 
 /*

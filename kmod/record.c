@@ -120,7 +120,7 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 	/* Only the task itself, after the call, can tell what it did. */
 	if (p->resolve && (!can_sleep || only || !p->resolve(p))) {
 		if (!can_sleep || only)
-			jmmap_lost_alloc(JMMAP_REC_MMAP3, p->tgid, p->want);
+			jmmap_lost_alloc(JMMAP_REC_MMAP3, p->tgid, p->want, only);
 		goto out;
 	}
 	switch (p->r.hdr.type) {
@@ -171,7 +171,7 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 		rec = kzalloc(size, GFP_KERNEL);
 	}
 	if (!rec) {
-		jmmap_lost_alloc(p->r.hdr.type, p->tgid, p->want);
+		jmmap_lost_alloc(p->r.hdr.type, p->tgid, p->want, only);
 		goto out;
 	}
 	p->r.hdr.size = (u32)size;

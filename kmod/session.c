@@ -173,7 +173,11 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		return -EINVAL;
 	if (bytes && (bytes < JMMAP_BUF_MIN || bytes > JMMAP_BUF_MAX))
 		return -EINVAL;
-	/* A reader must be woken before the ring is full. */
+	/*
+	 * A reader must be woken before the ring is full: checked here against
+	 * the size as it is, for the error's sake, and again under the mutex,
+	 * against the size that stays (a concurrent CONFIG may shrink it).
+	 */
 	if (cfg->wakeup_bytes > (bytes ? roundup_pow_of_two(bytes) : READ_ONCE(s->size)) / 2)
 		return -EINVAL;
 	/* As for targets: a descriptor handed on cannot widen what it sees. */
@@ -181,6 +185,10 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 		return -EPERM;
 
 	mutex_lock(&s->ioctl_mutex);
+	if (cfg->wakeup_bytes > (bytes ? roundup_pow_of_two(bytes) : s->size) / 2) {
+		err = -EINVAL;
+		goto out;
+	}
 	if (bytes) {
 		bytes = roundup_pow_of_two(bytes);
 		if (s->armed) {
@@ -272,25 +280,6 @@ static bool ring_has_room(struct jmmap_session *s, u32 len)
 	return (u64)ring_fill(s, len) + len <= s->size;
 }
 
-/*
- * Without the lock (poll(), a reader's wait): the page is read under RCU,
- * since jmmap_session_set_config() may replace it meanwhile (and frees
- * the old one only after a grace period).
- */
-static bool ring_ready(struct jmmap_session *s)
-{
-	const struct jmmap_ring_page *pg;
-	u64 head;
-	bool ready;
-
-	rcu_read_lock();
-	pg = READ_ONCE(s->page);
-	head = READ_ONCE(s->head);
-	ready = fill_ready(s, (u32)(head - page_tail(pg, head, READ_ONCE(s->size))));
-	rcu_read_unlock();
-	return ready;
-}
-
 /* Lock held; the record is the reader's once data_head moves past it. */
 static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
 {
@@ -315,7 +304,8 @@ static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
 	lost.hdr.type = JMMAP_REC_LOST;
 	lost.hdr.size = sizeof(lost);
 	lost.time = jmmap_now();
-	memcpy(lost.lost, s->lost_pending, sizeof(lost.lost));
+	BUILD_BUG_ON(JMMAP_REC_MAX > JMMAP_REC_SLOTS);
+	memcpy(lost.lost, s->lost_pending, sizeof(s->lost_pending));
 	memset(s->lost_pending, 0, sizeof(s->lost_pending));
 	s->lost_owed = false;
 	ring_copy_in(s, &lost, sizeof(lost));
@@ -327,6 +317,49 @@ static void count_lost_locked(struct jmmap_session *s, u32 type)
 	s->lost[type]++;
 	s->lost_pending[type]++;
 	s->lost_owed = true;
+}
+
+/*
+ * Queue the LOST record owed, if it fits now: a reader of the mapped ring
+ * that never calls read() makes room without telling, and may see nothing
+ * else come. Task context. Whether it was queued.
+ */
+static bool queue_owed_lost(struct jmmap_session *s)
+{
+	unsigned long flags;
+	bool queued = false;
+
+	if (!READ_ONCE(s->lost_owed))
+		return false;
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (s->lost_owed) {
+		queue_lost_locked(s, 0);
+		queued = !s->lost_owed;
+	}
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	return queued;
+}
+
+/*
+ * Without the lock (poll(), a reader's wait): the page is read under RCU,
+ * since jmmap_session_set_config() may replace it meanwhile (and frees
+ * the old one only after a grace period). A LOST record owed is queued
+ * first, and is worth a wake-up whatever the fill.
+ */
+static bool ring_ready(struct jmmap_session *s)
+{
+	const struct jmmap_ring_page *pg;
+	u64 head;
+	bool ready;
+
+	if (queue_owed_lost(s))
+		return true;
+	rcu_read_lock();
+	pg = READ_ONCE(s->page);
+	head = READ_ONCE(s->head);
+	ready = fill_ready(s, (u32)(head - page_tail(pg, head, READ_ONCE(s->size))));
+	rcu_read_unlock();
+	return ready;
 }
 
 /* Any context: the wake-up itself runs from the irq_work. */
@@ -420,11 +453,19 @@ struct cookie_fields {
 	u8 bytes[JMMAP_COOKIE_MAX];
 };
 
+/*
+ * generic_permission(MAY_NOT_BLOCK) reads the inode's cached ACL under RCU:
+ * the caller's read-side section (the registry walk) is not enough, the
+ * snapshot comes here without one.
+ */
 static bool opener_may_read(struct jmmap_session *s, struct file *file)
 {
 	const struct cred *old = override_creds(s->cred);
-	bool ok = jmmap_may_read_cached(file);
+	bool ok;
 
+	rcu_read_lock();
+	ok = jmmap_may_read_cached(file);
+	rcu_read_unlock();
 	revert_creds(old);
 	return ok;
 }
@@ -485,10 +526,14 @@ static void jmmap_session_count_lost(struct jmmap_session *s, u16 type)
 		wake_readers(s);
 }
 
-void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want)
+void jmmap_lost_alloc(u16 type, u32 tgid, enum jmmap_want want, struct jmmap_session *only)
 {
 	struct jmmap_session *s;
 
+	if (only) {
+		jmmap_session_count_lost(only, type);
+		return;
+	}
 	rcu_read_lock();
 	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
 		if (session_wants(s, tgid, want))
@@ -595,14 +640,18 @@ out:
 /*
  * Map the ring: its page and buffer as they are (struct jmmap_ring_page).
  * From then on its size is fixed, so the pages stay the session's until
- * the file, which the mapping holds, is released.
+ * the file, which the mapping holds, is released. The mapping never
+ * becomes executable: its bytes are chosen by the processes followed, so
+ * VM_MAYEXEC goes with VM_EXEC, and mprotect(PROT_EXEC) fails. Shared is
+ * told by VM_MAYSHARE: mmap() drops VM_SHARED for a descriptor not open for
+ * writing, which may still map the ring for reading.
  */
 int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
 {
 	unsigned long len = vma->vm_end - vma->vm_start, off, flags;
 	int err = 0;
 
-	if (vma->vm_pgoff || !(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
+	if (vma->vm_pgoff || !(vma->vm_flags & VM_MAYSHARE) || (vma->vm_flags & VM_EXEC))
 		return -EINVAL;
 	raw_spin_lock_irqsave(&s->lock, flags);
 	if (len != PAGE_SIZE + (unsigned long)s->size)
@@ -613,6 +662,7 @@ int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
 	if (err)
 		return err;
 	jmmap_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	jmmap_vm_flags_clear(vma, VM_MAYEXEC);
 	for (off = 0; off < len && !err; off += PAGE_SIZE)
 		err = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page((u8 *)s->page + off));
@@ -628,7 +678,7 @@ __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_tab
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st)
 {
 	raw_spin_lock_irq(&s->lock);
-	memcpy(st->emitted, s->emitted, sizeof(st->emitted));
-	memcpy(st->lost, s->lost, sizeof(st->lost));
+	memcpy(st->emitted, s->emitted, sizeof(s->emitted));
+	memcpy(st->lost, s->lost, sizeof(s->lost));
 	raw_spin_unlock_irq(&s->lock);
 }

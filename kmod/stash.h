@@ -6,7 +6,9 @@
  * and the unmap_vmas() that takes the old vmas down (the unmap class; on
  * 6.6+ after perf_event_mmap()) (hooks-mm.c): at most one stash of each
  * class per task. An operation that fails leaves its stash until the task's
- * next one of that class, or its exit.
+ * next one of that class, or its exit; only tasks of a followed process
+ * claim map-class stashes for mprotect(), and a stash is taken only in the
+ * system call that made it.
  *
  * Stashes live in a table of slots set aside at load, STASH_SLOTS a class,
  * looked for from the task's hash over STASH_PROBE slots. A task claims a
@@ -37,7 +39,7 @@ struct stash {
 	enum stash_kind kind;
 	u64 time;
 	unsigned long start, len, pgoff, newflags;
-	int syscall; /* STASH_REPLACED: the system call that mapped */
+	int syscall; /* the system call stashed in (STASH_REPLACED: the one that mapped) */
 };
 
 /* [0]: the map class, [1]: the unmap class (stash.c) */

@@ -11,6 +11,13 @@
  *    does not know by size alone;
  *  - every ioctl argument starts with a __u32 size that the caller fills with
  *    sizeof() as it knows it, so structures can grow at the end;
+ *  - growing never moves a field: no array in a record or an ioctl argument
+ *    is sized by a constant that grows with the ABI (JMMAP_REC_MAX grows
+ *    with each new record type). Counts by record type travel in arrays of
+ *    JMMAP_REC_SLOTS, which never changes; new fields go after them. A
+ *    reader takes how many slots a LOST record has from its size, and which
+ *    layout a stats answer has from the size the module wrote back, and
+ *    still reads the first layouts (JMMAP_*_SIZE_V1);
  *  - JMMAP_ABI_VERSION changes only for incompatible changes; additions are
  *    announced through feature bits.
  *
@@ -41,8 +48,18 @@ enum jmmap_rec_type {
 	JMMAP_REC_FORK = 4,
 	JMMAP_REC_EXIT = 5,
 	JMMAP_REC_LOST = 6,
-	JMMAP_REC_MAX /* one past the last type; LOST counts are indexed by type */
+	JMMAP_REC_MAX /* one past the last type; grows: size no array of the ABI by it */
 };
+
+/*
+ * Slots of the arrays of counts by record type (jmmap_rec_lost.lost,
+ * jmmap_stats.emitted and .lost), indexed by type, [0] unused: fixed for
+ * good, with room for types to come. The first layouts had
+ * JMMAP_REC_SLOTS_V1 (what JMMAP_REC_MAX then was); modules wrote them
+ * until the arrays got their fixed size, and readers still take them.
+ */
+#define JMMAP_REC_SLOTS 16
+#define JMMAP_REC_SLOTS_V1 7
 
 struct jmmap_rec_header {
 	__u16 type;  /* enum jmmap_rec_type */
@@ -94,6 +111,9 @@ enum jmmap_cookie_why {
 					  * read only from the page cache, and not there */
 	JMMAP_COOKIE_WHY_WITHHELD = 3,   /* the session's opener may not read the file */
 	JMMAP_COOKIE_WHY_UNREADABLE = 4, /* mapped without read access */
+	JMMAP_COOKIE_WHY_NOT_READ = 5,   /* a filesystem whose files are never read: secret
+					  * memory (memfd_secret), memory without a direct
+					  * map, special filesystems */
 };
 
 /*
@@ -182,12 +202,17 @@ struct jmmap_rec_exit {
 	__u64 time;
 };
 
-/* LOST: records dropped since the previous LOST, by record type. */
+/*
+ * LOST: records dropped since the previous LOST, by record type. A reader
+ * takes min((hdr.size - 16) / 8, JMMAP_REC_SLOTS) slots: the first layout
+ * (JMMAP_REC_LOST_SIZE_V1 bytes) had JMMAP_REC_SLOTS_V1.
+ */
 struct jmmap_rec_lost {
 	struct jmmap_rec_header hdr;
 	__u64 time; /* when this LOST record was queued */
-	__u64 lost[JMMAP_REC_MAX]; /* indexed by enum jmmap_rec_type; [0] unused */
+	__u64 lost[JMMAP_REC_SLOTS]; /* indexed by enum jmmap_rec_type; [0] unused */
 };
+#define JMMAP_REC_LOST_SIZE_V1 (16 + 8 * JMMAP_REC_SLOTS_V1)
 
 /* ----------------------------------------------------------------- ioctls */
 
@@ -233,12 +258,19 @@ struct jmmap_config {
 	__u64 buffer_bytes; /* 0 keeps the current size */
 };
 
+/*
+ * The module writes back the size of the layout it answers in: this one
+ * when the caller's size holds it, else the first one (JMMAP_STATS_SIZE_V1
+ * bytes: size, __reserved, then emitted and lost of JMMAP_REC_SLOTS_V1
+ * each), which is all a module before JMMAP_REC_SLOTS writes.
+ */
 struct jmmap_stats {
 	__u32 size;
 	__u32 __reserved;
-	__u64 emitted[JMMAP_REC_MAX]; /* queued for this session, by type */
-	__u64 lost[JMMAP_REC_MAX];    /* dropped for a full buffer, by type, since open */
+	__u64 emitted[JMMAP_REC_SLOTS]; /* queued for this session, by type */
+	__u64 lost[JMMAP_REC_SLOTS];    /* dropped for a full buffer, by type, since open */
 };
+#define JMMAP_STATS_SIZE_V1 (8 + 2 * 8 * JMMAP_REC_SLOTS_V1)
 
 /*
  * The ring, mapped: mmap() of the session's descriptor, MAP_SHARED, offset

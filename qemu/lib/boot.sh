@@ -17,11 +17,13 @@ qemu_boot() {
 	# patching (static keys, kprobes: int3 plus cross-CPU sync) is not
 	# coherent between vCPUs under TCG, and Debian's kernels hit spurious
 	# int3 oopses, at boot or when probes are (un)registered.
+	# secretmem.enable=1: memfd_secret() is off by default before 6.5 (the
+	# guest tests map secret memory on every kernel)
 	args=(-nodefaults -no-user-config -no-reboot -display none -vga none
 		-machine pc -accel "tcg,thread=${JMMAP_QEMU_TCG_THREAD:-single}" -cpu max
 		-smp "${JMMAP_QEMU_SMP:-2}" -m "${JMMAP_QEMU_MEM:-512M}"
 		-kernel "$vmlinuz" -initrd "$initrd"
-		-append "console=ttyS0,115200 panic=-1 rdinit=/init ${JMMAP_QEMU_APPEND:-}"
+		-append "console=ttyS0,115200 panic=-1 rdinit=/init secretmem.enable=1 ${JMMAP_QEMU_APPEND:-}"
 		-chardev "file,id=con,path=$work/console.log" -serial chardev:con)
 	if [ "$interactive" = 1 ]; then
 		# Ctrl-A x leaves QEMU, Ctrl-A c switches to its monitor.

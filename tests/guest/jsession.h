@@ -66,6 +66,27 @@ static inline int js_open_self(uint64_t buffer_bytes, uint64_t config_flags)
 	return fd;
 }
 
+/*
+ * Open a session for reading and writing, with a ring of @ring_bytes that
+ * can be mapped; skip all if the module does not offer the mapped ring.
+ */
+static inline int js_open_ring(uint32_t ring_bytes)
+{
+	struct jmmap_version v = { .size = sizeof(v) };
+	struct jmmap_config cfg = { .size = sizeof(cfg), .buffer_bytes = ring_bytes };
+	int fd = open(JS_DEV, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		ktap_skip_all("cannot open /dev/jmmap for writing: is jmmap loaded?");
+	if (ioctl(fd, JMMAP_IOC_VERSION, &v) || !(v.features & JMMAP_FEAT_MMAP_RING))
+		ktap_skip_all("the module does not offer the mapped ring");
+	if (ioctl(fd, JMMAP_IOC_CONFIG, &cfg)) {
+		printf("# CONFIG %u bytes: %s\n", ring_bytes, strerror(errno));
+		exit(KSFT_FAIL);
+	}
+	return fd;
+}
+
 static inline void js_append(struct js_records *r, const uint8_t *p, size_t n)
 {
 	if (r->len + n > r->cap) {
@@ -334,6 +355,25 @@ static inline pid_t js_fork_served(void (*fn)(int req, int ans, void *arg), void
 	*req_fd = req[1];
 	*ans_fd = ans[0];
 	return pid;
+}
+
+#define JS_MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
+
+/*
+ * vm.max_map_count open for writing, its value now in @old (@size bytes,
+ * NUL-terminated) and its length in *@len; skip all if that cannot be.
+ */
+static inline int js_max_map_count_open(char *old, size_t size, ssize_t *len)
+{
+	int fd = open(JS_MAX_MAP_COUNT, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		ktap_skip_all("cannot open " JS_MAX_MAP_COUNT " for writing (not root?)");
+	*len = pread(fd, old, size - 1, 0);
+	if (*len <= 0)
+		ktap_skip_all("cannot read " JS_MAX_MAP_COUNT);
+	old[*len] = 0;
+	return fd;
 }
 
 /* A page of x86-64 code that returns @value: mov eax, imm32; ret. */

@@ -7,7 +7,7 @@
  */
 #include "jsession.h"
 
-#define MAX_MAP_COUNT "/proc/sys/vm/max_map_count"
+#define MAX_MAP_COUNT JS_MAX_MAP_COUNT
 
 int main(void)
 {
@@ -20,12 +20,7 @@ int main(void)
 	long rc;
 
 	ktap_begin();
-	sysfd = open(MAX_MAP_COUNT, O_RDWR | O_CLOEXEC);
-	if (sysfd < 0)
-		ktap_skip_all("cannot open " MAX_MAP_COUNT " for writing (not root?)");
-	n = pread(sysfd, old, sizeof(old) - 1, 0);
-	if (n <= 0)
-		ktap_skip_all("cannot read " MAX_MAP_COUNT);
+	sysfd = js_max_map_count_open(old, sizeof(old), &n);
 	fd = js_open_self(0, 0);
 
 	base = mmap(NULL, 3 * JS_PAGE, rwx, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -5,7 +5,8 @@
  * against the bytes there, and every MMAP3 handed on in place with a
  * filename that ends inside its record; and the copy out of a mapped ring
  * (the input as the ring, its first 16 bytes the reader's tail and the
- * module's head), which gives whole records or nothing.
+ * module's head), which gives whole records or nothing; and the input as
+ * an answer of GET_STATS, in either layout.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -82,5 +83,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	free(aligned);
 	copy_ring(data, size);
+	/* the same bytes as an answer of GET_STATS, in either layout */
+	{
+		uint64_t emitted[JMMAP_REC_SLOTS], st_lost[JMMAP_REC_SLOTS];
+
+		jmmap_reader__stats(data, size, emitted, st_lost);
+	}
 	return 0;
 }

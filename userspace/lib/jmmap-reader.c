@@ -58,10 +58,28 @@ static long record_size(const struct jr *j, const uint8_t *p, size_t len, size_t
 	return size > len - off ? 0 : (long)size;
 }
 
+/*
+ * The sum of the counts of the LOST record of @size bytes at @r, slots 1 on:
+ * as many slots as its size holds (JMMAP_REC_SLOTS_V1 in the first layout),
+ * JMMAP_REC_SLOTS at most (a later module's fields follow them). -EBADMSG
+ * for a record shorter than the first layout.
+ */
+static int lost_sum(const struct jr *j, const uint8_t *r, uint32_t size, uint64_t *sum)
+{
+	size_t slots = (size - FIELD(jmmap_rec_lost, lost)) / 8, i;
+
+	if (size < JMMAP_REC_LOST_SIZE_V1)
+		return -EBADMSG;
+	if (slots > JMMAP_REC_SLOTS)
+		slots = JMMAP_REC_SLOTS;
+	for (i = 1; i < slots; i++)
+		*sum += g64(j, r + FIELD(jmmap_rec_lost, lost) + 8 * i);
+	return 0;
+}
+
 static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm_event *e)
 {
 	const uint8_t *end = r + size;
-	unsigned int i;
 
 	switch (e->type) {
 	case JMMAP_REC_MMAP3:
@@ -131,12 +149,10 @@ static int decode(const struct jr *j, const uint8_t *r, uint32_t size, struct jm
 		e->time = g64(j, r + FIELD(jmmap_rec_exit, time));
 		return 0;
 	case JMMAP_REC_LOST:
-		if (size < sizeof(struct jmmap_rec_lost))
+		if (size < JMMAP_REC_LOST_SIZE_V1)
 			return -EBADMSG;
 		e->time = g64(j, r + FIELD(jmmap_rec_lost, time));
-		for (i = 1; i < JMMAP_REC_MAX; i++)
-			e->lost_total += g64(j, r + FIELD(jmmap_rec_lost, lost) + 8 * i);
-		return 0;
+		return lost_sum(j, r, size, &e->lost_total);
 	default:
 		return 0; /* unknown types are skipped by size */
 	}
@@ -200,15 +216,40 @@ long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JM
 			nr_by_type[type]++;
 		if (type == JMMAP_REC_MMAP3 && each && !each->err)
 			scan_mmap3(bytes + off, (uint32_t)size, each);
-		if (type == JMMAP_REC_LOST && (size_t)size >= sizeof(struct jmmap_rec_lost)) {
-			int i;
-
-			for (i = 1; i < JMMAP_REC_MAX; i++)
-				*lost += g64(&j, bytes + off + FIELD(jmmap_rec_lost, lost) + 8 * i);
-		}
+		if (type == JMMAP_REC_LOST)
+			lost_sum(&j, bytes + off, (uint32_t)size, lost);
 		off += (size_t)size;
 	}
 	return size < 0 ? -EINVAL : (long)off;
+}
+
+int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_REC_SLOTS],
+			uint64_t lost[JMMAP_REC_SLOTS])
+{
+	const struct jr j = {false};
+	const uint8_t *a = answer;
+	size_t slots, lost_at;
+	uint32_t size;
+
+	if (len < JMMAP_STATS_SIZE_V1)
+		return -EBADMSG;
+	size = g32(&j, a + FIELD(jmmap_stats, size));
+	if (size >= sizeof(struct jmmap_stats) && len >= sizeof(struct jmmap_stats)) {
+		slots = JMMAP_REC_SLOTS;
+		lost_at = FIELD(jmmap_stats, lost);
+	} else if (size >= JMMAP_STATS_SIZE_V1 && size < sizeof(struct jmmap_stats)) {
+		slots = JMMAP_REC_SLOTS_V1;
+		lost_at = FIELD(jmmap_stats, emitted) + 8 * JMMAP_REC_SLOTS_V1;
+	} else {
+		return -EBADMSG;
+	}
+	memset(emitted, 0, 8 * JMMAP_REC_SLOTS);
+	memset(lost, 0, 8 * JMMAP_REC_SLOTS);
+	for (size_t i = 0; i < slots; i++) {
+		emitted[i] = g64(&j, a + FIELD(jmmap_stats, emitted) + 8 * i);
+		lost[i] = g64(&j, a + lost_at + 8 * i);
+	}
+	return 0;
 }
 
 long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,

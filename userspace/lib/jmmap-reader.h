@@ -58,6 +58,17 @@ long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JM
 			uint64_t *lost, struct jm_scan_mmap3 *each);
 
 /*
+ * The answer of JMMAP_IOC_GET_STATS (@len bytes, host byte order) as counts
+ * by type in @emitted and @lost, JMMAP_REC_SLOTS each: the layout is the
+ * one whose size the module wrote back (struct jmmap_stats, or the first
+ * one of JMMAP_STATS_SIZE_V1 bytes, all that modules before
+ * JMMAP_REC_SLOTS answer); slots the answer has not are 0. 0, or -EBADMSG
+ * for a size no module writes or an answer cut short.
+ */
+int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_REC_SLOTS],
+			uint64_t lost[JMMAP_REC_SLOTS]);
+
+/*
  * The records of a mapped ring (struct jmmap_ring_page): those between byte
  * positions @tail and @head of the @size-byte buffer @data (a power of two)
  * copied to @out, which has room for @head - @tail bytes, a record at a time

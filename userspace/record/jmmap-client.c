@@ -265,16 +265,19 @@ int jmmap_client__append_records(struct jmmap_client *s, struct buf *b)
 
 int jmmap_client__sync_lost(struct jmmap_client *s)
 {
+	uint64_t emitted[JMMAP_REC_SLOTS], lost[JMMAP_REC_SLOTS], total = 0;
 	struct jmmap_stats st;
-	uint64_t total = 0;
-	int i;
+	int i, err;
 
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
 	if (ioctl(s->fd, JMMAP_IOC_GET_STATS, &st))
 		return -errno;
-	for (i = 1; i < JMMAP_REC_MAX; i++)
-		total += st.lost[i];
+	err = jmmap_reader__stats(&st, sizeof(st), emitted, lost);
+	if (err)
+		return err;
+	for (i = 1; i < JMMAP_REC_SLOTS; i++)
+		total += lost[i];
 	if (total > s->lost)
 		s->lost = total;
 	return 0;
