@@ -27,27 +27,10 @@ bool outputs__known(const char *format);
 int outputs__write(const char *format, struct calltree *ct, const struct hist *h,
 		   const struct flame_info *fi, FILE *out);
 
-int out_folded__write(struct calltree *ct, uint32_t root, FILE *out);
+int out_folded__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame_info *fi,
 			  FILE *out);
-
-/*
- * The nodes under @root in depth-first order, each before its children,
- * children most samples first: calls @fn for each with its depth (1 for the
- * command) and stops at its first non-zero return.
- */
-int outputs__walk(struct calltree *ct, uint32_t root,
-		  int (*fn)(struct calltree *ct, uint32_t node, int depth, void *arg), void *arg);
-/*
- * The frames from the command down to @node, for a walk's callback: path[0]
- * the command, path[depth - 1] @node's frame.
- */
-struct flame_path {
-	uint32_t *frames;
-	size_t cap;
-};
-int flame_path__set(struct flame_path *p, const struct calltree *ct, uint32_t node, int depth);
 
 #endif
