@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "session.h"
+#include "resolve.h"
 
 #define CT_NONE UINT32_MAX
 

@@ -13,7 +13,7 @@
 #include "filters.h"
 #include "hist.h"
 #include "outputs.h"
-#include "sample-chain.h"
+#include "samples.h"
 #include "session.h"
 
 static const char report_usage[] =
@@ -79,9 +79,9 @@ static const struct option report_opts[] = {
 
 struct report {
 	struct session s;
+	struct samples it;
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
-	const struct pr_attr *attr0; /* the recording's attrs, an array: ev->attr - attr0 is its index */
 	struct filters f;
 	bool need_srcline, need_comm;
 	bool children;
@@ -89,8 +89,6 @@ struct report {
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
 	bool want_flame;
-	struct sample_chain chain; /* the current sample's */
-	struct chain_memo *memo;   /* add_chain_memo() */
 	const char *comm_frame_of; /* the flame graph's process frame of that comm */
 	uint32_t comm_frame;
 	bool comm_frame_set;
@@ -109,13 +107,13 @@ static double elapsed(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void fill_key(struct report *r, const struct pr_event *ev, const char *comm,
+static void fill_key(struct report *r, const struct sample *smp, const char *comm,
 		     const struct resolved *res, struct hist_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->comm = comm;
-	k->pid = ev->id.pid;
-	k->tid = ev->id.tid;
+	k->pid = smp->pid;
+	k->tid = smp->tid;
 	k->dso = res->dso;
 	k->anon = res->dso ? NULL : res->anon_name;
 	k->sym = res->sym;
@@ -123,200 +121,48 @@ static void fill_key(struct report *r, const struct pr_event *ev, const char *co
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;
 	if (r->need_srcline)
-		k->srcline = session__srcline(&r->s, ev->id.pid, res);
+		k->srcline = samples__srcline(&r->it, res);
+}
+
+/* The entry of frame @res of the current sample into @k, when the filters keep it. */
+static bool frame_key(struct report *r, const struct sample *smp, const char *comm,
+		      const struct resolved *res, struct hist_key *k)
+{
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
+		return false;
+	fill_key(r, smp, comm, res, k);
+	return true;
 }
 
 /*
- * --children: every entry the sample's call chain passes through, the
- * sample's own (@self, NULL when -S left it out) included, gets its period
- * once.
+ * --children: every entry the sample's frames pass through, the sample's
+ * own (@self, NULL when -S left it out) included, gets its period once.
  */
-static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev,
-		     const char *comm, const struct hist_key *self)
+static int add_children(struct report *r, struct hist *h, const struct sample *smp,
+			const char *comm, const struct hist_key *self,
+			const struct sample_frames *fr)
 {
 	struct hist_key k;
 	size_t i;
-	int err = self ? hist__add_chain(h, self, ev->sample.period) : 0;
+	int err = self ? hist__add_chain(h, self, smp->period) : 0;
 
-	for (i = 0; i < r->chain.nr && !err; i++) {
-		const struct resolved *res = &r->chain.res[i];
-
-		if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
-			continue;
-		fill_key(r, ev, comm, res, &k);
-		err = hist__add_chain(h, &k, ev->sample.period);
-	}
+	for (i = 0; i < fr->nr && !err; i++)
+		if (frame_key(r, smp, comm, &fr->res[i], &k))
+			err = hist__add_chain(h, &k, smp->period);
 	return err;
 }
 
-/*
- * The flame graph gets a sample whose @n frames, outermost first, are in
- * r->frames[1..n]: slot 0 takes the process frame (remembered for the last
- * comm seen), and the whole goes under @h's flame graph root.
- */
-static int flame_add(struct report *r, struct hist *h, const char *comm, size_t n,
-		     uint64_t period)
+/* The frames' ids in @t, outermost first when @caller, into r->frames after @skip slots. */
+static int chain_frames(struct report *r, struct calltree *t, const struct sample_frames *fr,
+			bool caller, size_t skip)
 {
-	int err = 0;
-
-	if (!r->comm_frame_set || r->comm_frame_of != comm) {
-		err = calltree__process(&r->flame, comm, &r->comm_frame);
-		r->comm_frame_of = comm;
-		r->comm_frame_set = !err;
-		if (err)
-			return err;
-	}
-	r->frames[0] = r->comm_frame;
-	if (h->flame_root == CT_NONE)
-		err = calltree__new_root(&r->flame, &h->flame_root);
-	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, n + 1, period);
-}
-
-/*
- * --children and the flame graph outputs, without -g: what each frame of a
- * chain adds to (its entry, its flame graph frame), remembered per
- * (process, thread, comm, address, mode) for as long as the address
- * resolves the same (session__resolve()'s validity span), so that a frame
- * seen before costs one look here instead of a resolution, a key and
- * lookups. What the memo holds is what add_chain() and add_flame() would
- * have computed; a slot taken by another frame is only computed again.
- */
-#define CHAIN_MEMO_SIZE 4096 /* a power of two */
-#define MEMO_SKIP UINT32_MAX /* the frame's entry is filtered out */
-
-struct chain_memo {
-	uint64_t ip, from, until; /* until 0: empty */
-	const char *comm;
-	const struct hist *h;
-	uint32_t pid, tid;
-	uint32_t idx;	/* the hist entry (--children), or MEMO_SKIP */
-	uint32_t frame; /* the flame graph frame */
-	uint16_t mode;
-};
-
-struct memo_ctx {
-	struct report *r;
-	struct hist *h;
-	const struct pr_event *ev;
-	const char *comm;
-	uint64_t time;
-	bool flame; /* the sample goes into the flame graph */
-	size_t n;   /* its flame graph frames so far, in r->frames[1..] */
-};
-
-/* The frame's entry (when @entry) and flame graph frame, from @res. */
-static int frame_targets(const struct memo_ctx *x, const struct resolved *res, bool entry,
-			 uint32_t *idx, uint32_t *frame)
-{
-	struct report *r = x->r;
-	struct hist_key k;
-	int err = 0;
-
-	*idx = MEMO_SKIP;
-	if (entry && filters__dso(&r->f, res->dso, res->anon_name) && filters__sym(&r->f, res->sym)) {
-		fill_key(r, x->ev, x->comm, res, &k);
-		err = hist__add_chain_at(x->h, &k, x->ev->sample.period, idx);
-	}
-	if (!err && r->want_flame)
-		err = calltree__frame(&r->flame, res, frame);
-	return err;
-}
-
-static int push_frame(struct memo_ctx *x, uint32_t frame)
-{
-	struct report *r = x->r;
-
-	if (!x->flame)
-		return 0;
-	if (array_grow(&r->frames, &r->cap_frames, x->n + 2))
-		return -ENOMEM;
-	r->frames[1 + x->n++] = frame;
-	return 0;
-}
-
-static int memo_frame(uint64_t ip, uint16_t mode, void *arg)
-{
-	struct memo_ctx *x = arg;
-	struct report *r = x->r;
-	const struct pr_event *ev = x->ev;
-	uint64_t hash = (ip ^ (uint64_t)ev->id.tid << 32 ^ mode) * 0x9e3779b97f4a7c15ULL;
-	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
-	uint32_t idx, frame = 0;
-	struct resolved res;
-	int err;
-
-	if (m->ip == ip && m->mode == mode && m->h == x->h && m->pid == ev->id.pid &&
-	    m->tid == ev->id.tid && m->comm == x->comm && m->from <= x->time && x->time < m->until) {
-		if (m->idx != MEMO_SKIP)
-			hist__add_chain_idx(x->h, m->idx, ev->sample.period);
-		return push_frame(x, m->frame);
-	}
-	session__resolve(&r->s, ev->id.pid, ip, x->time, mode, &res);
-	err = frame_targets(x, &res, r->children, &idx, &frame);
-	if (err)
-		return err;
-	if (res.valid_until > x->time) {
-		m->ip = ip;
-		m->mode = mode;
-		m->h = x->h;
-		m->pid = ev->id.pid;
-		m->tid = ev->id.tid;
-		m->comm = x->comm;
-		m->from = res.valid_from;
-		m->until = res.valid_until;
-		m->idx = idx;
-		m->frame = frame;
-	}
-	return push_frame(x, frame);
-}
-
-/*
- * add_chain() and, when @flame, add_flame() through the memo: the chain is
- * walked, not resolved into r->chain. @self is the sample's own entry (NULL
- * when -S left it out).
- */
-static int add_chain_memo(struct report *r, struct hist *h, const struct pr_event *ev,
-			  uint64_t time, const char *comm, const struct hist_key *self, bool flame)
-{
-	struct memo_ctx x = { r, h, ev, comm, time, flame, 0 };
-	uint32_t tmp;
-	size_t nr, i;
-	int err = self && r->children ? hist__add_chain(h, self, ev->sample.period) : 0;
-
-	if (err)
-		return err;
-	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
-		return -ENOMEM;
-	err = sample_chain__walk(&r->s, ev, memo_frame, &x, &nr);
-	/*
-	 * A sample without a chain has only its own frame, and its entry is
-	 * @self (or the filters left it out, as memo_frame() does).
-	 */
-	if (!err && !nr && flame)
-		err = memo_frame(ev->sample.ip, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, &x);
-	if (err || !flame)
-		return err;
-	/* outermost first, after the process */
-	for (i = 0; i < x.n / 2; i++) {
-		tmp = r->frames[1 + i];
-		r->frames[1 + i] = r->frames[x.n - i];
-		r->frames[x.n - i] = tmp;
-	}
-	if (array_grow(&r->frames, &r->cap_frames, x.n + 1))
-		return -ENOMEM;
-	return flame_add(r, h, comm, x.n, ev->sample.period);
-}
-
-/* The chain's frames in @t, outermost first when @caller, into r->frames after @skip slots. */
-static int chain_frames(struct report *r, struct calltree *t, bool caller, size_t skip)
-{
-	size_t i, n = r->chain.nr;
+	size_t i, n = fr->nr;
 	int err;
 
 	if (array_grow(&r->frames, &r->cap_frames, n + skip))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		err = calltree__frame(t, &r->chain.res[caller ? n - 1 - i : i], &r->frames[skip + i]);
+		err = calltree__frame(t, &fr->res[caller ? n - 1 - i : i], &r->frames[skip + i]);
 		if (err)
 			return err;
 	}
@@ -329,87 +175,86 @@ static int chain_frames(struct report *r, struct calltree *t, bool caller, size_
  * order on (as perf's: from the entry to the sampled function when callers
  * come first).
  */
-static int add_graph(struct report *r, struct hist *h, const struct pr_event *ev,
-		     const char *comm, const struct hist_key *self)
+static int add_graph(struct report *r, struct hist *h, const struct sample *smp,
+		     const char *comm, const struct hist_key *self, const struct sample_frames *fr)
 {
 	bool caller = r->graph.caller;
-	size_t i, n = r->chain.nr;
+	size_t i, n = fr->nr;
 	struct hist_key k;
-	int err = chain_frames(r, &r->ct, caller, 0);
+	int err = chain_frames(r, &r->ct, fr, caller, 0);
 
 	if (!err)
-		err = hist__add_tree(h, self, &r->ct, r->frames, n, ev->sample.period);
-	for (i = 0; i < n && h->children && !err; i++) {
-		const struct resolved *res = &r->chain.res[caller ? n - 1 - i : i];
-
-		if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
-			continue;
-		fill_key(r, ev, comm, res, &k);
-		err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, ev->sample.period);
-	}
+		err = hist__add_tree(h, self, &r->ct, r->frames, n, smp->period);
+	for (i = 0; i < n && h->children && !err; i++)
+		if (frame_key(r, smp, comm, &fr->res[caller ? n - 1 - i : i], &k))
+			err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, smp->period);
 	return err;
 }
 
-/* The flame graph outputs: the command, then the chain from the outermost caller. */
-static int add_flame(struct report *r, struct hist *h, const struct pr_event *ev, const char *comm)
+/*
+ * The flame graph outputs: the command (its frame remembered for the last
+ * comm seen), then the frames from the outermost caller, under @h's root.
+ */
+static int add_flame(struct report *r, struct hist *h, const char *comm,
+		     const struct sample_frames *fr, uint64_t period)
 {
-	int err = chain_frames(r, &r->flame, true, 1);
+	int err = chain_frames(r, &r->flame, fr, true, 1);
 
-	return err ? err : flame_add(r, h, comm, r->chain.nr, ev->sample.period);
+	if (!err && (!r->comm_frame_set || r->comm_frame_of != comm)) {
+		err = calltree__process(&r->flame, comm, &r->comm_frame);
+		r->comm_frame_of = comm;
+		r->comm_frame_set = !err;
+	}
+	if (err)
+		return err;
+	r->frames[0] = r->comm_frame;
+	if (h->flame_root == CT_NONE)
+		err = calltree__new_root(&r->flame, &h->flame_root);
+	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, fr->nr + 1, period);
 }
 
-static int on_sample(const struct pr_event *ev, void *ctx)
+static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct report *r = ctx;
-	struct hist_key k;
-	struct resolved res;
-	struct hist *h;
-	uint64_t t;
+	const struct sample_frames *fr;
+	const struct resolved *res;
+	struct hist_key k, *self = NULL;
 	const char *comm;
-	size_t ai = 0;
-	int err;
+	struct hist *h;
+	int err = 0;
 
-	if (ev->type != PERF_RECORD_SAMPLE)
-		return 0;
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
-		fprintf(stderr, "\rjrec report: %3.0f%% of the samples",
-			100.0 * (double)ev->offset / (double)perf_reader__data_size(r->s.r));
-	t = session__time(ev);
-	if (!filters__task(&r->f, ev->id.pid, ev->id.tid, t))
+		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
+	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
 		return 0;
-	comm = r->need_comm ? session__comm(&r->s, ev->id.tid, ev->id.pid, t) : NULL;
+	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
-	if (ev->attr)
-		ai = (size_t)(ev->attr - r->attr0);
-	h = &r->hs[ai < r->nr_hs ? ai : 0];
-	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
-	if (!filters__dso(&r->f, res.dso, res.anon_name))
+	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	res = samples__self(it);
+	if (!filters__dso(&r->f, res->dso, res->anon_name))
 		return 0;
-	if (!filters__sym(&r->f, res.sym)) {
+	if (filters__sym(&r->f, res->sym)) {
+		self = &k;
+		fill_key(r, smp, comm, res, self);
+		err = hist__add(h, self, smp->period);
+		if (!err && !res->sym)
+			err = hist__add_unresolved(h, res->dso, self->anon, res->why, smp->period);
+		else if (!err && res->jit && res->dso)
+			err = hist__add_image(h, res->dso, smp->period);
+	} else {
 		/* -S as perf's --symbols: percentages stay the whole profile's */
-		hist__count(h, ev->sample.period);
-		if (!r->children)
-			return 0;
-		return add_chain_memo(r, h, ev, t, comm, NULL, false);
+		hist__count(h, smp->period);
 	}
-	fill_key(r, ev, comm, &res, &k);
-	err = hist__add(h, &k, ev->sample.period);
-	if (!err && !res.sym)
-		err = hist__add_unresolved(h, res.dso, k.anon, res.why, ev->sample.period);
-	else if (!err && res.jit && res.dso)
-		err = hist__add_image(h, res.dso, ev->sample.period);
-	if (err || !(r->children || r->graph.mode != GRAPH_NONE || r->want_flame))
+	if (err || !(r->children || (self && (r->graph.mode != GRAPH_NONE || r->want_flame))))
 		return err;
-	if (r->graph.mode == GRAPH_NONE)
-		return add_chain_memo(r, h, ev, t, comm, &k, r->want_flame);
-	err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
+	err = samples__frames(it, &fr);
 	if (!err && r->children)
-		err = add_chain(r, h, ev, comm, &k);
-	if (!err && r->graph.mode != GRAPH_NONE)
-		err = add_graph(r, h, ev, comm, &k);
-	if (!err && r->want_flame)
-		err = add_flame(r, h, ev, comm);
+		err = add_children(r, h, smp, comm, self, fr);
+	if (!err && self && r->graph.mode != GRAPH_NONE)
+		err = add_graph(r, h, smp, comm, self, fr);
+	if (!err && self && r->want_flame)
+		err = add_flame(r, h, comm, fr, smp->period);
 	return err;
 }
 
@@ -519,28 +364,23 @@ int cmd_report(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	if (symfs && (ret = dso_set__set_symfs(&r.s.dsos, symfs))) {
+	samples__init(&r.it, &r.s);
+	if (symfs && (ret = session__set_symfs(&r.s, symfs))) {
 		fprintf(stderr, "jrec report: --symfs %s: %s\n", symfs, strerror(-ret));
 		ret = 1;
 		goto out_close;
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
-	nattr = perf_reader__nr_attrs(r.s.r);
+	nattr = samples__nr_events(&r.it);
 	r.nr_hs = nattr ? nattr : 1;
-	r.attr0 = perf_reader__attr(r.s.r, 0);
 	r.hs = calloc(r.nr_hs, sizeof(*r.hs));
 	if (!r.hs) {
 		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
 		ret = 1;
 		goto out_close;
 	}
-	if (children < 0) {
-		/* chains recorded, or user stacks copied to unwind (--call-graph dwarf) */
-		children = 0;
-		for (i = 0; i < nattr; i++)
-			if (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
-				children = 1;
-	}
+	if (children < 0) /* chains recorded, or user stacks copied to unwind (--call-graph dwarf) */
+		children = samples__have_chains(&r.it);
 	/* the flame graph outputs have no table: its Children column would go unused */
 	r.children = children && !r.want_flame;
 	for (i = 0; i < r.nr_hs; i++) {
@@ -549,11 +389,7 @@ int cmd_report(int argc, char **argv)
 		r.hs[i].flame_root = CT_NONE;
 	}
 	if (r.graph.mode != GRAPH_NONE) {
-		bool chains = false;
-
-		for (i = 0; i < nattr; i++)
-			chains = chains || (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN);
-		if (!chains) {
+		if (!samples__have_chains(&r.it)) {
 			/* as perf report: a call graph needs call chains */
 			fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", input);
 			ret = 1;
@@ -577,7 +413,7 @@ int cmd_report(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	r.progress = isatty(2) && !quiet;
-	ret = perf_reader__for_each_event(r.s.r, on_sample, &r);
+	ret = samples__for_each(&r.it, on_sample, NULL, &r);
 	if (r.progress && r.done >= 0x10000 && elapsed(&r.t0) > 1.0)
 		fputs("\r\033[K", stderr);
 	if (ret) {
@@ -598,11 +434,11 @@ int cmd_report(int argc, char **argv)
 			continue;
 		hist__sort(&r.hs[i]);
 		shown[nr_shown] = &r.hs[i];
-		events[nr_shown++] = nattr ? perf_reader__attr(r.s.r, i)->name : "";
+		events[nr_shown++] = nattr ? samples__event(&r.it, i)->name : "";
 	}
 	if (!nr_shown) {
 		shown[0] = &r.hs[0];
-		events[0] = nattr ? perf_reader__attr(r.s.r, 0)->name : "";
+		events[0] = nattr ? samples__event(&r.it, 0)->name : "";
 		nr_shown = 1;
 	}
 	meta.file = input;
@@ -613,14 +449,13 @@ int cmd_report(int argc, char **argv)
 	meta.kernel_text = r.s.kernel_text;
 	jrec_cookie_hex(&r.s.kernel_bid, kbid);
 	meta.kernel_build_id = kbid;
-	if (perf_reader__cut_short(r.s.r))
-		meta.cut_short = pr_cut_str(perf_reader__cut_short(r.s.r));
+	meta.cut_short = session__cut_short(&r.s);
 	if (meta.cut_short && !quiet)
 		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
 			input, meta.cut_short);
-	if (!quiet && perf_reader__nr_bad(r.s.r))
+	if (!quiet && session__nr_bad(&r.s))
 		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
-			(unsigned long long)perf_reader__nr_bad(r.s.r));
+			(unsigned long long)session__nr_bad(&r.s));
 	if (output && !(out = fopen(output, "w"))) {
 		fprintf(stderr, "jrec report: %s: %s\n", output, strerror(errno));
 		out = stdout;
@@ -632,8 +467,9 @@ int cmd_report(int argc, char **argv)
 		struct flame_info fi = { .file = input, .event = events[0] };
 		size_t ai = (size_t)(shown[0] - r.hs);
 
-		fi.period_ns = nattr && perf_reader__attr(r.s.r, ai)->type == PERF_TYPE_SOFTWARE &&
-			       perf_reader__attr(r.s.r, ai)->config <= 1; /* cpu-clock, task-clock */
+		const struct pr_attr *a = samples__event(&r.it, ai);
+
+		fi.period_ns = a && a->type == PERF_TYPE_SOFTWARE && a->config <= 1; /* cpu-clock, task-clock */
 		ret = outputs__write(format, &r.flame, shown[0], &fi, out);
 	} else if (!strcmp(format, "json")) {
 		hist__print_json((const struct hist *const *)shown, events, nr_shown, &meta, out);
@@ -657,8 +493,7 @@ out_close:
 	session__close(&r.s);
 	calltree__release(&r.ct);
 	calltree__release(&r.flame);
-	sample_chain__release(&r.chain);
-	free(r.memo);
+	samples__release(&r.it);
 	free(r.frames);
 out:
 	for (i = 0; i < r.nr_hs; i++)

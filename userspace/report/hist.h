@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "calltree.h"
-#include "session.h"
+#include "resolve.h"
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_MAX };
 

@@ -374,7 +374,6 @@ void session__close(struct session *s)
 	elf_image__close(s->vmlinux);
 	file_cookies__release(&s->cookies);
 	session__free_caches(s);
-	session__free_callchains(s);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);
 	memset(s, 0, sizeof(*s));
