@@ -262,6 +262,9 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
+	struct flame_info fi = { 0 };
+	struct output_view view = { 0 };
+	const struct output *fmt;
 	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio", *output = NULL;
 	const char *symfs = NULL;
 	FILE *out = stdout;
@@ -345,12 +348,13 @@ int cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (strcmp(format, "stdio") && strcmp(format, "json") && !outputs__known(format)) {
+	fmt = outputs__find(format);
+	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
 				"(stdio, json, folded, svg, pprof or speedscope)\n", format);
 		goto out;
 	}
-	r.want_flame = outputs__known(format);
+	r.want_flame = fmt->flame;
 	if (hist__set_sort(&one, sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
 			bad);
@@ -462,24 +466,20 @@ int cmd_report(int argc, char **argv)
 		ret = 1;
 		goto out_close;
 	}
-	ret = 0;
-	if (r.want_flame) {
-		struct flame_info fi = { .file = input, .event = events[0] };
-		size_t ai = (size_t)(shown[0] - r.hs);
+	if (fmt->flame && nattr) {
+		const struct pr_attr *a = samples__event(&r.it, (size_t)(shown[0] - r.hs));
 
-		const struct pr_attr *a = samples__event(&r.it, ai);
-
-		fi.period_ns = a && a->type == PERF_TYPE_SOFTWARE && a->config <= 1; /* cpu-clock, task-clock */
-		ret = outputs__write(format, &r.flame, shown[0], &fi, out);
-	} else if (!strcmp(format, "json")) {
-		hist__print_json((const struct hist *const *)shown, events, nr_shown, &meta, out);
-	} else {
-		for (i = 0; i < nr_shown; i++) {
-			meta.event = events[i];
-			meta.section_only = i > 0;
-			hist__print_stdio(shown[i], &meta, out);
-		}
+		fi.period_ns = a->type == PERF_TYPE_SOFTWARE && a->config <= 1; /* cpu-clock, task-clock */
 	}
+	fi.file = input;
+	fi.event = events[0];
+	view.hs = (const struct hist *const *)shown;
+	view.events = events;
+	view.nr = nr_shown;
+	view.meta = &meta;
+	view.flame = &r.flame;
+	view.fi = &fi;
+	ret = outputs__write(fmt, &view, out);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
 	if (ret) {

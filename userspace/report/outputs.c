@@ -1,48 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Dispatch to the flame graph outputs (outputs.h). */
+/* The table of outputs (outputs.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "outputs.h"
 
-static const struct {
-	const char *name;
-	int (*write)(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
-} outputs[] = {
-    {"svg", out_svg__write},
-    {"pprof", out_pprof__write},
-    {"speedscope", out_speedscope__write},
-    {"folded", out_folded__write},
-};
-
-bool outputs__known(const char *format)
+/* A flame graph output: the first event's tree, an empty one when it has no samples. */
+static int flame(const struct output_view *v, FILE *out,
+		 int (*fn)(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out))
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
-		if (!strcmp(format, outputs[i].name))
-			return true;
-	return false;
-}
-
-int outputs__write(const char *format, struct calltree *ct, const struct hist *h,
-		   const struct flame_info *fi, FILE *out)
-{
-	uint32_t root = h->flame_root;
-	size_t i;
+	uint32_t root = v->hs[0]->flame_root;
 	int err;
 
 	/* no samples: an empty tree, so that every format still writes a valid file */
 	if (root == CT_NONE) {
-		err = calltree__new_root(ct, &root);
+		err = calltree__new_root(v->flame, &root);
 		if (err)
 			return err;
 	}
-	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
-		if (strcmp(format, outputs[i].name))
-			continue;
-		return outputs[i].write(ct, root, fi, out);
+	return fn(v->flame, root, v->fi, out);
+}
+
+static int write_folded(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_folded__write);
+}
+
+static int write_svg(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_svg__write);
+}
+
+static int write_pprof(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_pprof__write);
+}
+
+static int write_speedscope(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_speedscope__write);
+}
+
+/* perf's table, one section per event, the file's header on the first only. */
+static int write_stdio(const struct output_view *v, FILE *out)
+{
+	struct report_meta m = *v->meta;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		m.event = v->events[i];
+		m.section_only = i > 0;
+		hist__print_stdio(v->hs[i], &m, out);
 	}
-	return -EINVAL;
+	return 0;
+}
+
+static int write_json(const struct output_view *v, FILE *out)
+{
+	hist__print_json(v->hs, v->events, v->nr, v->meta, out);
+	return 0;
+}
+
+static const struct output outputs[] = {
+	{"stdio", false, write_stdio},
+	{"json", false, write_json},
+	{"svg", true, write_svg},
+	{"pprof", true, write_pprof},
+	{"speedscope", true, write_speedscope},
+	{"folded", true, write_folded},
+};
+
+const struct output *outputs__find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+		if (!strcmp(name, outputs[i].name))
+			return &outputs[i];
+	return NULL;
+}
+
+int outputs__write(const struct output *o, const struct output_view *v, FILE *out)
+{
+	return o->write(v, out);
 }
