@@ -79,6 +79,7 @@ static const struct option report_opts[] = {
 
 struct report {
 	struct session s;
+	bool opened; /* s is open */
 	struct samples it;
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
@@ -258,42 +259,36 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	return err;
 }
 
-int cmd_report(int argc, char **argv)
-{
-	struct report r = { 0 };
-	struct report_meta meta = { 0 };
-	struct flame_info fi = { 0 };
-	struct output_view view = { 0 };
-	const struct output *fmt;
-	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio", *output = NULL;
-	const char *symfs = NULL;
-	FILE *out = stdout;
-	bool plimit_set = false;
-	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
-	struct hist one = { 0 }, **shown = NULL;
-	const char **events = NULL;
-	size_t i, nattr, nr_shown = 0;
-	bool quiet = false;
-	int c, ret = 1, children = -1; /* -1: as perf, on when there are call chains */
+/* What the command line asks for, beyond what it sets in the report and its meta. */
+struct report_args {
+	const char *input, *sort, *format, *output, *symfs;
+	bool plimit_set, quiet;
+	int children; /* -1: as perf, on when there are call chains */
+};
 
-	r.graph.min_pct = 0.5; /* perf's default threshold */
+/* 0, 1 after --help, or -EINVAL after the error is printed. */
+static int parse_args(struct report *r, struct report_args *a, struct report_meta *meta, int argc,
+		      char **argv)
+{
+	int c;
+
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qhg::o:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			a->input = optarg;
 			break;
 		case OPT_STDIO:
-			format = "stdio";
+			a->format = "stdio";
 			break;
 		case OPT_FORMAT:
-			format = optarg;
+			a->format = optarg;
 			break;
 		case 'n':
-			meta.show_nr_samples = true;
+			meta->show_nr_samples = true;
 			break;
 		case 'o':
-			output = optarg;
+			a->output = optarg;
 			break;
 		case 'g': {
 			/* as perf's: "-g caller" takes the next word when it is not an option */
@@ -302,34 +297,34 @@ int cmd_report(int argc, char **argv)
 			if (!spec && optind < argc && argv[optind][0] != '-')
 				spec = argv[optind++];
 			/* a bare -g is perf's default: graph,0.5,caller */
-			if (graph_opts__parse(&r.graph, spec ? spec : "graph,0.5,caller")) {
+			if (graph_opts__parse(&r->graph, spec ? spec : "graph,0.5,caller")) {
 				fprintf(stderr, "jrec report: bad call graph '%s' "
 						"(graph|flat|folded|none, caller|callee, MIN%%)\n", spec);
-				goto out;
+				return -EINVAL;
 			}
 			break;
 		}
 		case 's':
-			sort = optarg;
+			a->sort = optarg;
 			break;
 		case OPT_NOCHILD:
-			children = 0;
+			a->children = 0;
 			break;
 		case OPT_CHILD:
-			children = 1;
+			a->children = 1;
 			break;
 		case 'q':
-			quiet = true;
+			a->quiet = true;
 			break;
 		case OPT_SYMFS:
-			symfs = optarg;
+			a->symfs = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
-			return 0;
+			return 1;
 		case OPT_PLIMIT:
-			meta.percent_limit = strtod(optarg, NULL);
-			plimit_set = true;
+			meta->percent_limit = strtod(optarg, NULL);
+			a->plimit_set = true;
 			break;
 		case OPT_PID:
 		case OPT_TID:
@@ -337,160 +332,212 @@ int cmd_report(int argc, char **argv)
 		case 'd':
 		case 'S':
 		case OPT_TIME:
-			if (filters__parse(&r.f, c == OPT_PID ? 'p' : c == OPT_TID ? 't' : c == OPT_TIME ? 'T' : c,
+			if (filters__parse(&r->f, c == OPT_PID ? 'p' : c == OPT_TID ? 't' : c == OPT_TIME ? 'T' : c,
 					   optarg)) {
 				fprintf(stderr, "jrec report: bad filter argument '%s'\n", optarg);
-				goto out;
+				return -EINVAL;
 			}
 			break;
 		default:
 			fputs(report_usage, stderr);
-			goto out;
+			return -EINVAL;
 		}
 	}
-	fmt = outputs__find(format);
-	if (!fmt) {
-		fprintf(stderr, "jrec report: unknown format '%s' "
-				"(stdio, json, folded, svg, pprof or speedscope)\n", format);
-		goto out;
-	}
-	r.want_flame = fmt->flame;
-	if (hist__set_sort(&one, sort, bad, sizeof(bad))) {
+	return 0;
+}
+
+/*
+ * The recording opened and the histograms made for its events, as the
+ * arguments ask: 0, or -errno after the error is printed.
+ */
+static int prepare(struct report *r, const struct report_args *a, struct report_meta *meta)
+{
+	char err[512] = "", bad[64];
+	struct hist one = { 0 };
+	size_t i, nattr;
+	int ret;
+
+	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
 			bad);
-		goto out;
+		return -EINVAL;
 	}
-	r.need_srcline = one.has[SK_SRCLINE];
-	r.need_comm = one.has[SK_COMM] || r.f.nr_comms || r.want_flame;
-	ret = session__open(&r.s, input, err, sizeof(err));
+	r->need_srcline = one.has[SK_SRCLINE];
+	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
+	hist__release(&one);
+	ret = session__open(&r->s, a->input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
-		ret = 1;
-		goto out;
+		return ret;
 	}
-	samples__init(&r.it, &r.s);
-	if (symfs && (ret = session__set_symfs(&r.s, symfs))) {
-		fprintf(stderr, "jrec report: --symfs %s: %s\n", symfs, strerror(-ret));
-		ret = 1;
-		goto out_close;
+	r->opened = true;
+	samples__init(&r->it, &r->s);
+	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
+		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
+		return ret;
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
-	nattr = samples__nr_events(&r.it);
-	r.nr_hs = nattr ? nattr : 1;
-	r.hs = calloc(r.nr_hs, sizeof(*r.hs));
-	if (!r.hs) {
+	nattr = samples__nr_events(&r->it);
+	r->nr_hs = nattr ? nattr : 1;
+	r->hs = calloc(r->nr_hs, sizeof(*r->hs));
+	if (!r->hs) {
 		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
-		ret = 1;
-		goto out_close;
+		return -ENOMEM;
 	}
-	if (children < 0) /* chains recorded, or user stacks copied to unwind (--call-graph dwarf) */
-		children = samples__have_chains(&r.it);
 	/* the flame graph outputs have no table: its Children column would go unused */
-	r.children = children && !r.want_flame;
-	for (i = 0; i < r.nr_hs; i++) {
-		hist__set_sort(&r.hs[i], sort, bad, sizeof(bad));
-		r.hs[i].children = r.children;
-		r.hs[i].flame_root = CT_NONE;
+	r->children = (a->children < 0 ? samples__have_chains(&r->it) : a->children) &&
+		      !r->want_flame;
+	for (i = 0; i < r->nr_hs; i++) {
+		hist__set_sort(&r->hs[i], a->sort, bad, sizeof(bad));
+		r->hs[i].children = r->children;
+		r->hs[i].flame_root = CT_NONE;
 	}
-	if (r.graph.mode != GRAPH_NONE) {
-		if (!samples__have_chains(&r.it)) {
-			/* as perf report: a call graph needs call chains */
-			fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", input);
-			ret = 1;
-			goto out_close;
-		}
-		if (!r.graph.order_set)
-			r.graph.caller = r.children;
-		if (plimit_set)
-			r.graph.min_pct = meta.percent_limit;
-		r.graph.skip_first = !strncmp(sort, "sym", 3);
-		r.graph.ct = &r.ct;
-		r.ct.by_address = true;
-		meta.graph = &r.graph;
+	if (r->graph.mode == GRAPH_NONE)
+		return 0;
+	if (!samples__have_chains(&r->it)) {
+		/* as perf report: a call graph needs call chains */
+		fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", a->input);
+		return -EINVAL;
 	}
-	ret = session__load(&r.s);
-	if (ret) {
-		fprintf(stderr, "jrec report: %s: %s\n", input,
-			strerror(-ret));
-		ret = 1;
-		goto out_close;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &r.t0);
-	r.progress = isatty(2) && !quiet;
-	ret = samples__for_each(&r.it, on_sample, NULL, &r);
-	if (r.progress && r.done >= 0x10000 && elapsed(&r.t0) > 1.0)
-		fputs("\r\033[K", stderr);
-	if (ret) {
-		fprintf(stderr, "jrec report: %s: %s\n", input, strerror(-ret));
-		ret = 1;
-		goto out_close;
-	}
-	shown = calloc(r.nr_hs, sizeof(*shown));
-	events = calloc(r.nr_hs, sizeof(*events));
-	if (!shown || !events) {
-		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
-		ret = 1;
-		goto out_close;
-	}
-	/* the events that have samples, in the recording's order; the first if none has */
-	for (i = 0; i < r.nr_hs; i++) {
-		if (!r.hs[i].total_samples)
-			continue;
-		hist__sort(&r.hs[i]);
-		shown[nr_shown] = &r.hs[i];
-		events[nr_shown++] = nattr ? samples__event(&r.it, i)->name : "";
-	}
-	if (!nr_shown) {
-		shown[0] = &r.hs[0];
-		events[0] = nattr ? samples__event(&r.it, 0)->name : "";
-		nr_shown = 1;
-	}
-	meta.file = input;
-	meta.lost = r.s.nr_lost;
-	meta.mode = r.s.mode;
-	meta.ksyms_source = r.s.ksyms_source;
-	meta.kernel_release = r.s.kernel_release;
-	meta.kernel_text = r.s.kernel_text;
-	jrec_cookie_hex(&r.s.kernel_bid, kbid);
-	meta.kernel_build_id = kbid;
-	meta.cut_short = session__cut_short(&r.s);
-	if (meta.cut_short && !quiet)
-		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
-			input, meta.cut_short);
-	if (!quiet && session__nr_bad(&r.s))
-		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
-			(unsigned long long)session__nr_bad(&r.s));
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "jrec report: %s: %s\n", output, strerror(errno));
-		out = stdout;
-		ret = 1;
-		goto out_close;
-	}
-	if (fmt->flame && nattr) {
-		const struct pr_attr *a = samples__event(&r.it, (size_t)(shown[0] - r.hs));
+	if (!r->graph.order_set)
+		r->graph.caller = r->children;
+	if (a->plimit_set)
+		r->graph.min_pct = meta->percent_limit;
+	r->graph.skip_first = !strncmp(a->sort, "sym", 3);
+	r->graph.ct = &r->ct;
+	r->ct.by_address = true;
+	meta->graph = &r->graph;
+	return 0;
+}
 
-		fi.period_ns = a->type == PERF_TYPE_SOFTWARE && a->config <= 1; /* cpu-clock, task-clock */
+/* The events that have samples, in the recording's order (the first if none has), sorted. */
+static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
+			size_t *nr)
+{
+	size_t i, nattr = samples__nr_events(&r->it);
+
+	*nr = 0;
+	*shown = calloc(r->nr_hs, sizeof(**shown));
+	*events = calloc(r->nr_hs, sizeof(**events));
+	if (!*shown || !*events)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_hs; i++) {
+		if (!r->hs[i].total_samples)
+			continue;
+		hist__sort(&r->hs[i]);
+		(*shown)[*nr] = &r->hs[i];
+		(*events)[(*nr)++] = nattr ? samples__event(&r->it, i)->name : "";
 	}
-	fi.file = input;
+	if (!*nr) {
+		(*shown)[0] = &r->hs[0];
+		(*events)[0] = nattr ? samples__event(&r->it, 0)->name : "";
+		*nr = 1;
+	}
+	return 0;
+}
+
+/* The report's output, after the pass: 0, or -errno after the error is printed. */
+static int write_report(struct report *r, const struct report_args *a, struct report_meta *meta,
+			const struct output *fmt)
+{
+	struct flame_info fi = { .file = a->input };
+	struct output_view view = { .meta = meta, .flame = &r->flame, .fi = &fi };
+	const struct hist **shown = NULL;
+	const char **events = NULL;
+	char kbid[JREC_COOKIE_HEX_LEN];
+	FILE *out = stdout;
+	int ret;
+
+	ret = shown_events(r, &shown, &events, &view.nr);
+	if (ret) {
+		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
+		goto out;
+	}
+	meta->file = a->input;
+	meta->lost = r->s.nr_lost;
+	meta->mode = r->s.mode;
+	meta->ksyms_source = r->s.ksyms_source;
+	meta->kernel_release = r->s.kernel_release;
+	meta->kernel_text = r->s.kernel_text;
+	jrec_cookie_hex(&r->s.kernel_bid, kbid);
+	meta->kernel_build_id = kbid;
+	meta->cut_short = session__cut_short(&r->s);
+	if (meta->cut_short && !a->quiet)
+		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
+			a->input, meta->cut_short);
+	if (!a->quiet && session__nr_bad(&r->s))
+		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
+			(unsigned long long)session__nr_bad(&r->s));
+	if (a->output && !(out = fopen(a->output, "w"))) {
+		fprintf(stderr, "jrec report: %s: %s\n", a->output, strerror(errno));
+		out = stdout;
+		ret = -EIO;
+		goto out;
+	}
+	if (fmt->flame && samples__nr_events(&r->it)) {
+		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
+
+		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
+	}
 	fi.event = events[0];
-	view.hs = (const struct hist *const *)shown;
+	view.hs = shown;
 	view.events = events;
-	view.nr = nr_shown;
-	view.meta = &meta;
-	view.flame = &r.flame;
-	view.fi = &fi;
 	ret = outputs__write(fmt, &view, out);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
-	if (ret) {
-		fprintf(stderr, "jrec report: %s: %s\n", output ? output : "standard output",
+	if (ret)
+		fprintf(stderr, "jrec report: %s: %s\n", a->output ? a->output : "standard output",
 			strerror(-ret));
-		ret = 1;
-	}
-out_close:
+out:
 	if (out != stdout)
 		fclose(out);
-	session__close(&r.s);
+	free(shown);
+	free(events);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report r = { 0 };
+	struct report_meta meta = { 0 };
+	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, -1 };
+	const struct output *fmt;
+	size_t i;
+	int ret;
+
+	r.graph.min_pct = 0.5; /* perf's default threshold */
+	ret = parse_args(&r, &a, &meta, argc, argv);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret; /* --help */
+		goto out;
+	}
+	fmt = outputs__find(a.format);
+	if (!fmt) {
+		fprintf(stderr, "jrec report: unknown format '%s' "
+				"(stdio, json, folded, svg, pprof or speedscope)\n", a.format);
+		ret = -EINVAL;
+		goto out;
+	}
+	r.want_flame = fmt->flame;
+	ret = prepare(&r, &a, &meta);
+	if (!ret) {
+		ret = session__load(&r.s);
+		if (ret)
+			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	if (!ret) {
+		clock_gettime(CLOCK_MONOTONIC, &r.t0);
+		r.progress = isatty(2) && !a.quiet;
+		ret = samples__for_each(&r.it, on_sample, NULL, &r);
+		if (r.progress && r.done >= 0x10000 && elapsed(&r.t0) > 1.0)
+			fputs("\r\033[K", stderr);
+		if (ret)
+			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	if (!ret)
+		ret = write_report(&r, &a, &meta, fmt);
+	if (r.opened)
+		session__close(&r.s);
 	calltree__release(&r.ct);
 	calltree__release(&r.flame);
 	samples__release(&r.it);
@@ -499,9 +546,6 @@ out:
 	for (i = 0; i < r.nr_hs; i++)
 		hist__release(&r.hs[i]);
 	free(r.hs);
-	free(shown);
-	free(events);
-	hist__release(&one);
 	filters__release(&r.f);
-	return ret;
+	return ret ? 1 : 0;
 }
