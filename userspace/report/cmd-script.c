@@ -220,8 +220,6 @@ int cmd_script(int argc, char **argv)
 	struct script sc = { 0 };
 	const char *input = "jrec.data", *symfs = NULL;
 	char err[512] = "";
-	const void *p;
-	size_t len;
 	int c, ret;
 
 	optind = 1;
@@ -264,8 +262,7 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	if (sc.mmaps) {
-		if (!perf_reader__jrec_feature(sc.s.r, JREC_FEAT_JMMAP, &p, &len))
-			jmmap_reader__walk(p, len, perf_reader__swapped(sc.s.r), on_jmmap, &sc);
+		session__jmmap_walk(&sc.s, on_jmmap, &sc);
 		print_jit_loads(&sc);
 	}
 	ret = samples__init(&sc.it, &sc.s);

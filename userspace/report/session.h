@@ -17,6 +17,7 @@
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
+#include "jmmap-reader.h"
 #include "kernel-syms.h"
 #include "perf-reader.h"
 #include "pidmap.h"
@@ -80,6 +81,12 @@ int session__open(struct session *s, const char *path, char *err, size_t errlen)
 int session__load(struct session *s);
 void session__close(struct session *s);
 
+/*
+ * The module's records (the JMMAP section) to @fn, in order, as pass 1 read
+ * them: for views that show them. 0 when there are none, else as
+ * jmmap_reader__walk().
+ */
+int session__jmmap_walk(struct session *s, jm_event_fn fn, void *ctx);
 /* The comm of @tid at @time (interned), never NULL. */
 const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_t time);
 
