@@ -95,6 +95,7 @@ struct report {
 	bool comm_frame_set;
 	uint32_t *frames;
 	size_t cap_frames;
+	struct chain_memo *memo; /* add_frame() */
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -136,6 +137,56 @@ static bool frame_key(struct report *r, const struct sample *smp, const char *co
 }
 
 /*
+ * --children: the entry of each frame, remembered per (process, thread,
+ * comm, event, address, level) for as long as the address resolves the same
+ * (its validity span), so that a frame seen before costs one look here
+ * instead of a key and a lookup. What the memo holds is what frame_key() and
+ * the lookup would give; a slot taken by another frame is only computed again.
+ */
+#define CHAIN_MEMO_SIZE 4096 /* a power of two */
+#define MEMO_SKIP UINT32_MAX /* the frame's entry is filtered out */
+
+struct chain_memo {
+	uint64_t ip, from, until; /* until 0: empty */
+	const char *comm;
+	const struct hist *h;
+	uint32_t pid, tid;
+	uint32_t idx; /* the hist entry, or MEMO_SKIP */
+	char level;
+};
+
+static int add_frame(struct report *r, struct hist *h, const struct sample *smp, const char *comm,
+		     uint64_t ip, const struct resolved *res)
+{
+	uint64_t hash = (ip ^ (uint64_t)smp->tid << 32 ^ (uint64_t)res->level) * 0x9e3779b97f4a7c15ULL;
+	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
+	struct hist_key k;
+	uint32_t idx = MEMO_SKIP;
+	int err = 0;
+
+	if (m->ip == ip && m->level == res->level && m->h == h && m->pid == smp->pid &&
+	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
+		if (m->idx != MEMO_SKIP)
+			hist__add_chain_idx(h, m->idx, smp->period);
+		return 0;
+	}
+	if (frame_key(r, smp, comm, res, &k))
+		err = hist__add_chain_at(h, &k, smp->period, &idx);
+	if (!err && res->valid_until > smp->time) {
+		m->ip = ip;
+		m->level = res->level;
+		m->h = h;
+		m->pid = smp->pid;
+		m->tid = smp->tid;
+		m->comm = comm;
+		m->from = res->valid_from;
+		m->until = res->valid_until;
+		m->idx = idx;
+	}
+	return err;
+}
+
+/*
  * --children: every entry the sample's frames pass through, the sample's
  * own (@self, NULL when -S left it out) included, gets its period once.
  */
@@ -143,13 +194,13 @@ static int add_children(struct report *r, struct hist *h, const struct sample *s
 			const char *comm, const struct hist_key *self,
 			const struct sample_frames *fr)
 {
-	struct hist_key k;
 	size_t i;
 	int err = self ? hist__add_chain(h, self, smp->period) : 0;
 
+	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
+		return -ENOMEM;
 	for (i = 0; i < fr->nr && !err; i++)
-		if (frame_key(r, smp, comm, &fr->res[i], &k))
-			err = hist__add_chain(h, &k, smp->period);
+		err = add_frame(r, h, smp, comm, fr->ips[i], &fr->res[i]);
 	return err;
 }
 
@@ -541,6 +592,7 @@ int cmd_report(int argc, char **argv)
 	calltree__release(&r.ct);
 	calltree__release(&r.flame);
 	samples__release(&r.it);
+	free(r.memo);
 	free(r.frames);
 out:
 	for (i = 0; i < r.nr_hs; i++)
