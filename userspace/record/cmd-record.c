@@ -27,14 +27,6 @@
 
 #define STOP_GRACE_NS 3000000000ull /* SIGTERM, then SIGKILL after this */
 
-uint64_t recorder__now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* A number in a /proc/sys file, or @dflt. */
 static long sysctl_long(const char *path, long dflt)
 {
@@ -227,10 +219,23 @@ static int target_gone(struct record *r)
 	return poll(&p, 1, 0) > 0;
 }
 
+/*
+ * One of the module's MMAP3s as it is read (@name its filename): its MMAP2
+ * first when perf's are off (watch__mapping() starts the jitdump and
+ * perf-map watches), then what the watches do with it.
+ */
+static int on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
+{
+	struct record *r = ctx;
+	int err = r->mmap2_from_jmmap ? synth__mmap3(r, m, name) : 0;
+
+	return err ? err : watch__jmmap(r, m, name);
+}
+
 /* Read the module's records and look at the new ones. */
 static int read_jmmap(struct record *r)
 {
-	struct jm_scan_mmap3 each = { watch__jmmap, r, 0 };
+	struct jm_scan_mmap3 each = { on_mmap3, r, 0 };
 	int err;
 
 	if (r->jm_broken)

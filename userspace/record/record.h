@@ -111,7 +111,14 @@ struct record {
 #define RECORDER_TICK_NS 10000000ull /* jitdump polling, and perf maps inotify does not cover */
 #define ROUND_NS 100000000ull /* a FINISHED_ROUND at most this often */
 
-uint64_t recorder__now(void);
+/* The recorder's clock: CLOCK_MONOTONIC in nanoseconds, the records' own. */
+static inline uint64_t recorder__now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 /* options.c: 0 to record, 1 after --help, -EINVAL after printing the error */
 int record_opts__parse(int argc, char **argv, struct record_opts *o);
@@ -154,11 +161,10 @@ struct pr_mmap;
 int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time);
 int watch__pid(struct record *r, uint32_t pid);
 /*
- * One of the module's MMAP3s as it is read (jmmap_client__read(), @ctx the
- * record): its MMAP2 is written (synth__mmap3()) when perf's are off, and a
- * file-backed executable one goes to the cache.
+ * One of the module's MMAP3s as it is read (@name its filename), after its
+ * MMAP2 (synth__mmap3()): a file-backed executable one goes to the cache.
  */
-int watch__jmmap(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx);
+int watch__jmmap(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name);
 int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);
 

@@ -4,7 +4,7 @@
  * file-backed executable MMAP2 goes to the build-id cache thread; a mapped
  * jit-PID.dump starts a jitdump copy; an anonymous executable mapping starts
  * watching the process's perf map. With jmmap, every file-backed executable
- * MMAP3 goes to the cache, and its MMAP2 is written here when perf's are off.
+ * MMAP3 goes to the cache (its MMAP2, when perf's are off, is synth__mmap3()'s).
  * watch__inotify() reads a perf map as soon as it is written; watch__tick()
  * polls the side files inotify does not cover.
  */
@@ -224,18 +224,10 @@ int watch__record(struct record *r, const struct perf_event_header *h)
 	}
 }
 
-int watch__jmmap(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
+int watch__jmmap(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name)
 {
-	struct record *r = ctx;
 	struct bidcache_map bm;
-	int err;
 
-	/* its MMAP2 first: watch__mapping() starts the jitdump and perf-map watches */
-	if (r->mmap2_from_jmmap) {
-		err = synth__mmap3(r, m, name);
-		if (err)
-			return err;
-	}
 	/* files only: "//anon" starts with a slash too */
 	if (!r->bid || !(m->prot & PROT_EXEC) || name[0] != '/' || map_name__is_anon(name) ||
 	    map_name__is_jitdump(name))

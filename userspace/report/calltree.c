@@ -337,3 +337,53 @@ void calltree__release(struct calltree *t)
 	free(t->nidx);
 	memset(t, 0, sizeof(*t));
 }
+
+struct walk_item {
+	uint32_t node;
+	int depth;
+};
+
+int calltree__walk(struct calltree *ct, uint32_t root,
+		   int (*fn)(struct calltree *ct, uint32_t node, int depth, void *arg), void *arg)
+{
+	struct walk_item *stack = NULL;
+	size_t sp = 0, cap = 0;
+	uint32_t *kids = NULL;
+	size_t cap_kids = 0;
+	long nr, i;
+	int err = 0;
+
+	if (array_grow(&stack, &cap, 1))
+		return -ENOMEM;
+	stack[sp].node = root;
+	stack[sp++].depth = 0;
+	while (sp && !err) {
+		struct walk_item it = stack[--sp];
+
+		if (it.depth)
+			err = fn(ct, it.node, it.depth, arg);
+		if (err)
+			break;
+		nr = calltree__children(ct, it.node, &kids, &cap_kids);
+		if (nr < 0 || array_grow(&stack, &cap, sp + (size_t)(nr > 0 ? nr : 0))) {
+			err = -ENOMEM;
+			break;
+		}
+		/* pushed last to first, so the biggest child comes out first */
+		for (i = nr - 1; i >= 0; i--) {
+			stack[sp].node = kids[i];
+			stack[sp++].depth = it.depth + 1;
+		}
+	}
+	free(stack);
+	free(kids);
+	return err;
+}
+
+int flame_path__set(struct flame_path *p, const struct calltree *ct, uint32_t node, int depth)
+{
+	if (array_grow(&p->frames, &p->cap, (size_t)depth))
+		return -ENOMEM;
+	p->frames[depth - 1] = ct->n[node].frame;
+	return 0;
+}

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "session.h"
+#include "resolve.h"
 
 #define CT_NONE UINT32_MAX
 
@@ -78,6 +78,23 @@ long calltree__children_sorted(const struct calltree *t, uint32_t node, bool by_
 			       uint32_t **out, size_t *cap);
 /* The frame's name as shown: demangled, "@plt", or its address or file when unresolved. */
 const char *calltree__name(struct calltree *t, uint32_t frame);
+/*
+ * The nodes under @root in depth-first order, each before its children,
+ * children most samples first: calls @fn for each with its depth (1 for the
+ * command) and stops at its first non-zero return.
+ */
+int calltree__walk(struct calltree *ct, uint32_t root,
+		   int (*fn)(struct calltree *ct, uint32_t node, int depth, void *arg), void *arg);
+/*
+ * The frames from the command down to @node, for a walk's callback: path[0]
+ * the command, path[depth - 1] @node's frame.
+ */
+struct flame_path {
+	uint32_t *frames;
+	size_t cap;
+};
+int flame_path__set(struct flame_path *p, const struct calltree *ct, uint32_t node, int depth);
+
 void calltree__release(struct calltree *t);
 
 #endif

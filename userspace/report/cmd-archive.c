@@ -28,7 +28,7 @@
 #include "machine-files.h"
 #include "map-names.h"
 #include "perf-amend.h"
-#include "sample-chain.h"
+#include "samples.h"
 #include "session.h"
 
 static const char archive_usage[] =
@@ -70,7 +70,7 @@ struct archiver {
 	struct buf jitdumps, perfmaps;    /* entries to add */
 	size_t nr_jitdumps, nr_perfmap_lines;
 	size_t last; /* the file of the last hit */
-	struct sample_chain chain; /* the current sample's, resolved */
+	struct samples it;
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -276,30 +276,26 @@ static int side_section(struct archiver *a, unsigned int id, const struct buf *a
 	return err;
 }
 
-/*
- * Every address a report resolves for this sample: its ip and its call
- * chain, unwound ones included, as sample_chain__resolve() gives it.
- */
-static int on_sample(const struct pr_event *ev, void *ctx)
+/* Every address a report resolves for this sample: its own, and its frames. */
+static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct archiver *a = ctx;
-	struct resolved res;
-	uint64_t t;
+	const struct sample_frames *fr = NULL;
 	size_t i;
-	int err;
+	int err = add_hit(a, samples__self(it));
 
-	if (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)
-		return machine_jitdump(a, ev);
-	if (ev->type != PERF_RECORD_SAMPLE)
-		return 0;
-	t = session__time(ev);
-	session__resolve(&a->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
-	err = add_hit(a, &res);
 	if (!err)
-		err = sample_chain__resolve(&a->s, ev, t, &res, &a->chain);
-	for (i = 0; !err && i < a->chain.nr; i++)
-		err = add_hit(a, &a->chain.res[i]);
+		err = samples__frames(it, &fr);
+	for (i = 0; !err && i < fr->nr; i++)
+		err = add_hit(a, &fr->res[i]);
 	return err;
+}
+
+static int on_record(const struct pr_event *ev, void *ctx)
+{
+	if (ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2)
+		return machine_jitdump(ctx, ev);
+	return 0;
 }
 
 /* The source lines of the sampled functions (or bytes, outside any function). */
@@ -506,10 +502,10 @@ int archive__file(const char *path, bool quiet)
 		return 1;
 	}
 	/* the rewrite keeps the data section the header announces: nothing may lie past it */
-	if (perf_reader__cut_short(a.s.r)) {
+	if (session__cut_short(&a.s)) {
 		fprintf(stderr, "jrec archive: %s was cut short (%s); only a complete recording can be "
 				"archived\n",
-			path, pr_cut_str(perf_reader__cut_short(a.s.r)));
+			path, session__cut_short(&a.s));
 		err = -EINVAL;
 		goto out;
 	}
@@ -517,7 +513,9 @@ int archive__file(const char *path, bool quiet)
 	if (!err)
 		err = recorded_pids(&a);
 	if (!err)
-		err = perf_reader__for_each_event(a.s.r, on_sample, &a);
+		err = samples__init(&a.it, &a.s);
+	if (!err)
+		err = samples__for_each(&a.it, on_sample, on_record, &a);
 	if (!err)
 		err = machine_perfmaps(&a);
 	if (!err)
@@ -558,7 +556,7 @@ out:
 	free(a.kernel.addrs);
 	free(a.jd_pids.addrs);
 	free(a.pm_pids.addrs);
-	sample_chain__release(&a.chain);
+	samples__release(&a.it);
 	session__close(&a.s);
 	return err ? 1 : 0;
 }

@@ -13,7 +13,7 @@
 #include "filters.h"
 #include "hist.h"
 #include "outputs.h"
-#include "sample-chain.h"
+#include "samples.h"
 #include "session.h"
 
 static const char report_usage[] =
@@ -79,9 +79,10 @@ static const struct option report_opts[] = {
 
 struct report {
 	struct session s;
+	bool opened; /* s is open */
+	struct samples it;
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
-	const struct pr_attr *attr0; /* the recording's attrs, an array: ev->attr - attr0 is its index */
 	struct filters f;
 	bool need_srcline, need_comm;
 	bool children;
@@ -89,13 +90,12 @@ struct report {
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
 	bool want_flame;
-	struct sample_chain chain; /* the current sample's */
-	struct chain_memo *memo;   /* add_chain_memo() */
 	const char *comm_frame_of; /* the flame graph's process frame of that comm */
 	uint32_t comm_frame;
 	bool comm_frame_set;
 	uint32_t *frames;
 	size_t cap_frames;
+	struct chain_memo *memo; /* add_frame() */
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -109,13 +109,13 @@ static double elapsed(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void fill_key(struct report *r, const struct pr_event *ev, const char *comm,
+static void fill_key(struct report *r, const struct sample *smp, const char *comm,
 		     const struct resolved *res, struct hist_key *k)
 {
 	memset(k, 0, sizeof(*k));
 	k->comm = comm;
-	k->pid = ev->id.pid;
-	k->tid = ev->id.tid;
+	k->pid = smp->pid;
+	k->tid = smp->tid;
 	k->dso = res->dso;
 	k->anon = res->dso ? NULL : res->anon_name;
 	k->sym = res->sym;
@@ -123,63 +123,25 @@ static void fill_key(struct report *r, const struct pr_event *ev, const char *co
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;
 	if (r->need_srcline)
-		k->srcline = session__srcline(&r->s, ev->id.pid, res);
+		k->srcline = samples__srcline(&r->it, res);
 }
 
-/*
- * --children: every entry the sample's call chain passes through, the
- * sample's own (@self, NULL when -S left it out) included, gets its period
- * once.
- */
-static int add_chain(struct report *r, struct hist *h, const struct pr_event *ev,
-		     const char *comm, const struct hist_key *self)
+/* The entry of frame @res of the current sample into @k, when the filters keep it. */
+static bool frame_key(struct report *r, const struct sample *smp, const char *comm,
+		      const struct resolved *res, struct hist_key *k)
 {
-	struct hist_key k;
-	size_t i;
-	int err = self ? hist__add_chain(h, self, ev->sample.period) : 0;
-
-	for (i = 0; i < r->chain.nr && !err; i++) {
-		const struct resolved *res = &r->chain.res[i];
-
-		if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
-			continue;
-		fill_key(r, ev, comm, res, &k);
-		err = hist__add_chain(h, &k, ev->sample.period);
-	}
-	return err;
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
+		return false;
+	fill_key(r, smp, comm, res, k);
+	return true;
 }
 
 /*
- * The flame graph gets a sample whose @n frames, outermost first, are in
- * r->frames[1..n]: slot 0 takes the process frame (remembered for the last
- * comm seen), and the whole goes under @h's flame graph root.
- */
-static int flame_add(struct report *r, struct hist *h, const char *comm, size_t n,
-		     uint64_t period)
-{
-	int err = 0;
-
-	if (!r->comm_frame_set || r->comm_frame_of != comm) {
-		err = calltree__process(&r->flame, comm, &r->comm_frame);
-		r->comm_frame_of = comm;
-		r->comm_frame_set = !err;
-		if (err)
-			return err;
-	}
-	r->frames[0] = r->comm_frame;
-	if (h->flame_root == CT_NONE)
-		err = calltree__new_root(&r->flame, &h->flame_root);
-	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, n + 1, period);
-}
-
-/*
- * --children and the flame graph outputs, without -g: what each frame of a
- * chain adds to (its entry, its flame graph frame), remembered per
- * (process, thread, comm, address, mode) for as long as the address
- * resolves the same (session__resolve()'s validity span), so that a frame
- * seen before costs one look here instead of a resolution, a key and
- * lookups. What the memo holds is what add_chain() and add_flame() would
- * have computed; a slot taken by another frame is only computed again.
+ * --children: the entry of each frame, remembered per (process, thread,
+ * comm, event, address, level) for as long as the address resolves the same
+ * (its validity span), so that a frame seen before costs one look here
+ * instead of a key and a lookup. What the memo holds is what frame_key() and
+ * the lookup would give; a slot taken by another frame is only computed again.
  */
 #define CHAIN_MEMO_SIZE 4096 /* a power of two */
 #define MEMO_SKIP UINT32_MAX /* the frame's entry is filtered out */
@@ -189,134 +151,70 @@ struct chain_memo {
 	const char *comm;
 	const struct hist *h;
 	uint32_t pid, tid;
-	uint32_t idx;	/* the hist entry (--children), or MEMO_SKIP */
-	uint32_t frame; /* the flame graph frame */
-	uint16_t mode;
+	uint32_t idx; /* the hist entry, or MEMO_SKIP */
+	char level;
 };
 
-struct memo_ctx {
-	struct report *r;
-	struct hist *h;
-	const struct pr_event *ev;
-	const char *comm;
-	uint64_t time;
-	bool flame; /* the sample goes into the flame graph */
-	size_t n;   /* its flame graph frames so far, in r->frames[1..] */
-};
-
-/* The frame's entry (when @entry) and flame graph frame, from @res. */
-static int frame_targets(const struct memo_ctx *x, const struct resolved *res, bool entry,
-			 uint32_t *idx, uint32_t *frame)
+static int add_frame(struct report *r, struct hist *h, const struct sample *smp, const char *comm,
+		     uint64_t ip, const struct resolved *res)
 {
-	struct report *r = x->r;
+	uint64_t hash = (ip ^ (uint64_t)smp->tid << 32 ^ (uint64_t)res->level) * 0x9e3779b97f4a7c15ULL;
+	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
 	struct hist_key k;
+	uint32_t idx = MEMO_SKIP;
 	int err = 0;
 
-	*idx = MEMO_SKIP;
-	if (entry && filters__dso(&r->f, res->dso, res->anon_name) && filters__sym(&r->f, res->sym)) {
-		fill_key(r, x->ev, x->comm, res, &k);
-		err = hist__add_chain_at(x->h, &k, x->ev->sample.period, idx);
+	if (m->ip == ip && m->level == res->level && m->h == h && m->pid == smp->pid &&
+	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
+		if (m->idx != MEMO_SKIP)
+			hist__add_chain_idx(h, m->idx, smp->period);
+		return 0;
 	}
-	if (!err && r->want_flame)
-		err = calltree__frame(&r->flame, res, frame);
+	if (frame_key(r, smp, comm, res, &k))
+		err = hist__add_chain_at(h, &k, smp->period, &idx);
+	if (!err && res->valid_until > smp->time) {
+		m->ip = ip;
+		m->level = res->level;
+		m->h = h;
+		m->pid = smp->pid;
+		m->tid = smp->tid;
+		m->comm = comm;
+		m->from = res->valid_from;
+		m->until = res->valid_until;
+		m->idx = idx;
+	}
 	return err;
 }
 
-static int push_frame(struct memo_ctx *x, uint32_t frame)
-{
-	struct report *r = x->r;
-
-	if (!x->flame)
-		return 0;
-	if (array_grow(&r->frames, &r->cap_frames, x->n + 2))
-		return -ENOMEM;
-	r->frames[1 + x->n++] = frame;
-	return 0;
-}
-
-static int memo_frame(uint64_t ip, uint16_t mode, void *arg)
-{
-	struct memo_ctx *x = arg;
-	struct report *r = x->r;
-	const struct pr_event *ev = x->ev;
-	uint64_t hash = (ip ^ (uint64_t)ev->id.tid << 32 ^ mode) * 0x9e3779b97f4a7c15ULL;
-	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
-	uint32_t idx, frame = 0;
-	struct resolved res;
-	int err;
-
-	if (m->ip == ip && m->mode == mode && m->h == x->h && m->pid == ev->id.pid &&
-	    m->tid == ev->id.tid && m->comm == x->comm && m->from <= x->time && x->time < m->until) {
-		if (m->idx != MEMO_SKIP)
-			hist__add_chain_idx(x->h, m->idx, ev->sample.period);
-		return push_frame(x, m->frame);
-	}
-	session__resolve(&r->s, ev->id.pid, ip, x->time, mode, &res);
-	err = frame_targets(x, &res, r->children, &idx, &frame);
-	if (err)
-		return err;
-	if (res.valid_until > x->time) {
-		m->ip = ip;
-		m->mode = mode;
-		m->h = x->h;
-		m->pid = ev->id.pid;
-		m->tid = ev->id.tid;
-		m->comm = x->comm;
-		m->from = res.valid_from;
-		m->until = res.valid_until;
-		m->idx = idx;
-		m->frame = frame;
-	}
-	return push_frame(x, frame);
-}
-
 /*
- * add_chain() and, when @flame, add_flame() through the memo: the chain is
- * walked, not resolved into r->chain. @self is the sample's own entry (NULL
- * when -S left it out).
+ * --children: every entry the sample's frames pass through, the sample's
+ * own (@self, NULL when -S left it out) included, gets its period once.
  */
-static int add_chain_memo(struct report *r, struct hist *h, const struct pr_event *ev,
-			  uint64_t time, const char *comm, const struct hist_key *self, bool flame)
+static int add_children(struct report *r, struct hist *h, const struct sample *smp,
+			const char *comm, const struct hist_key *self,
+			const struct sample_frames *fr)
 {
-	struct memo_ctx x = { r, h, ev, comm, time, flame, 0 };
-	uint32_t tmp;
-	size_t nr, i;
-	int err = self && r->children ? hist__add_chain(h, self, ev->sample.period) : 0;
+	size_t i;
+	int err = self ? hist__add_chain(h, self, smp->period) : 0;
 
-	if (err)
-		return err;
 	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
 		return -ENOMEM;
-	err = sample_chain__walk(&r->s, ev, memo_frame, &x, &nr);
-	/*
-	 * A sample without a chain has only its own frame, and its entry is
-	 * @self (or the filters left it out, as memo_frame() does).
-	 */
-	if (!err && !nr && flame)
-		err = memo_frame(ev->sample.ip, ev->misc & PERF_RECORD_MISC_CPUMODE_MASK, &x);
-	if (err || !flame)
-		return err;
-	/* outermost first, after the process */
-	for (i = 0; i < x.n / 2; i++) {
-		tmp = r->frames[1 + i];
-		r->frames[1 + i] = r->frames[x.n - i];
-		r->frames[x.n - i] = tmp;
-	}
-	if (array_grow(&r->frames, &r->cap_frames, x.n + 1))
-		return -ENOMEM;
-	return flame_add(r, h, comm, x.n, ev->sample.period);
+	for (i = 0; i < fr->nr && !err; i++)
+		err = add_frame(r, h, smp, comm, fr->ips[i], &fr->res[i]);
+	return err;
 }
 
-/* The chain's frames in @t, outermost first when @caller, into r->frames after @skip slots. */
-static int chain_frames(struct report *r, struct calltree *t, bool caller, size_t skip)
+/* The frames' ids in @t, outermost first when @caller, into r->frames after @skip slots. */
+static int chain_frames(struct report *r, struct calltree *t, const struct sample_frames *fr,
+			bool caller, size_t skip)
 {
-	size_t i, n = r->chain.nr;
+	size_t i, n = fr->nr;
 	int err;
 
 	if (array_grow(&r->frames, &r->cap_frames, n + skip))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		err = calltree__frame(t, &r->chain.res[caller ? n - 1 - i : i], &r->frames[skip + i]);
+		err = calltree__frame(t, &fr->res[caller ? n - 1 - i : i], &r->frames[skip + i]);
 		if (err)
 			return err;
 	}
@@ -329,123 +227,119 @@ static int chain_frames(struct report *r, struct calltree *t, bool caller, size_
  * order on (as perf's: from the entry to the sampled function when callers
  * come first).
  */
-static int add_graph(struct report *r, struct hist *h, const struct pr_event *ev,
-		     const char *comm, const struct hist_key *self)
+static int add_graph(struct report *r, struct hist *h, const struct sample *smp,
+		     const char *comm, const struct hist_key *self, const struct sample_frames *fr)
 {
 	bool caller = r->graph.caller;
-	size_t i, n = r->chain.nr;
+	size_t i, n = fr->nr;
 	struct hist_key k;
-	int err = chain_frames(r, &r->ct, caller, 0);
+	int err = chain_frames(r, &r->ct, fr, caller, 0);
 
 	if (!err)
-		err = hist__add_tree(h, self, &r->ct, r->frames, n, ev->sample.period);
-	for (i = 0; i < n && h->children && !err; i++) {
-		const struct resolved *res = &r->chain.res[caller ? n - 1 - i : i];
-
-		if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
-			continue;
-		fill_key(r, ev, comm, res, &k);
-		err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, ev->sample.period);
-	}
+		err = hist__add_tree(h, self, &r->ct, r->frames, n, smp->period);
+	for (i = 0; i < n && h->children && !err; i++)
+		if (frame_key(r, smp, comm, &fr->res[caller ? n - 1 - i : i], &k))
+			err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, smp->period);
 	return err;
 }
 
-/* The flame graph outputs: the command, then the chain from the outermost caller. */
-static int add_flame(struct report *r, struct hist *h, const struct pr_event *ev, const char *comm)
+/*
+ * The flame graph outputs: the command (its frame remembered for the last
+ * comm seen), then the frames from the outermost caller, under @h's root.
+ */
+static int add_flame(struct report *r, struct hist *h, const char *comm,
+		     const struct sample_frames *fr, uint64_t period)
 {
-	int err = chain_frames(r, &r->flame, true, 1);
+	int err = chain_frames(r, &r->flame, fr, true, 1);
 
-	return err ? err : flame_add(r, h, comm, r->chain.nr, ev->sample.period);
+	if (!err && (!r->comm_frame_set || r->comm_frame_of != comm)) {
+		err = calltree__process(&r->flame, comm, &r->comm_frame);
+		r->comm_frame_of = comm;
+		r->comm_frame_set = !err;
+	}
+	if (err)
+		return err;
+	r->frames[0] = r->comm_frame;
+	if (h->flame_root == CT_NONE)
+		err = calltree__new_root(&r->flame, &h->flame_root);
+	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, fr->nr + 1, period);
 }
 
-static int on_sample(const struct pr_event *ev, void *ctx)
+static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct report *r = ctx;
-	struct hist_key k;
-	struct resolved res;
-	struct hist *h;
-	uint64_t t;
+	const struct sample_frames *fr;
+	const struct resolved *res;
+	struct hist_key k, *self = NULL;
 	const char *comm;
-	size_t ai = 0;
-	int err;
+	struct hist *h;
+	int err = 0;
 
-	if (ev->type != PERF_RECORD_SAMPLE)
-		return 0;
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
-		fprintf(stderr, "\rjrec report: %3.0f%% of the samples",
-			100.0 * (double)ev->offset / (double)perf_reader__data_size(r->s.r));
-	t = session__time(ev);
-	if (!filters__task(&r->f, ev->id.pid, ev->id.tid, t))
+		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
+	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
 		return 0;
-	comm = r->need_comm ? session__comm(&r->s, ev->id.tid, ev->id.pid, t) : NULL;
+	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
-	if (ev->attr)
-		ai = (size_t)(ev->attr - r->attr0);
-	h = &r->hs[ai < r->nr_hs ? ai : 0];
-	session__resolve(&r->s, ev->id.pid, ev->sample.ip, t, ev->misc, &res);
-	if (!filters__dso(&r->f, res.dso, res.anon_name))
+	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	res = samples__self(it);
+	if (!filters__dso(&r->f, res->dso, res->anon_name))
 		return 0;
-	if (!filters__sym(&r->f, res.sym)) {
+	if (filters__sym(&r->f, res->sym)) {
+		self = &k;
+		fill_key(r, smp, comm, res, self);
+		err = hist__add(h, self, smp->period);
+		if (!err && !res->sym)
+			err = hist__add_unresolved(h, res->dso, self->anon, res->why, smp->period);
+		else if (!err && res->jit && res->dso)
+			err = hist__add_image(h, res->dso, smp->period);
+	} else {
 		/* -S as perf's --symbols: percentages stay the whole profile's */
-		hist__count(h, ev->sample.period);
-		if (!r->children)
-			return 0;
-		return add_chain_memo(r, h, ev, t, comm, NULL, false);
+		hist__count(h, smp->period);
 	}
-	fill_key(r, ev, comm, &res, &k);
-	err = hist__add(h, &k, ev->sample.period);
-	if (!err && !res.sym)
-		err = hist__add_unresolved(h, res.dso, k.anon, res.why, ev->sample.period);
-	else if (!err && res.jit && res.dso)
-		err = hist__add_image(h, res.dso, ev->sample.period);
-	if (err || !(r->children || r->graph.mode != GRAPH_NONE || r->want_flame))
+	if (err || !(r->children || (self && (r->graph.mode != GRAPH_NONE || r->want_flame))))
 		return err;
-	if (r->graph.mode == GRAPH_NONE)
-		return add_chain_memo(r, h, ev, t, comm, &k, r->want_flame);
-	err = sample_chain__resolve(&r->s, ev, t, &res, &r->chain);
+	err = samples__frames(it, &fr);
 	if (!err && r->children)
-		err = add_chain(r, h, ev, comm, &k);
-	if (!err && r->graph.mode != GRAPH_NONE)
-		err = add_graph(r, h, ev, comm, &k);
-	if (!err && r->want_flame)
-		err = add_flame(r, h, ev, comm);
+		err = add_children(r, h, smp, comm, self, fr);
+	if (!err && self && r->graph.mode != GRAPH_NONE)
+		err = add_graph(r, h, smp, comm, self, fr);
+	if (!err && self && r->want_flame)
+		err = add_flame(r, h, comm, fr, smp->period);
 	return err;
 }
 
-int cmd_report(int argc, char **argv)
-{
-	struct report r = { 0 };
-	struct report_meta meta = { 0 };
-	const char *input = "jrec.data", *sort = "comm,dso,sym", *format = "stdio", *output = NULL;
-	const char *symfs = NULL;
-	FILE *out = stdout;
-	bool plimit_set = false;
-	char err[512] = "", bad[64], kbid[JREC_COOKIE_HEX_LEN];
-	struct hist one = { 0 }, **shown = NULL;
-	const char **events = NULL;
-	size_t i, nattr, nr_shown = 0;
-	bool quiet = false;
-	int c, ret = 1, children = -1; /* -1: as perf, on when there are call chains */
+/* What the command line asks for, beyond what it sets in the report and its meta. */
+struct report_args {
+	const char *input, *sort, *format, *output, *symfs;
+	bool plimit_set, quiet;
+	int children; /* -1: as perf, on when there are call chains */
+};
 
-	r.graph.min_pct = 0.5; /* perf's default threshold */
+/* 0, 1 after --help, or -EINVAL after the error is printed. */
+static int parse_args(struct report *r, struct report_args *a, struct report_meta *meta, int argc,
+		      char **argv)
+{
+	int c;
+
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qhg::o:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			input = optarg;
+			a->input = optarg;
 			break;
 		case OPT_STDIO:
-			format = "stdio";
+			a->format = "stdio";
 			break;
 		case OPT_FORMAT:
-			format = optarg;
+			a->format = optarg;
 			break;
 		case 'n':
-			meta.show_nr_samples = true;
+			meta->show_nr_samples = true;
 			break;
 		case 'o':
-			output = optarg;
+			a->output = optarg;
 			break;
 		case 'g': {
 			/* as perf's: "-g caller" takes the next word when it is not an option */
@@ -454,34 +348,34 @@ int cmd_report(int argc, char **argv)
 			if (!spec && optind < argc && argv[optind][0] != '-')
 				spec = argv[optind++];
 			/* a bare -g is perf's default: graph,0.5,caller */
-			if (graph_opts__parse(&r.graph, spec ? spec : "graph,0.5,caller")) {
+			if (graph_opts__parse(&r->graph, spec ? spec : "graph,0.5,caller")) {
 				fprintf(stderr, "jrec report: bad call graph '%s' "
 						"(graph|flat|folded|none, caller|callee, MIN%%)\n", spec);
-				goto out;
+				return -EINVAL;
 			}
 			break;
 		}
 		case 's':
-			sort = optarg;
+			a->sort = optarg;
 			break;
 		case OPT_NOCHILD:
-			children = 0;
+			a->children = 0;
 			break;
 		case OPT_CHILD:
-			children = 1;
+			a->children = 1;
 			break;
 		case 'q':
-			quiet = true;
+			a->quiet = true;
 			break;
 		case OPT_SYMFS:
-			symfs = optarg;
+			a->symfs = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
-			return 0;
+			return 1;
 		case OPT_PLIMIT:
-			meta.percent_limit = strtod(optarg, NULL);
-			plimit_set = true;
+			meta->percent_limit = strtod(optarg, NULL);
+			a->plimit_set = true;
 			break;
 		case OPT_PID:
 		case OPT_TID:
@@ -489,184 +383,221 @@ int cmd_report(int argc, char **argv)
 		case 'd':
 		case 'S':
 		case OPT_TIME:
-			if (filters__parse(&r.f, c == OPT_PID ? 'p' : c == OPT_TID ? 't' : c == OPT_TIME ? 'T' : c,
+			if (filters__parse(&r->f, c == OPT_PID ? 'p' : c == OPT_TID ? 't' : c == OPT_TIME ? 'T' : c,
 					   optarg)) {
 				fprintf(stderr, "jrec report: bad filter argument '%s'\n", optarg);
-				goto out;
+				return -EINVAL;
 			}
 			break;
 		default:
 			fputs(report_usage, stderr);
-			goto out;
+			return -EINVAL;
 		}
 	}
-	if (strcmp(format, "stdio") && strcmp(format, "json") && !outputs__known(format)) {
-		fprintf(stderr, "jrec report: unknown format '%s' "
-				"(stdio, json, folded, svg, pprof or speedscope)\n", format);
-		goto out;
-	}
-	r.want_flame = outputs__known(format);
-	if (hist__set_sort(&one, sort, bad, sizeof(bad))) {
+	return 0;
+}
+
+/*
+ * The recording opened and the histograms made for its events, as the
+ * arguments ask: 0, or -errno after the error is printed.
+ */
+static int prepare(struct report *r, const struct report_args *a, struct report_meta *meta)
+{
+	char err[512] = "", bad[64];
+	struct hist one = { 0 };
+	size_t i, nattr;
+	int ret;
+
+	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
 			bad);
-		goto out;
+		return -EINVAL;
 	}
-	r.need_srcline = one.has[SK_SRCLINE];
-	r.need_comm = one.has[SK_COMM] || r.f.nr_comms || r.want_flame;
-	ret = session__open(&r.s, input, err, sizeof(err));
+	r->need_srcline = one.has[SK_SRCLINE];
+	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
+	hist__release(&one);
+	ret = session__open(&r->s, a->input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", err[0] ? err : strerror(-ret));
-		ret = 1;
-		goto out;
+		return ret;
 	}
-	if (symfs && (ret = dso_set__set_symfs(&r.s.dsos, symfs))) {
-		fprintf(stderr, "jrec report: --symfs %s: %s\n", symfs, strerror(-ret));
-		ret = 1;
-		goto out_close;
+	r->opened = true;
+	samples__init(&r->it, &r->s);
+	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
+		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
+		return ret;
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
-	nattr = perf_reader__nr_attrs(r.s.r);
-	r.nr_hs = nattr ? nattr : 1;
-	r.attr0 = perf_reader__attr(r.s.r, 0);
-	r.hs = calloc(r.nr_hs, sizeof(*r.hs));
-	if (!r.hs) {
+	nattr = samples__nr_events(&r->it);
+	r->nr_hs = nattr ? nattr : 1;
+	r->hs = calloc(r->nr_hs, sizeof(*r->hs));
+	if (!r->hs) {
 		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
-		ret = 1;
-		goto out_close;
-	}
-	if (children < 0) {
-		/* chains recorded, or user stacks copied to unwind (--call-graph dwarf) */
-		children = 0;
-		for (i = 0; i < nattr; i++)
-			if (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
-				children = 1;
+		return -ENOMEM;
 	}
 	/* the flame graph outputs have no table: its Children column would go unused */
-	r.children = children && !r.want_flame;
-	for (i = 0; i < r.nr_hs; i++) {
-		hist__set_sort(&r.hs[i], sort, bad, sizeof(bad));
-		r.hs[i].children = r.children;
-		r.hs[i].flame_root = CT_NONE;
+	r->children = (a->children < 0 ? samples__have_chains(&r->it) : a->children) &&
+		      !r->want_flame;
+	for (i = 0; i < r->nr_hs; i++) {
+		hist__set_sort(&r->hs[i], a->sort, bad, sizeof(bad));
+		r->hs[i].children = r->children;
+		r->hs[i].flame_root = CT_NONE;
 	}
-	if (r.graph.mode != GRAPH_NONE) {
-		bool chains = false;
+	if (r->graph.mode == GRAPH_NONE)
+		return 0;
+	if (!samples__have_chains(&r->it)) {
+		/* as perf report: a call graph needs call chains */
+		fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", a->input);
+		return -EINVAL;
+	}
+	if (!r->graph.order_set)
+		r->graph.caller = r->children;
+	if (a->plimit_set)
+		r->graph.min_pct = meta->percent_limit;
+	r->graph.skip_first = !strncmp(a->sort, "sym", 3);
+	r->graph.ct = &r->ct;
+	r->ct.by_address = true;
+	meta->graph = &r->graph;
+	return 0;
+}
 
-		for (i = 0; i < nattr; i++)
-			chains = chains || (perf_reader__attr(r.s.r, i)->sample_type & PERF_SAMPLE_CALLCHAIN);
-		if (!chains) {
-			/* as perf report: a call graph needs call chains */
-			fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", input);
-			ret = 1;
-			goto out_close;
-		}
-		if (!r.graph.order_set)
-			r.graph.caller = r.children;
-		if (plimit_set)
-			r.graph.min_pct = meta.percent_limit;
-		r.graph.skip_first = !strncmp(sort, "sym", 3);
-		r.graph.ct = &r.ct;
-		r.ct.by_address = true;
-		meta.graph = &r.graph;
-	}
-	ret = session__load(&r.s);
-	if (ret) {
-		fprintf(stderr, "jrec report: %s: %s\n", input,
-			strerror(-ret));
-		ret = 1;
-		goto out_close;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &r.t0);
-	r.progress = isatty(2) && !quiet;
-	ret = perf_reader__for_each_event(r.s.r, on_sample, &r);
-	if (r.progress && r.done >= 0x10000 && elapsed(&r.t0) > 1.0)
-		fputs("\r\033[K", stderr);
-	if (ret) {
-		fprintf(stderr, "jrec report: %s: %s\n", input, strerror(-ret));
-		ret = 1;
-		goto out_close;
-	}
-	shown = calloc(r.nr_hs, sizeof(*shown));
-	events = calloc(r.nr_hs, sizeof(*events));
-	if (!shown || !events) {
-		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
-		ret = 1;
-		goto out_close;
-	}
-	/* the events that have samples, in the recording's order; the first if none has */
-	for (i = 0; i < r.nr_hs; i++) {
-		if (!r.hs[i].total_samples)
+/* The events that have samples, in the recording's order (the first if none has), sorted. */
+static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
+			size_t *nr)
+{
+	size_t i, nattr = samples__nr_events(&r->it);
+
+	*nr = 0;
+	*shown = calloc(r->nr_hs, sizeof(**shown));
+	*events = calloc(r->nr_hs, sizeof(**events));
+	if (!*shown || !*events)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_hs; i++) {
+		if (!r->hs[i].total_samples)
 			continue;
-		hist__sort(&r.hs[i]);
-		shown[nr_shown] = &r.hs[i];
-		events[nr_shown++] = nattr ? perf_reader__attr(r.s.r, i)->name : "";
+		hist__sort(&r->hs[i]);
+		(*shown)[*nr] = &r->hs[i];
+		(*events)[(*nr)++] = nattr ? samples__event(&r->it, i)->name : "";
 	}
-	if (!nr_shown) {
-		shown[0] = &r.hs[0];
-		events[0] = nattr ? perf_reader__attr(r.s.r, 0)->name : "";
-		nr_shown = 1;
+	if (!*nr) {
+		(*shown)[0] = &r->hs[0];
+		(*events)[0] = nattr ? samples__event(&r->it, 0)->name : "";
+		*nr = 1;
 	}
-	meta.file = input;
-	meta.lost = r.s.nr_lost;
-	meta.mode = r.s.mode;
-	meta.ksyms_source = r.s.ksyms_source;
-	meta.kernel_release = r.s.kernel_release;
-	meta.kernel_text = r.s.kernel_text;
-	jrec_cookie_hex(&r.s.kernel_bid, kbid);
-	meta.kernel_build_id = kbid;
-	if (perf_reader__cut_short(r.s.r))
-		meta.cut_short = pr_cut_str(perf_reader__cut_short(r.s.r));
-	if (meta.cut_short && !quiet)
-		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
-			input, meta.cut_short);
-	if (!quiet && perf_reader__nr_bad(r.s.r))
-		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
-			(unsigned long long)perf_reader__nr_bad(r.s.r));
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "jrec report: %s: %s\n", output, strerror(errno));
-		out = stdout;
-		ret = 1;
-		goto out_close;
-	}
-	ret = 0;
-	if (r.want_flame) {
-		struct flame_info fi = { .file = input, .event = events[0] };
-		size_t ai = (size_t)(shown[0] - r.hs);
+	return 0;
+}
 
-		fi.period_ns = nattr && perf_reader__attr(r.s.r, ai)->type == PERF_TYPE_SOFTWARE &&
-			       perf_reader__attr(r.s.r, ai)->config <= 1; /* cpu-clock, task-clock */
-		ret = outputs__write(format, &r.flame, shown[0], &fi, out);
-	} else if (!strcmp(format, "json")) {
-		hist__print_json((const struct hist *const *)shown, events, nr_shown, &meta, out);
-	} else {
-		for (i = 0; i < nr_shown; i++) {
-			meta.event = events[i];
-			meta.section_only = i > 0;
-			hist__print_stdio(shown[i], &meta, out);
-		}
+/* The report's output, after the pass: 0, or -errno after the error is printed. */
+static int write_report(struct report *r, const struct report_args *a, struct report_meta *meta,
+			const struct output *fmt)
+{
+	struct flame_info fi = { .file = a->input };
+	struct output_view view = { .meta = meta, .flame = &r->flame, .fi = &fi };
+	const struct hist **shown = NULL;
+	const char **events = NULL;
+	char kbid[JREC_COOKIE_HEX_LEN];
+	FILE *out = stdout;
+	int ret;
+
+	ret = shown_events(r, &shown, &events, &view.nr);
+	if (ret) {
+		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
+		goto out;
 	}
+	meta->file = a->input;
+	meta->lost = r->s.nr_lost;
+	meta->mode = r->s.mode;
+	meta->ksyms_source = r->s.ksyms_source;
+	meta->kernel_release = r->s.kernel_release;
+	meta->kernel_text = r->s.kernel_text;
+	jrec_cookie_hex(&r->s.kernel_bid, kbid);
+	meta->kernel_build_id = kbid;
+	meta->cut_short = session__cut_short(&r->s);
+	if (meta->cut_short && !a->quiet)
+		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
+			a->input, meta->cut_short);
+	if (!a->quiet && session__nr_bad(&r->s))
+		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
+			(unsigned long long)session__nr_bad(&r->s));
+	if (a->output && !(out = fopen(a->output, "w"))) {
+		fprintf(stderr, "jrec report: %s: %s\n", a->output, strerror(errno));
+		out = stdout;
+		ret = -EIO;
+		goto out;
+	}
+	if (fmt->flame && samples__nr_events(&r->it)) {
+		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
+
+		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
+	}
+	fi.event = events[0];
+	view.hs = shown;
+	view.events = events;
+	ret = outputs__write(fmt, &view, out);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
-	if (ret) {
-		fprintf(stderr, "jrec report: %s: %s\n", output ? output : "standard output",
+	if (ret)
+		fprintf(stderr, "jrec report: %s: %s\n", a->output ? a->output : "standard output",
 			strerror(-ret));
-		ret = 1;
-	}
-out_close:
+out:
 	if (out != stdout)
 		fclose(out);
-	session__close(&r.s);
+	free(shown);
+	free(events);
+	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report r = { 0 };
+	struct report_meta meta = { 0 };
+	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, -1 };
+	const struct output *fmt;
+	size_t i;
+	int ret;
+
+	r.graph.min_pct = 0.5; /* perf's default threshold */
+	ret = parse_args(&r, &a, &meta, argc, argv);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret; /* --help */
+		goto out;
+	}
+	fmt = outputs__find(a.format);
+	if (!fmt) {
+		fprintf(stderr, "jrec report: unknown format '%s' "
+				"(stdio, json, folded, svg, pprof or speedscope)\n", a.format);
+		ret = -EINVAL;
+		goto out;
+	}
+	r.want_flame = fmt->flame;
+	ret = prepare(&r, &a, &meta);
+	if (!ret) {
+		ret = session__load(&r.s);
+		if (ret)
+			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	if (!ret) {
+		clock_gettime(CLOCK_MONOTONIC, &r.t0);
+		r.progress = isatty(2) && !a.quiet;
+		ret = samples__for_each(&r.it, on_sample, NULL, &r);
+		if (r.progress && r.done >= 0x10000 && elapsed(&r.t0) > 1.0)
+			fputs("\r\033[K", stderr);
+		if (ret)
+			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	if (!ret)
+		ret = write_report(&r, &a, &meta, fmt);
+	if (r.opened)
+		session__close(&r.s);
 	calltree__release(&r.ct);
 	calltree__release(&r.flame);
-	sample_chain__release(&r.chain);
+	samples__release(&r.it);
 	free(r.memo);
 	free(r.frames);
 out:
 	for (i = 0; i < r.nr_hs; i++)
 		hist__release(&r.hs[i]);
 	free(r.hs);
-	free(shown);
-	free(events);
-	hist__release(&one);
 	filters__release(&r.f);
-	return ret;
+	return ret ? 1 : 0;
 }

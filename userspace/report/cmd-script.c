@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "demangle.h"
 #include "jmmap-reader.h"
+#include "samples.h"
 #include "session.h"
 
 static const char script_usage[] =
@@ -40,6 +41,7 @@ static const struct option script_opts[] = {
 
 struct script {
 	struct session s;
+	struct samples it;
 	bool mmaps, tasks;
 	FILE *out;
 };
@@ -50,70 +52,54 @@ static void print_time(FILE *out, uint64_t t)
 		(unsigned long long)(t % 1000000000ULL / 1000));
 }
 
-static void print_sym(struct script *sc, uint32_t pid, uint64_t ip, uint64_t t, uint16_t misc)
+static void print_sym(struct script *sc, uint64_t ip, const struct resolved *res)
 {
-	struct resolved res;
 	char *dm;
 
-	session__resolve(&sc->s, pid, ip, t, misc, &res);
 	fprintf(sc->out, "%16llx ", (unsigned long long)ip);
-	if (res.sym) {
-		dm = jrec_demangle(res.sym);
-		fprintf(sc->out, "%s%s+0x%llx", dm ? dm : res.sym, res.plt ? "@plt" : "",
-			(unsigned long long)(res.addr - res.sym_start));
+	if (res->sym) {
+		dm = jrec_demangle(res->sym);
+		fprintf(sc->out, "%s%s+0x%llx", dm ? dm : res->sym, res->plt ? "@plt" : "",
+			(unsigned long long)(res->addr - res->sym_start));
 		free(dm);
 	} else {
 		fputs("[unknown]", sc->out);
 	}
-	fprintf(sc->out, " (%s)", res.dso ? res.dso->path : (res.anon_name ? res.anon_name : "[unknown]"));
+	fprintf(sc->out, " (%s)",
+		res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
 }
 
-static int on_event(const struct pr_event *ev, void *ctx)
+/* A sample: its line, then its call chain's frames below it, each on a line of its own. */
+static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
+{
+	struct script *sc = ctx;
+	const struct sample_frames *fr;
+	size_t i;
+	int err;
+
+	fprintf(sc->out, "%16s %7u [%03u] ", samples__comm(it), smp->tid, smp->cpu);
+	print_time(sc->out, smp->time);
+	fprintf(sc->out, ": %10llu %s: ", (unsigned long long)smp->period, smp->event_name);
+	print_sym(sc, smp->ev->sample.ip, samples__self(it));
+	fputc('\n', sc->out);
+	err = samples__frames(it, &fr);
+	if (err)
+		return err;
+	/* the chain starts with the sample's own address, printed above */
+	for (i = fr->first_is_ip ? 1 : 0; i < fr->nr_chain; i++) {
+		fputs("\t", sc->out);
+		print_sym(sc, fr->ips[i], &fr->res[i]);
+		fputc('\n', sc->out);
+	}
+	return 0;
+}
+
+static int on_record(const struct pr_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
-	const uint64_t *chain;
-	uint16_t mode;
-	bool first;
-	uint64_t i, nr;
-	int err;
 
 	switch (ev->type) {
-	case PERF_RECORD_SAMPLE:
-		fprintf(sc->out, "%16s %7u [%03u] ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
-			ev->id.tid, ev->id.cpu);
-		print_time(sc->out, t);
-		fprintf(sc->out, ": %10llu %s: ", (unsigned long long)ev->sample.period,
-			ev->attr ? ev->attr->name : "?");
-		print_sym(sc, ev->id.pid, ev->sample.ip, t, ev->misc);
-		fputc('\n', sc->out);
-		mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-		err = session__callchain(&sc->s, ev, &chain, &nr);
-		if (err)
-			return err;
-		for (i = 0, first = true; i < nr; i++) {
-			uint64_t ip = chain[i];
-
-			/* the context markers say whose addresses follow */
-			if (ip >= PERF_CONTEXT_MAX) {
-				mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
-				       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
-								 : 0;
-				continue;
-			}
-			/* the chain starts with the sample's own address, printed above */
-			if (first && ip == ev->sample.ip) {
-				first = false;
-				continue;
-			}
-			first = false;
-			if (!mode)
-				continue;
-			fputs("\t", sc->out);
-			print_sym(sc, ev->id.pid, ip, t, mode);
-			fputc('\n', sc->out);
-		}
-		return 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		if (!sc->mmaps)
@@ -234,8 +220,6 @@ int cmd_script(int argc, char **argv)
 	struct script sc = { 0 };
 	const char *input = "jrec.data", *symfs = NULL;
 	char err[512] = "";
-	const void *p;
-	size_t len;
 	int c, ret;
 
 	optind = 1;
@@ -267,7 +251,7 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "jrec script: %s\n", err[0] ? err : strerror(-ret));
 		return 1;
 	}
-	if (symfs && (ret = dso_set__set_symfs(&sc.s.dsos, symfs))) {
+	if (symfs && (ret = session__set_symfs(&sc.s, symfs))) {
 		fprintf(stderr, "jrec script: --symfs %s: %s\n", symfs, strerror(-ret));
 		ret = 1;
 		goto out;
@@ -278,19 +262,21 @@ int cmd_script(int argc, char **argv)
 		goto out;
 	}
 	if (sc.mmaps) {
-		if (!perf_reader__jrec_feature(sc.s.r, JREC_FEAT_JMMAP, &p, &len))
-			jmmap_reader__walk(p, len, perf_reader__swapped(sc.s.r), on_jmmap, &sc);
+		session__jmmap_walk(&sc.s, on_jmmap, &sc);
 		print_jit_loads(&sc);
 	}
-	ret = perf_reader__for_each_event(sc.s.r, on_event, &sc);
+	ret = samples__init(&sc.it, &sc.s);
+	if (!ret)
+		ret = samples__for_each(&sc.it, on_sample, on_record, &sc);
 	if (ret) {
 		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
 		goto out;
 	}
-	if (perf_reader__cut_short(sc.s.r))
+	if (session__cut_short(&sc.s))
 		fprintf(stderr, "jrec script: warning: %s was cut short (%s)\n", input,
-			pr_cut_str(perf_reader__cut_short(sc.s.r)));
+			session__cut_short(&sc.s));
 out:
+	samples__release(&sc.it);
 	session__close(&sc.s);
 	return ret ? 1 : 0;
 }

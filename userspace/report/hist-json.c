@@ -5,59 +5,7 @@
 #include <string.h>
 
 #include "hist.h"
-
-size_t hist__utf8_len(const unsigned char *s)
-{
-	size_t n, i;
-	unsigned int cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* no overlong forms, no surrogates, nothing past U+10FFFF */
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
-/*
- * A JSON string. Names come from the traced programs and need not be UTF-8:
- * a byte that does not start a well-formed sequence becomes U+FFFD, so that
- * the document always parses.
- */
-void hist__json_str(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (p && *p) {
-		size_t n = hist__utf8_len(p);
-
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else if (n)
-			fwrite(p, 1, n, out);
-		else
-			fputs("\\ufffd", out);
-		p += n ? n : 1;
-	}
-	fputc('"', out);
-}
+#include "json.h"
 
 static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
 					       "sym",  "srcline", "buildid" };
@@ -91,7 +39,7 @@ static void print_tree(const struct hist *h, struct calltree *ct, uint32_t node,
 		if (n->total < min_hit)
 			continue;
 		fputs(shown++ ? ", {\"name\": " : "{\"name\": ", out);
-		hist__json_str(out, calltree__name(ct, n->frame));
+		json__str(out, calltree__name(ct, n->frame));
 		fprintf(out, ", \"share\": %.4f, \"period\": %llu, \"samples\": %llu, "
 			     "\"self_period\": %llu, \"children\": ",
 			hist__pct(n->total, h->total_period), (unsigned long long)n->total,
@@ -129,7 +77,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		first = false;
 		if (h->has[SK_COMM]) {
 			fputs(", \"comm\": ", out);
-			hist__json_str(out, e->k.comm);
+			json__str(out, e->k.comm);
 		}
 		if (h->has[SK_PID])
 			fprintf(out, ", \"pid\": %u", e->k.pid);
@@ -137,17 +85,17 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"tid\": %u", e->k.tid);
 		if (h->has[SK_DSO] || h->has[SK_BUILDID]) {
 			fputs(", \"dso\": ", out);
-			hist__json_str(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
+			json__str(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));
 			hex[0] = 0;
 			if (e->k.dso && e->k.dso->cookie.len)
 				jrec_cookie_hex(&e->k.dso->cookie, hex);
 			fputs(", \"build_id\": ", out);
-			hist__json_str(out, hex);
+			json__str(out, hex);
 		}
 		if (h->has[SK_SYM]) {
 			fputs(", \"sym\": ", out);
 			if (e->k.sym)
-				hist__json_str(out, hist__sym_name(&e->k, buf, sizeof(buf)));
+				json__str(out, hist__sym_name(&e->k, buf, sizeof(buf)));
 			else
 				fputs("null", out);
 			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",
@@ -155,7 +103,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		}
 		if (h->has[SK_SRCLINE]) {
 			fputs(", \"srcline\": ", out);
-			hist__json_str(out, e->k.srcline ? e->k.srcline : "??:0");
+			json__str(out, e->k.srcline ? e->k.srcline : "??:0");
 		}
 		if (m->graph && e->tree != CT_NONE) {
 			fputs(", \"call_tree\": ", out);
@@ -172,11 +120,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		if (u->dso && u->dso->cookie.len)
 			jrec_cookie_hex(&u->dso->cookie, hex);
 		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
-		hist__json_str(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
+		json__str(out, u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"));
 		fputs(", \"build_id\": ", out);
-		hist__json_str(out, hex);
+		json__str(out, hex);
 		fputs(", \"reason\": ", out);
-		hist__json_str(out, dso_status_str(u->why));
+		json__str(out, dso_status_str(u->why));
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			hist__pct(u->period, h->total_period));
 	}
@@ -186,11 +134,11 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 
 		jrec_cookie_hex(&u->dso->cookie, hex);
 		fprintf(out, "%s\n%s  {\"dso\": ", i ? "," : "", ind);
-		hist__json_str(out, u->dso->path);
+		json__str(out, u->dso->path);
 		fputs(", \"cookie_kind\": ", out);
-		hist__json_str(out, jrec_cookie_kind_name(&u->dso->cookie));
+		json__str(out, jrec_cookie_kind_name(&u->dso->cookie));
 		fputs(", \"cookie\": ", out);
-		hist__json_str(out, hex);
+		json__str(out, hex);
 		fprintf(out, ", \"samples\": %llu, \"share\": %.4f}", (unsigned long long)u->samples,
 			hist__pct(u->period, h->total_period));
 	}
@@ -204,22 +152,22 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 	size_t i, k;
 
 	fprintf(out, "{\n  \"schema\": \"jrec-report\",\n  \"version\": 1,\n  \"file\": ");
-	hist__json_str(out, m->file);
+	json__str(out, m->file);
 	fprintf(out, ",\n  \"event\": ");
-	hist__json_str(out, events[0]);
+	json__str(out, events[0]);
 	fprintf(out, ",\n  \"mode\": ");
-	hist__json_str(out, m->mode ? m->mode : "");
+	json__str(out, m->mode ? m->mode : "");
 	fprintf(out, ",\n  \"cut_short\": ");
 	if (m->cut_short)
-		hist__json_str(out, m->cut_short);
+		json__str(out, m->cut_short);
 	else
 		fputs("null", out);
 	fprintf(out, ",\n  \"kernel_symbols\": ");
-	hist__json_str(out, m->ksyms_source ? m->ksyms_source : "");
+	json__str(out, m->ksyms_source ? m->ksyms_source : "");
 	fprintf(out, ",\n  \"kernel_release\": ");
-	hist__json_str(out, m->kernel_release ? m->kernel_release : "");
+	json__str(out, m->kernel_release ? m->kernel_release : "");
 	fprintf(out, ",\n  \"kernel_build_id\": ");
-	hist__json_str(out, m->kernel_build_id ? m->kernel_build_id : "");
+	json__str(out, m->kernel_build_id ? m->kernel_build_id : "");
 	fprintf(out, ",\n  \"kernel_text\": \"0x%llx\"", (unsigned long long)m->kernel_text);
 	fprintf(out, ",\n  \"children\": %s", h->children ? "true" : "false");
 	if (m->graph)
@@ -238,7 +186,7 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 		fputs(",\n  \"other_events\": [", out);
 		for (i = 1; i < n; i++) {
 			fprintf(out, "%s\n    {\"event\": ", i > 1 ? "," : "");
-			hist__json_str(out, events[i]);
+			json__str(out, events[i]);
 			fprintf(out, ", \"total_samples\": %llu, \"total_period\": %llu,\n",
 				(unsigned long long)hs[i]->total_samples,
 				(unsigned long long)hs[i]->total_period);

@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "calltree.h"
-#include "session.h"
+#include "resolve.h"
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_MAX };
 
@@ -139,10 +139,6 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
  */
 void hist__print_json(const struct hist *const *hs, const char *const *events, size_t n,
 		      const struct report_meta *m, FILE *out);
-/* Bytes of the well-formed UTF-8 sequence at @s (RFC 3629), or 0. */
-size_t hist__utf8_len(const unsigned char *s);
-/* @s as a JSON string; bytes that are not well-formed UTF-8 become U+FFFD. */
-void hist__json_str(FILE *out, const char *s);
 /* @v as a percentage of @total (0 when there is nothing). */
 static inline double hist__pct(uint64_t v, uint64_t total)
 {

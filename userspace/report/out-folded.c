@@ -37,10 +37,10 @@ static int line(struct calltree *ct, uint32_t node, int depth, void *arg)
 	return 0;
 }
 
-int out_folded__write(struct calltree *ct, uint32_t root, FILE *out)
+int out_folded__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out)
 {
 	struct folded f = {.out = out};
-	int err = outputs__walk(ct, root, line, &f);
+	int err = calltree__walk(ct, root, line, &f);
 
 	free(f.path.frames);
 	return err;

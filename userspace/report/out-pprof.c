@@ -304,7 +304,7 @@ int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info
 	p.comm_key = sid(&p, "comm");
 	snprintf(title, sizeof(title), "jrec report of %s", fi->file);
 	comment = sid(&p, title);
-	err = outputs__walk(ct, root, sample, &p);
+	err = calltree__walk(ct, root, sample, &p);
 	if (!err && p.oom)
 		err = -ENOMEM;
 	if (err)

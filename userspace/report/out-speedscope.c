@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "json.h"
 #include "outputs.h"
 
 struct speedscope {
@@ -53,7 +54,7 @@ static int sample(struct calltree *ct, uint32_t node, int depth, void *arg)
 		end_profile(s);
 		fprintf(s->out,
 			"%s\n    {\"type\": \"sampled\", \"name\": ", s->nr_profiles++ ? "," : "");
-		hist__json_str(s->out, calltree__name(ct, n->frame));
+		json__str(s->out, calltree__name(ct, n->frame));
 		fprintf(s->out,
 			", \"unit\": \"%s\", \"startValue\": 0, \"endValue\": %llu,\n"
 			"     \"samples\": [",
@@ -96,9 +97,9 @@ int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame
 	      out);
 	snprintf(title, sizeof(title), "%s (%s)", fi->file,
 		 fi->event && *fi->event ? fi->event : "samples");
-	hist__json_str(out, title);
+	json__str(out, title);
 	fputs(",\n \"activeProfileIndex\": 0,\n \"profiles\": [", out);
-	err = outputs__walk(ct, root, sample, &s);
+	err = calltree__walk(ct, root, sample, &s);
 	if (err)
 		goto out;
 	end_profile(&s);
@@ -107,10 +108,10 @@ int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame
 		const struct ct_frame *f = &ct->f[s.listed[i]];
 
 		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
-		hist__json_str(out, calltree__name(ct, s.listed[i]));
+		json__str(out, calltree__name(ct, s.listed[i]));
 		if (f->dso || f->anon) {
 			fputs(", \"file\": ", out);
-			hist__json_str(out, f->dso ? f->dso->path : f->anon);
+			json__str(out, f->dso ? f->dso->path : f->anon);
 		}
 		fputc('}', out);
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "json.h"
 #include "outputs.h"
 
 #define SVG_WIDTH 1200
@@ -95,7 +96,7 @@ static void xml_str(FILE *out, const char *s)
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n = hist__utf8_len(p);
+		size_t n = json__utf8_len(p);
 
 		if (*p == '&')
 			fputs("&amp;", out);
@@ -262,7 +263,7 @@ int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *
 	int err = 0;
 
 	if (s.total)
-		err = outputs__walk(ct, root, depth_of, &s);
+		err = calltree__walk(ct, root, depth_of, &s);
 	if (err)
 		return err;
 	s.height = TOP + BOTTOM + (s.max_depth + 1) * FRAME_H;
@@ -310,7 +311,7 @@ int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *
 		if (array_grow(&s.next_x, &s.cap_x, 2))
 			return -ENOMEM;
 		s.next_x[1] = 0;
-		err = outputs__walk(ct, root, frame, &s);
+		err = calltree__walk(ct, root, frame, &s);
 	}
 	fputs("</svg>\n", out);
 	free(s.next_x);

@@ -1,101 +1,87 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Dispatch to the flame graph outputs, and what they share (outputs.h). */
+/* The table of outputs (outputs.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
 #include "outputs.h"
 
-static const struct {
-	const char *name;
-	int (*write)(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
-} outputs[] = {
-    {"svg", out_svg__write},
-    {"pprof", out_pprof__write},
-    {"speedscope", out_speedscope__write},
-    {"folded", NULL},
-};
-
-bool outputs__known(const char *format)
+/* A flame graph output: the first event's tree, an empty one when it has no samples. */
+static int flame(const struct output_view *v, FILE *out,
+		 int (*fn)(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out))
 {
-	size_t i;
-
-	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
-		if (!strcmp(format, outputs[i].name))
-			return true;
-	return false;
-}
-
-int outputs__write(const char *format, struct calltree *ct, const struct hist *h,
-		   const struct flame_info *fi, FILE *out)
-{
-	uint32_t root = h->flame_root;
-	size_t i;
+	uint32_t root = v->hs[0]->flame_root;
 	int err;
 
 	/* no samples: an empty tree, so that every format still writes a valid file */
 	if (root == CT_NONE) {
-		err = calltree__new_root(ct, &root);
+		err = calltree__new_root(v->flame, &root);
 		if (err)
 			return err;
 	}
-	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++) {
-		if (strcmp(format, outputs[i].name))
-			continue;
-		if (!outputs[i].write)
-			return out_folded__write(ct, root, out);
-		return outputs[i].write(ct, root, fi, out);
-	}
-	return -EINVAL;
+	return fn(v->flame, root, v->fi, out);
 }
 
-struct walk_item {
-	uint32_t node;
-	int depth;
+static int write_folded(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_folded__write);
+}
+
+static int write_svg(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_svg__write);
+}
+
+static int write_pprof(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_pprof__write);
+}
+
+static int write_speedscope(const struct output_view *v, FILE *out)
+{
+	return flame(v, out, out_speedscope__write);
+}
+
+/* perf's table, one section per event, the file's header on the first only. */
+static int write_stdio(const struct output_view *v, FILE *out)
+{
+	struct report_meta m = *v->meta;
+	size_t i;
+
+	for (i = 0; i < v->nr; i++) {
+		m.event = v->events[i];
+		m.section_only = i > 0;
+		hist__print_stdio(v->hs[i], &m, out);
+	}
+	return 0;
+}
+
+static int write_json(const struct output_view *v, FILE *out)
+{
+	hist__print_json(v->hs, v->events, v->nr, v->meta, out);
+	return 0;
+}
+
+static const struct output outputs[] = {
+	{"stdio", false, write_stdio},
+	{"json", false, write_json},
+	{"svg", true, write_svg},
+	{"pprof", true, write_pprof},
+	{"speedscope", true, write_speedscope},
+	{"folded", true, write_folded},
 };
 
-int outputs__walk(struct calltree *ct, uint32_t root,
-		  int (*fn)(struct calltree *ct, uint32_t node, int depth, void *arg), void *arg)
+const struct output *outputs__find(const char *name)
 {
-	struct walk_item *stack = NULL;
-	size_t sp = 0, cap = 0;
-	uint32_t *kids = NULL;
-	size_t cap_kids = 0;
-	long nr, i;
-	int err = 0;
+	size_t i;
 
-	if (array_grow(&stack, &cap, 1))
-		return -ENOMEM;
-	stack[sp].node = root;
-	stack[sp++].depth = 0;
-	while (sp && !err) {
-		struct walk_item it = stack[--sp];
-
-		if (it.depth)
-			err = fn(ct, it.node, it.depth, arg);
-		if (err)
-			break;
-		nr = calltree__children(ct, it.node, &kids, &cap_kids);
-		if (nr < 0 || array_grow(&stack, &cap, sp + (size_t)(nr > 0 ? nr : 0))) {
-			err = -ENOMEM;
-			break;
-		}
-		/* pushed last to first, so the biggest child comes out first */
-		for (i = nr - 1; i >= 0; i--) {
-			stack[sp].node = kids[i];
-			stack[sp++].depth = it.depth + 1;
-		}
-	}
-	free(stack);
-	free(kids);
-	return err;
+	for (i = 0; i < sizeof(outputs) / sizeof(outputs[0]); i++)
+		if (!strcmp(name, outputs[i].name))
+			return &outputs[i];
+	return NULL;
 }
 
-int flame_path__set(struct flame_path *p, const struct calltree *ct, uint32_t node, int depth)
+int outputs__write(const struct output *o, const struct output_view *v, FILE *out)
 {
-	if (array_grow(&p->frames, &p->cap, (size_t)depth))
-		return -ENOMEM;
-	p->frames[depth - 1] = ct->n[node].frame;
-	return 0;
+	return o->write(v, out);
 }

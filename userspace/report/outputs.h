@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The flame graph outputs of a report (Documentation/report-outputs.rst):
- * one event's samples as a tree of call chains (calltree.h) whose first
- * frame is the command, written as FlameGraph's folded stacks
- * (out-folded.c), a self-contained SVG flame graph (out-svg.c), pprof's
- * gzipped profile.proto (out-pprof.c) or speedscope's JSON (out-speedscope.c).
+ * The outputs of a report, one table with an entry for each format: the
+ * table views of the histograms (hist.h), perf's stdio table (out-stdio.c)
+ * and JSON (hist-json.c, Documentation/report-json.rst), and the flame graph
+ * outputs (Documentation/report-outputs.rst), which take one event's samples
+ * as a tree of call chains (calltree.h) whose first frame is the command:
+ * FlameGraph's folded stacks (out-folded.c), a self-contained SVG flame graph
+ * (out-svg.c), pprof's gzipped profile.proto (out-pprof.c) or speedscope's
+ * JSON (out-speedscope.c).
  */
 #ifndef JREC_OUTPUTS_H
 #define JREC_OUTPUTS_H
@@ -21,33 +24,31 @@ struct flame_info {
 	bool period_ns;	   /* the event's period is time in nanoseconds (cpu-clock, task-clock) */
 };
 
-/* Whether @format is one of these outputs. */
-bool outputs__known(const char *format);
-/* @h's samples (its flame_root in @ct) as @format; 0 or -errno. */
-int outputs__write(const char *format, struct calltree *ct, const struct hist *h,
-		   const struct flame_info *fi, FILE *out);
+/* What a report hands its output. */
+struct output_view {
+	const struct hist *const *hs; /* the events' histograms, sorted, those with samples */
+	const char *const *events;    /* their names */
+	size_t nr;
+	const struct report_meta *meta;
+	struct calltree *flame;	    /* the flame graph outputs' tree (hs[0]->flame_root in it) */
+	const struct flame_info *fi;
+};
 
-int out_folded__write(struct calltree *ct, uint32_t root, FILE *out);
+struct output {
+	const char *name;
+	bool flame; /* the report builds the flame graph tree for it */
+	int (*write)(const struct output_view *v, FILE *out);
+};
+
+/* The output called @name, or NULL. */
+const struct output *outputs__find(const char *name);
+/* @v as output @o; 0 or -errno. */
+int outputs__write(const struct output *o, const struct output_view *v, FILE *out);
+
+int out_folded__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out);
 int out_speedscope__write(struct calltree *ct, uint32_t root, const struct flame_info *fi,
 			  FILE *out);
-
-/*
- * The nodes under @root in depth-first order, each before its children,
- * children most samples first: calls @fn for each with its depth (1 for the
- * command) and stops at its first non-zero return.
- */
-int outputs__walk(struct calltree *ct, uint32_t root,
-		  int (*fn)(struct calltree *ct, uint32_t node, int depth, void *arg), void *arg);
-/*
- * The frames from the command down to @node, for a walk's callback: path[0]
- * the command, path[depth - 1] @node's frame.
- */
-struct flame_path {
-	uint32_t *frames;
-	size_t cap;
-};
-int flame_path__set(struct flame_path *p, const struct calltree *ct, uint32_t node, int depth);
 
 #endif

@@ -45,6 +45,16 @@ int session__open(struct session *s, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+int session__jmmap_walk(struct session *s, jm_event_fn fn, void *ctx)
+{
+	const void *p;
+	size_t len;
+
+	if (perf_reader__jrec_feature(s->r, JREC_FEAT_JMMAP, &p, &len))
+		return 0;
+	return jmmap_reader__walk(p, len, perf_reader__swapped(s->r), fn, ctx);
+}
+
 const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_t time)
 {
 	return proc_history__comm_at(&s->procs, tid, time);
@@ -374,7 +384,6 @@ void session__close(struct session *s)
 	elf_image__close(s->vmlinux);
 	file_cookies__release(&s->cookies);
 	session__free_caches(s);
-	session__free_callchains(s);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);
 	memset(s, 0, sizeof(*s));

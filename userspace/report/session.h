@@ -3,7 +3,7 @@
  * session: one recording opened for reporting. session__load() reads every
  * record that is not a sample (mappings, process tree, comms) and jrec's
  * private features, and builds the address spaces and JIT symbol tables;
- * samples are then resolved one by one with session__resolve().
+ * samples are then resolved one by one with session__resolve() (resolve.h).
  */
 #ifndef JREC_SESSION_H
 #define JREC_SESSION_H
@@ -17,10 +17,12 @@
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
+#include "jmmap-reader.h"
 #include "kernel-syms.h"
 #include "perf-reader.h"
 #include "pidmap.h"
 #include "proc-history.h"
+#include "resolve.h"
 #include "stored-syms.h"
 #include "strpool.h"
 
@@ -33,7 +35,6 @@ struct sym_cache_ent {
 };
 
 struct res_cache_ent;
-struct unwinder;
 
 struct session {
 	struct perf_reader *r;
@@ -67,11 +68,6 @@ struct session {
 	uint64_t first_time, last_time;
 	uint64_t jitdump_truncated;
 	bool jmmap_bad; /* the module's records ended in a corrupt one */
-	/* call chains (callchain.c) */
-	struct unwinder *unwinder; /* made for the first sample with a user stack copy */
-	uint64_t *chain;	   /* the last chain session__callchain() gave */
-	size_t chain_cap;
-	uint64_t nr_unwound;	   /* samples whose user stack was unwound */
 	/*
 	 * The data section's MMAP2s of the processes the module traced copy
 	 * the JMMAP section's MMAP3s (INFO mmap_records=jmmap), and that
@@ -85,25 +81,14 @@ int session__open(struct session *s, const char *path, char *err, size_t errlen)
 int session__load(struct session *s);
 void session__close(struct session *s);
 
+/*
+ * The module's records (the JMMAP section) to @fn, in order, as pass 1 read
+ * them: for views that show them. 0 when there are none, else as
+ * jmmap_reader__walk().
+ */
+int session__jmmap_walk(struct session *s, jm_event_fn fn, void *ctx);
 /* The comm of @tid at @time (interned), never NULL. */
 const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_t time);
-
-enum res_kind { RES_USER = '.', RES_KERNEL = 'k' };
-
-struct resolved {
-	struct dso *dso;       /* NULL for anonymous memory without a file */
-	const char *sym;       /* NULL when unresolved */
-	bool plt;              /* print sym with "@plt" */
-	uint64_t addr;         /* the address shown when unresolved */
-	uint64_t sym_start;    /* where sym starts, in the same space as addr */
-	char level;            /* enum res_kind */
-	const struct jit_sym *jit;
-	uint64_t vaddr;        /* for srcline in dso->img */
-	enum dso_status why;   /* when sym is NULL */
-	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
-	/* the sample times over which this address resolves the same; until 0: only now */
-	uint64_t valid_from, valid_until;
-};
 
 /*
  * Load the kernel symbols on another thread while the first pass goes on
@@ -124,21 +109,26 @@ void session__machine_jitdump(struct session *s, uint32_t pid, const char *path)
 void session__machine_perfmaps(struct session *s);
 /* The lookup caches of session__resolve(); session__close() calls it. */
 void session__free_caches(struct session *s);
-void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
-		      struct resolved *out);
-/* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
-const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
-/*
- * The call chain of sample @ev in host byte order, context markers
- * (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER) included, innermost first: the
- * chain the kernel recorded (-g), or for a sample that carries a copy of its
- * user stack (--call-graph dwarf), the recorded kernel part followed by the
- * user frames unwound from the copy (unwind.c). Every output that shows
- * call chains takes them from here. Valid until the next call; 0 or -ENOMEM.
- */
-void session__free_callchains(struct session *s);
-int session__callchain(struct session *s, const struct pr_event *ev, const uint64_t **ips,
-		       uint64_t *nr);
+/* --symfs: where the binaries, their debuginfo and the kernel's files are looked for. */
+static inline int session__set_symfs(struct session *s, const char *dir)
+{
+	return dso_set__set_symfs(&s->dsos, dir);
+}
+
+/* Why the recording ends early, or NULL when it is whole. */
+static inline const char *session__cut_short(const struct session *s)
+{
+	enum pr_cut c = perf_reader__cut_short(s->r);
+
+	return c ? pr_cut_str(c) : NULL;
+}
+
+/* The malformed records that reading skipped. */
+static inline uint64_t session__nr_bad(const struct session *s)
+{
+	return perf_reader__nr_bad(s->r);
+}
+
 /* The sample's time, or its file offset when the recording has no times. */
 static inline uint64_t session__time(const struct pr_event *ev)
 {

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's table on standard output, in perf report --stdio's layout:
+ * the header, one row per entry with its call tree under it (-g,
+ * hist-graph.c), then what JIT records named and what could not be
+ * symbolized.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hist.h"
+
+static const char *dso_name(const struct hist_key *k)
+{
+	if (k->dso)
+		return k->dso->short_name;
+	return k->anon ? k->anon : "[unknown]";
+}
+
+static void build_id_hex(const struct hist_key *k, char *buf)
+{
+	if (k->dso && k->dso->cookie.len)
+		jrec_cookie_hex(&k->dso->cookie, buf);
+	else
+		strcpy(buf, "");
+}
+
+/* One cell's text for key @key of entry @e. */
+static const char *cell(const struct hist_entry *e, enum sort_key key, char *buf, size_t len)
+{
+	char sym[1024];
+
+	switch (key) {
+	case SK_COMM:
+		return e->k.comm;
+	case SK_PID:
+		snprintf(buf, len, "%u", e->k.pid);
+		return buf;
+	case SK_TID:
+		snprintf(buf, len, "%u", e->k.tid);
+		return buf;
+	case SK_DSO:
+		return dso_name(&e->k);
+	case SK_SYM:
+		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, sym, sizeof(sym)));
+		return buf;
+	case SK_SRCLINE:
+		return e->k.srcline ? e->k.srcline : "??:0";
+	case SK_BUILDID:
+		build_id_hex(&e->k, buf);
+		return buf;
+	default:
+		return "";
+	}
+}
+
+static const char *const headers[SK_MAX] = { "Command", "Pid",   "Tid",     "Shared Object",
+					      "Symbol",  "Source:Line", "Build-ID" };
+
+
+/* perf's way: 7975 samples print as "7K" */
+static void print_count(FILE *out, const char *label, uint64_t n)
+{
+	static const char units[] = " KMG";
+	int u = 0;
+
+	while (n > 1000 && u < 3) {
+		n /= 1000;
+		u++;
+	}
+	fprintf(out, "# %s: %llu%.*s", label, (unsigned long long)n, u ? 1 : 0, &units[u]);
+}
+
+void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	size_t width[SK_MAX] = { 0 }, i, k, shown = 0;
+	char buf[1200];
+
+	if (!m->section_only) {
+		fprintf(out, "# jrec report of %s%s%s\n", m->file,
+			m->mode && *m->mode ? ", recorded in mode " : "",
+			m->mode && *m->mode ? m->mode : "");
+		if (m->cut_short)
+			fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
+				m->cut_short);
+		fprintf(out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)m->lost);
+	}
+	fputs("#\n", out);
+	print_count(out, "Samples", h->total_samples);
+	fprintf(out, " of event '%s'\n", m->event);
+	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+
+	for (k = 0; k < h->nr_keys; k++)
+		width[h->keys[k]] = strlen(headers[h->keys[k]]);
+	for (i = 0; i < h->nr; i++) {
+		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
+			continue;
+		for (k = 0; k < h->nr_keys; k++) {
+			size_t l = strlen(cell(&h->e[i], h->keys[k], buf, sizeof(buf)));
+
+			if (l > width[h->keys[k]])
+				width[h->keys[k]] = l;
+		}
+	}
+	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
+		m->show_nr_samples ? "       Samples" : "");
+	for (k = 0; k < h->nr_keys; k++)
+		fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
+	fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
+		m->show_nr_samples ? "  ............" : "");
+	for (k = 0; k < h->nr_keys; k++) {
+		size_t w;
+
+		fputs("  ", out);
+		for (w = 0; w < width[h->keys[k]]; w++)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+	for (i = 0; i < h->nr; i++) {
+		const struct hist_entry *e = &h->e[i];
+
+		if (hist__rank_pct(h, e) < m->percent_limit)
+			continue;
+		if (h->children)
+			fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
+		fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
+		if (m->show_nr_samples)
+			fprintf(out, "  %12llu", (unsigned long long)e->samples);
+		for (k = 0; k < h->nr_keys; k++) {
+			const char *c = cell(e, h->keys[k], buf, sizeof(buf));
+
+			if (k + 1 == h->nr_keys)
+				fprintf(out, "  %s", c);
+			else
+				fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
+		}
+		fputc('\n', out);
+		if (m->graph && e->tree != CT_NONE)
+			hist__print_graph(h, e, m->graph, out);
+		shown++;
+	}
+	if (h->nr_img) {
+		fprintf(out, "#\n# Mapped files whose code JIT records named (share of samples, file, cookie):\n");
+		for (i = 0; i < h->nr_img; i++) {
+			const struct unres_entry *u = &h->img[i];
+			char hex[JREC_COOKIE_HEX_LEN] = "";
+
+			jrec_cookie_hex(&u->dso->cookie, hex);
+			fprintf(out, "#   %6.2f%%  %s  %s%s%s\n", hist__pct(u->period, h->total_period),
+				u->dso->path, jrec_cookie_kind_name(&u->dso->cookie), *hex ? " " : "",
+				hex);
+		}
+	}
+	if (h->nr_u) {
+		fprintf(out, "#\n# Not symbolized (share of samples, why):\n");
+		for (i = 0; i < h->nr_u; i++) {
+			const struct unres_entry *u = &h->u[i];
+			char hex[JREC_COOKIE_HEX_LEN] = "";
+
+			if (u->dso && u->dso->cookie.len)
+				jrec_cookie_hex(&u->dso->cookie, hex);
+			fprintf(out, "#   %6.2f%%  %s%s%s%s  %s\n", hist__pct(u->period, h->total_period),
+				u->dso ? u->dso->path : (u->anon ? u->anon : "[unknown]"),
+				*hex ? " (" : "", hex, *hex ? ")" : "", dso_status_str(u->why));
+		}
+	}
+	fputs("#\n", out);
+}

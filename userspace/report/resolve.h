@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * resolve: what a sample address is (resolve.c): the file or anonymous
+ * memory that held it, the function, where that starts, and over which
+ * sample times the answer holds. What the outputs see of a session; the
+ * session itself is opaque here.
+ */
+#ifndef JREC_RESOLVE_H
+#define JREC_RESOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dso.h"
+
+struct session;
+struct jit_sym;
+
+enum res_kind { RES_USER = '.', RES_KERNEL = 'k' };
+
+struct resolved {
+	struct dso *dso;       /* NULL for anonymous memory without a file */
+	const char *sym;       /* NULL when unresolved */
+	bool plt;              /* print sym with "@plt" */
+	uint64_t addr;         /* the address shown when unresolved */
+	uint64_t sym_start;    /* where sym starts, in the same space as addr */
+	char level;            /* enum res_kind */
+	const struct jit_sym *jit;
+	uint64_t vaddr;        /* for srcline in dso->img */
+	enum dso_status why;   /* when sym is NULL */
+	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
+	/* the sample times over which this address resolves the same; until 0: only now */
+	uint64_t valid_from, valid_until;
+};
+
+/*
+ * Address @ip of process @pid at @time, in the mode of @misc
+ * (PERF_RECORD_MISC_KERNEL or _USER), into @out.
+ */
+void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
+		      struct resolved *out);
+/* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
+const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
+
+#endif

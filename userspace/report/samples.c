@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pass over the samples (samples.h): each sample's call chain as the
+ * views see it, the one the kernel recorded or the recorded kernel part and
+ * the user stack copy unwound (unwind.c), each of its addresses resolved
+ * (resolve.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "samples.h"
+#include "session.h"
+#include "unwind.h"
+
+/* perf's default kernel.perf_event_max_stack is 127 */
+#define MAX_USER_FRAMES 256
+
+int samples__init(struct samples *it, struct session *s)
+{
+	memset(it, 0, sizeof(*it));
+	it->s = s;
+	it->nr_events = perf_reader__nr_attrs(s->r);
+	it->attr0 = perf_reader__attr(s->r, 0);
+	return 0;
+}
+
+void samples__release(struct samples *it)
+{
+	if (!it)
+		return;
+	unwinder__delete(it->unwinder);
+	free(it->chain);
+	free(it->res);
+	free(it->ips);
+	memset(it, 0, sizeof(*it));
+}
+
+size_t samples__nr_events(const struct samples *it)
+{
+	return it->nr_events;
+}
+
+const struct pr_attr *samples__event(const struct samples *it, size_t i)
+{
+	return i < it->nr_events ? perf_reader__attr(it->s->r, i) : NULL;
+}
+
+bool samples__have_chains(const struct samples *it)
+{
+	size_t i;
+
+	for (i = 0; i < it->nr_events; i++)
+		if (perf_reader__attr(it->s->r, i)->sample_type & PERF_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+double samples__progress(const struct samples *it)
+{
+	uint64_t size = perf_reader__data_size(it->s->r);
+
+	return it->cur.ev && size ? (double)it->cur.ev->offset / (double)size : 0.0;
+}
+
+const char *samples__comm(struct samples *it)
+{
+	if (!it->have_comm) {
+		it->comm = session__comm(it->s, it->cur.tid, it->cur.pid, it->cur.time);
+		it->have_comm = true;
+	}
+	return it->comm;
+}
+
+const struct resolved *samples__self(struct samples *it)
+{
+	if (!it->have_self) {
+		session__resolve(it->s, it->cur.pid, it->cur.ev->sample.ip, it->cur.time,
+				 it->cur.ev->misc, &it->self);
+		it->have_self = true;
+	}
+	return &it->self;
+}
+
+const char *samples__srcline(struct samples *it, const struct resolved *res)
+{
+	return session__srcline(it->s, it->cur.pid, res);
+}
+
+/*
+ * The chain of the current sample in host byte order, context markers
+ * (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER) included, innermost first.
+ */
+static int raw_chain(struct samples *it, const uint64_t **ips, uint64_t *nr)
+{
+	const struct pr_event *ev = it->cur.ev;
+	const struct pr_sample *smp = &ev->sample;
+	bool dwarf = smp->regs_abi && smp->stack_size;
+	uint64_t i, n = 0, need = smp->nr_callchain + (dwarf ? 1 + MAX_USER_FRAMES : 0);
+	int err;
+
+	*ips = NULL;
+	*nr = 0;
+	if (!need)
+		return 0;
+	if (array_grow(&it->chain, &it->chain_cap, need))
+		return -ENOMEM;
+	for (i = 0; i < smp->nr_callchain; i++) {
+		uint64_t ip = pr_callchain_at(it->s->r, smp, i);
+
+		/* unwound user frames replace whatever user part was recorded */
+		if (dwarf && ip == PERF_CONTEXT_USER)
+			break;
+		it->chain[n++] = ip;
+	}
+	if (dwarf) {
+		if (!it->unwinder) {
+			err = unwinder__new(it->s, &it->unwinder);
+			if (err)
+				return err;
+		}
+		it->chain[n] = PERF_CONTEXT_USER;
+		i = unwinder__frames(it->unwinder, ev, it->cur.time, it->chain + n + 1,
+				     MAX_USER_FRAMES);
+		if (i)
+			n += 1 + i;
+	}
+	*ips = it->chain;
+	*nr = n;
+	return 0;
+}
+
+static int push(struct samples *it, uint64_t ip, const struct resolved *res)
+{
+	if (array_grow(&it->res, &it->cap_res, it->frames.nr + 1) ||
+	    array_grow(&it->ips, &it->cap_ips, it->frames.nr + 1))
+		return -ENOMEM;
+	it->ips[it->frames.nr] = ip;
+	it->res[it->frames.nr++] = *res;
+	return 0;
+}
+
+int samples__frames(struct samples *it, const struct sample_frames **out)
+{
+	const struct pr_event *ev = it->cur.ev;
+	uint16_t mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct sample_frames *f = &it->frames;
+	const struct resolved *self = samples__self(it);
+	struct resolved res;
+	const uint64_t *ips;
+	uint64_t i, nr = 0;
+	bool first = true;
+	int err;
+
+	*out = f;
+	if (it->have_frames)
+		return 0;
+	memset(f, 0, sizeof(*f));
+	err = raw_chain(it, &ips, &nr);
+	for (i = 0; i < nr && !err; i++) {
+		uint64_t ip = ips[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
+			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
+							 : 0; /* hypervisor, guest: not ours */
+			continue;
+		}
+		if (first && mode && ip == ev->sample.ip)
+			f->first_is_ip = true;
+		first = false;
+		if (!mode)
+			continue;
+		session__resolve(it->s, it->cur.pid, ip, it->cur.time, mode, &res);
+		err = push(it, ip, &res);
+		f->nr_chain++;
+	}
+	if (err)
+		return err;
+	f->res = it->res;
+	f->ips = it->ips;
+	if (!f->nr_chain) {
+		f->res = self;
+		f->ips = &ev->sample.ip;
+		f->nr = 1;
+	}
+	it->have_frames = true;
+	return 0;
+}
+
+static void sample_set(struct samples *it, const struct pr_event *ev)
+{
+	struct sample *smp = &it->cur;
+	size_t ai = ev->attr && it->attr0 ? (size_t)(ev->attr - it->attr0) : 0;
+
+	smp->ev = ev;
+	smp->pid = ev->id.pid;
+	smp->tid = ev->id.tid;
+	smp->cpu = ev->id.cpu;
+	smp->time = session__time(ev);
+	smp->period = ev->sample.period;
+	smp->event = ai;
+	smp->event_name = ev->attr ? ev->attr->name : "?";
+	it->have_comm = it->have_self = it->have_frames = false;
+	it->frames.nr = 0;
+}
+
+struct pass {
+	struct samples *it;
+	sample_fn on_sample;
+	record_fn on_record;
+	void *ctx;
+};
+
+static int on_event(const struct pr_event *ev, void *arg)
+{
+	struct pass *p = arg;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return p->on_record ? p->on_record(ev, p->ctx) : 0;
+	sample_set(p->it, ev);
+	return p->on_sample(p->it, &p->it->cur, p->ctx);
+}
+
+int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_record, void *ctx)
+{
+	struct pass p = { it, on_sample, on_record, ctx };
+
+	return perf_reader__for_each_event(it->s->r, on_event, &p);
+}

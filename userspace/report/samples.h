@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * samples: the report's one pass over a recording's samples, each resolved
+ * once for every view that consumes it (the report's table, call trees and
+ * flame graphs, script, archive). A sample comes with its process, thread,
+ * CPU, time, period and event; its command, its own address's function and
+ * its call chain's frames are resolved when first asked for, once per
+ * sample, and a frame's source line on demand.
+ */
+#ifndef JREC_SAMPLES_H
+#define JREC_SAMPLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "resolve.h"
+
+struct pr_attr;
+struct pr_event;
+struct unwinder;
+
+struct sample {
+	const struct pr_event *ev; /* the record, for what only one view shows */
+	uint32_t pid, tid, cpu;
+	uint64_t time; /* its time, or its file offset when the recording has no times */
+	uint64_t period;
+	size_t event;		/* the index of its event (attr) in the recording */
+	const char *event_name; /* "?" when the recording names none */
+};
+
+/*
+ * A sample's frames, the sampled function first, the outermost caller last:
+ * the call chain the kernel recorded (-g), or for a sample that carries a
+ * copy of its user stack (--call-graph dwarf), the recorded kernel part and
+ * the user frames unwound from the copy (unwind.c); hypervisor and guest
+ * addresses are left out. A sample without a chain has its own frame only.
+ */
+struct sample_frames {
+	const struct resolved *res;
+	const uint64_t *ips; /* each frame's address */
+	size_t nr;
+	size_t nr_chain;  /* frames that came from a chain: 0 when the sample has none */
+	bool first_is_ip; /* the chain starts with the sample's own address, as res[0] */
+};
+
+struct samples {
+	struct session *s;
+	struct sample cur;
+	const struct pr_attr *attr0; /* the recording's attrs, an array */
+	size_t nr_events;
+	/* the current sample's, each valid once made */
+	const char *comm;
+	struct resolved self;
+	bool have_comm, have_self, have_frames;
+	struct resolved *res;
+	uint64_t *ips;
+	size_t cap_res, cap_ips;
+	struct sample_frames frames;
+	/* call chains */
+	struct unwinder *unwinder; /* made for the first sample with a user stack copy */
+	uint64_t *chain;
+	size_t chain_cap;
+};
+
+/* @s loaded (session__load()). 0 or -errno. */
+int samples__init(struct samples *it, struct session *s);
+void samples__release(struct samples *it);
+
+typedef int (*sample_fn)(struct samples *it, const struct sample *smp, void *ctx);
+typedef int (*record_fn)(const struct pr_event *ev, void *ctx);
+
+/*
+ * @on_sample for each sample in the recording's order, and @on_record
+ * (when not NULL) for every other record between them. Stops at the first
+ * non-zero return, which it returns; else 0 or -errno.
+ */
+int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_record, void *ctx);
+
+/* The current sample's command at its time (interned), never NULL. */
+const char *samples__comm(struct samples *it);
+/* The current sample's own address, resolved. */
+const struct resolved *samples__self(struct samples *it);
+/* The current sample's frames; valid until the next sample. 0 or -ENOMEM. */
+int samples__frames(struct samples *it, const struct sample_frames **out);
+/* "file.c:12" for a frame of the current sample (interned), or a "dso[+addr]" fallback. */
+const char *samples__srcline(struct samples *it, const struct resolved *res);
+
+/* The recording's events: how many, and each (NULL past the end). */
+size_t samples__nr_events(const struct samples *it);
+const struct pr_attr *samples__event(const struct samples *it, size_t i);
+/* Whether any event's samples carry call chains (or user stacks to unwind). */
+bool samples__have_chains(const struct samples *it);
+/* How far the pass is, 0 to 1. */
+double samples__progress(const struct samples *it);
+
+#endif

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * samples, the report's one pass over the samples: over a recording made
+ * here (a COMM, an MMAP2 of this test's own executable, samples in three of
+ * its functions with and without call chains, one chain with a hypervisor
+ * part), each sample comes with its process, thread, time, period, event and
+ * command, its own function and its frames, the same whichever of them a
+ * view asks for first and in which order (the table asks for the command
+ * first, script for its own function, archive for the frames), and the same
+ * as resolving each address alone.
+ */
+#include <link.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perf-writer.h"
+#include "report/samples.h"
+#include "report/session.h"
+#include "tap.h"
+
+#define PID 4242u
+#define NR_SAMPLES 3
+
+__attribute__((noinline)) int leaf_fn(int x);
+__attribute__((noinline)) int mid_fn(int x);
+__attribute__((noinline)) int top_fn(int x);
+
+__attribute__((noinline)) int leaf_fn(int x)
+{
+	return x * 3 + 1;
+}
+
+__attribute__((noinline)) int mid_fn(int x)
+{
+	return leaf_fn(x) + 2;
+}
+
+__attribute__((noinline)) int top_fn(int x)
+{
+	return mid_fn(x) * 5;
+}
+
+struct rec {
+	uint8_t b[512];
+	size_t len;
+};
+
+static void put(struct rec *r, const void *p, size_t n)
+{
+	memcpy(r->b + r->len, p, n);
+	r->len += n;
+}
+
+static void put64(struct rec *r, uint64_t v)
+{
+	put(r, &v, 8);
+}
+
+static void put32(struct rec *r, uint32_t v)
+{
+	put(r, &v, 4);
+}
+
+static void begin(struct rec *r, uint32_t type)
+{
+	struct perf_event_header h = {.type = type};
+
+	memset(r, 0, sizeof(*r));
+	put(r, &h, sizeof(h));
+}
+
+/* A name padded to 8 bytes. */
+static void put_name(struct rec *r, const char *s)
+{
+	size_t n = strlen(s) + 1, pad = (n + 7) / 8 * 8;
+
+	put(r, s, n);
+	r->len += pad - n;
+}
+
+/* The sample_id trailer (TID, TIME), then the header's size. */
+static int end(struct perf_writer *w, struct rec *r, uint64_t time)
+{
+	put32(r, PID);
+	put32(r, PID);
+	put64(r, time);
+	((struct perf_event_header *)r->b)->size = (uint16_t)r->len;
+	return perf_writer__write(w, r->b, r->len);
+}
+
+static int sample(struct perf_writer *w, uint64_t ip, uint64_t time, const uint64_t *chain,
+		  size_t nr)
+{
+	struct rec r;
+	size_t i;
+
+	begin(&r, PERF_RECORD_SAMPLE);
+	put64(&r, ip);
+	put32(&r, PID);
+	put32(&r, PID);
+	put64(&r, time);
+	put64(&r, 1000); /* period */
+	put64(&r, nr);
+	for (i = 0; i < nr; i++)
+		put64(&r, chain[i]);
+	((struct perf_event_header *)r.b)->size = (uint16_t)r.len;
+	((struct perf_event_header *)r.b)->misc = PERF_RECORD_MISC_USER;
+	return perf_writer__write(w, r.b, r.len);
+}
+
+static int first_phdr(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	*(uint64_t *)arg = info->dlpi_addr;
+	return 1;
+}
+
+static uint64_t ip_of(int (*fn)(int))
+{
+	return (uint64_t)(uintptr_t)fn + 4; /* inside, not at the symbol's start */
+}
+
+static int make_recording(const char *path, const char *exe)
+{
+	struct perf_event_attr attr = {0};
+	struct perf_writer *w = NULL;
+	uint64_t base = 0, id = 1;
+	uint64_t leaf = ip_of(leaf_fn), mid = ip_of(mid_fn), top = ip_of(top_fn);
+	const uint64_t chain0[] = {PERF_CONTEXT_USER, leaf, mid, top};
+	const uint64_t chain2[] = {PERF_CONTEXT_HV, 0x1234, PERF_CONTEXT_USER, leaf, mid};
+	struct rec r;
+	int err;
+
+	dl_iterate_phdr(first_phdr, &base);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.size = sizeof(attr);
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			   PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	attr.sample_id_all = 1;
+	attr.mmap2 = 1;
+	attr.comm = 1;
+	err = perf_writer__new(path, &w);
+	if (!err)
+		err = perf_writer__add_attr(w, &attr, &id, 1);
+	if (!err)
+		err = perf_writer__begin(w);
+	begin(&r, PERF_RECORD_COMM);
+	put32(&r, PID);
+	put32(&r, PID);
+	put_name(&r, "unit-comm");
+	if (!err)
+		err = end(w, &r, 100);
+	begin(&r, PERF_RECORD_MMAP2);
+	put32(&r, PID);
+	put32(&r, PID);
+	put64(&r, base);
+	put64(&r, 64ULL << 20);
+	put64(&r, 0);
+	put32(&r, 0);
+	put32(&r, 0);
+	put64(&r, 0);
+	put64(&r, 0);
+	put32(&r, PROT_READ | PROT_EXEC);
+	put32(&r, MAP_PRIVATE);
+	put_name(&r, exe);
+	if (!err)
+		err = end(w, &r, 200);
+	if (!err)
+		err = sample(w, leaf, 1000, chain0, 4);
+	if (!err)
+		err = sample(w, mid, 2000, NULL, 0);
+	if (!err)
+		err = sample(w, leaf, 3000, chain2, 5);
+	if (!err)
+		err = perf_writer__finish(w);
+	perf_writer__free(w);
+	return err;
+}
+
+/* What one view saw of each sample, as text. */
+struct seen {
+	char s[NR_SAMPLES][512];
+	int n, bad;
+	int order; /* 0: frames first; 1: command, own function, then frames; 2: own function only */
+};
+
+static void add(char *buf, const char *what)
+{
+	size_t l = strlen(buf);
+
+	snprintf(buf + l, 512 - l, "%s|", what ? what : "?");
+}
+
+static int view(struct samples *it, const struct sample *smp, void *ctx)
+{
+	struct seen *v = ctx;
+	const struct sample_frames *fr = NULL;
+	const struct resolved *self;
+	char *buf, num[64];
+	size_t i;
+
+	if (v->n >= NR_SAMPLES) {
+		v->bad = 1;
+		return 0;
+	}
+	buf = v->s[v->n++];
+	if (v->order == 0 && samples__frames(it, &fr))
+		v->bad = 1;
+	snprintf(num, sizeof(num), "%u/%u %llu %llu %zu %s", smp->pid, smp->tid,
+		 (unsigned long long)smp->time, (unsigned long long)smp->period, smp->event,
+		 smp->event_name);
+	add(buf, num);
+	add(buf, samples__comm(it));
+	self = samples__self(it);
+	add(buf, self->sym);
+	if (v->order == 2)
+		return 0;
+	if (!fr && samples__frames(it, &fr))
+		v->bad = 1;
+	if (!fr)
+		return 0;
+	snprintf(num, sizeof(num), "chain %zu first %d", fr->nr_chain, fr->first_is_ip);
+	add(buf, num);
+	for (i = 0; i < fr->nr; i++) {
+		snprintf(num, sizeof(num), "%llx", (unsigned long long)fr->ips[i]);
+		add(buf, num);
+		add(buf, fr->res[i].sym);
+	}
+	return 0;
+}
+
+static int pass(struct session *s, struct seen *v, int order)
+{
+	struct samples it;
+	int err;
+
+	memset(v, 0, sizeof(*v));
+	v->order = order;
+	err = samples__init(&it, s);
+	if (!err)
+		err = samples__for_each(&it, view, NULL, v);
+	samples__release(&it);
+	return err || v->bad;
+}
+
+/* The same sample's line made by resolving each address alone. */
+static void expect(struct session *s, char *buf, uint64_t time, uint64_t ip, size_t nr_chain,
+		   int first, const uint64_t *ips, size_t nr)
+{
+	struct resolved res;
+	char num[64];
+	size_t i;
+
+	buf[0] = 0;
+	snprintf(num, sizeof(num), "%u/%u %llu 1000 0 cpu-clock", PID, PID,
+		 (unsigned long long)time);
+	add(buf, num);
+	add(buf, "unit-comm");
+	session__resolve(s, PID, ip, time, PERF_RECORD_MISC_USER, &res);
+	add(buf, res.sym);
+	snprintf(num, sizeof(num), "chain %zu first %d", nr_chain, first);
+	add(buf, num);
+	for (i = 0; i < nr; i++) {
+		session__resolve(s, PID, ips[i], time, PERF_RECORD_MISC_USER, &res);
+		snprintf(num, sizeof(num), "%llx", (unsigned long long)ips[i]);
+		add(buf, num);
+		add(buf, res.sym);
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/test-samples.XXXXXX", path[64], exe[4096], err[256] = "", what[160];
+	static char want[NR_SAMPLES][512];
+	static struct seen a, b, c;
+	uint64_t leaf = ip_of(leaf_fn), mid = ip_of(mid_fn), top = ip_of(top_fn);
+	const uint64_t f0[] = {leaf, mid, top}, f1[] = {mid}, f2[] = {leaf, mid};
+	struct session s;
+	ssize_t n;
+	int i, ok;
+
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0 || !mkdtemp(dir)) {
+		skip("the samples of a recording of this program", "no /proc/self/exe or /tmp");
+		return tap_done();
+	}
+	exe[n] = 0;
+	snprintf(path, sizeof(path), "%s/unit.data", dir);
+	check(!make_recording(path, exe), "a recording of three samples is written");
+	ok = !session__open(&s, path, err, sizeof(err));
+	check(ok && !session__load(&s), "the recording opens and loads");
+	if (!ok)
+		return tap_done();
+	check(!pass(&s, &a, 0), "frames first: every sample, once");
+	check(!pass(&s, &b, 1), "command and own function first: every sample, once");
+	check(!pass(&s, &c, 2), "own function only: every sample, once");
+	check(a.n == NR_SAMPLES && b.n == NR_SAMPLES, "three samples seen");
+	expect(&s, want[0], 1000, leaf, 3, 1, f0, 3);
+	expect(&s, want[1], 2000, mid, 0, 0, f1, 1);
+	expect(&s, want[2], 3000, leaf, 2, 0, f2, 2);
+	check(strstr(want[0], "|leaf_fn|") && strstr(want[0], "|mid_fn|") &&
+		      strstr(want[0], "|top_fn|"),
+	      "the test's own functions resolve by their ELF symbols");
+	for (i = 0; i < NR_SAMPLES; i++) {
+		snprintf(what, sizeof(what), "sample %d: the same frames whichever is asked first", i);
+		check(!strcmp(a.s[i], b.s[i]), what);
+		if (strcmp(a.s[i], b.s[i]))
+			printf("# %s\n# %s\n", a.s[i], b.s[i]);
+		snprintf(what, sizeof(what), "sample %d: frames as each address resolved alone", i);
+		check(!strcmp(a.s[i], want[i]), what);
+		if (strcmp(a.s[i], want[i]))
+			printf("# %s\n# %s\n", a.s[i], want[i]);
+		snprintf(what, sizeof(what), "sample %d: its own function as with its frames", i);
+		check(!strncmp(a.s[i], c.s[i], strlen(c.s[i])), what);
+	}
+	check(strstr(a.s[1], "chain 0 first 0") != NULL,
+	      "a sample without a chain has its own frame only");
+	check(strstr(a.s[2], "|1234|") == NULL, "a chain's hypervisor addresses are left out");
+	session__close(&s);
+	unlink(path);
+	rmdir(dir);
+	return tap_done();
+}
