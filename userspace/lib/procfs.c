@@ -4,6 +4,8 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -197,6 +199,40 @@ int procfs_read_maps(pid_t pid, int (*fn)(const struct procfs_map *m, void *ctx)
 		err = procfs_parse_maps((const char *)b.data, b.len, fn, ctx);
 	buf__release(&b);
 	return err;
+}
+
+/* The [vdso] mapping that starts at *ctx's address: its end stored in its place. */
+static int find_vdso(const struct procfs_map *m, void *ctx)
+{
+	uint64_t *want = ctx;
+
+	if (strcmp(m->path, "[vdso]") || m->start != want[0] || m->end <= m->start ||
+	    m->end - m->start > (1u << 20))
+		return 0;
+	want[1] = m->end;
+	return 1;
+}
+
+int procfs_read_own_vdso(void **out, size_t *len)
+{
+	uint64_t range[2] = { getauxval(AT_SYSINFO_EHDR), 0 };
+	int err;
+
+	*out = NULL;
+	*len = 0;
+	if (!range[0])
+		return -ENOENT;
+	err = procfs_read_maps(getpid(), find_vdso, range);
+	if (err < 0)
+		return err;
+	if (!range[1])
+		return -ENOENT;
+	*len = range[1] - range[0];
+	*out = malloc(*len);
+	if (!*out)
+		return -ENOMEM;
+	memcpy(*out, (const void *)(uintptr_t)range[0], *len);
+	return 0;
 }
 
 /* The value after "key:" on its own line of a status text; NULL if absent. */

@@ -44,6 +44,12 @@ int procfs_parse_maps(const char *text, size_t len,
 int procfs_read_maps(pid_t pid, int (*fn)(const struct procfs_map *m, void *ctx), void *ctx);
 
 /*
+ * A copy of this process's own vdso (the [vdso] mapping at AT_SYSINFO_EHDR,
+ * at most 1 MiB), malloc'd into *@out. 0, -ENOENT (none), -errno, -ENOMEM.
+ */
+int procfs_read_own_vdso(void **out, size_t *len);
+
+/*
  * The innermost pid from the "NSpid:" line of a /proc/PID/status text (the
  * pid as the process sees itself). 0 and *nspid set, -ENOENT without such a
  * line (kernel before 4.1), -EINVAL if malformed.

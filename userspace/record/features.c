@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "dso.h"
 #include "elf-image.h"
 #include "jrec-sections.h"
 #include "kernel-syms.h"
@@ -85,9 +84,10 @@ static int vdso_build_id(struct buf *b)
 {
 	struct elf_image *img;
 	uint8_t id[20];
-	size_t n;
+	size_t n, len;
+	void *mem;
 
-	if (dso__open_own_vdso(&img))
+	if (procfs_read_own_vdso(&mem, &len) || elf_image__open_mem(mem, len, &img))
 		return 0;
 	n = elf_image__build_id(img, id, sizeof(id));
 	elf_image__close(img);

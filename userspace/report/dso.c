@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +12,7 @@
 #include "archive-syms.h"
 #include "buildid-cache.h"
 #include "perf-file.h"
+#include "procfs.h"
 #include "stored-syms.h"
 
 static uint64_t hash_str(const char *s, uint64_t h)
@@ -163,34 +163,12 @@ static bool try_debuginfod(struct dso_set *s, struct dso *d)
 
 int dso__open_own_vdso(struct elf_image **out)
 {
-	unsigned long base = getauxval(AT_SYSINFO_EHDR);
-	unsigned long long lo, hi;
-	char line[256];
-	int err = -ENOENT;
-	FILE *f;
+	size_t len;
 	void *buf;
+	int err = procfs_read_own_vdso(&buf, &len);
 
 	*out = NULL;
-	if (!base)
-		return -ENOENT;
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "[vdso]") || sscanf(line, "%llx-%llx", &lo, &hi) != 2 ||
-		    lo != base || hi <= lo || hi - lo > (1u << 20))
-			continue;
-		buf = malloc(hi - lo);
-		if (!buf) {
-			err = -ENOMEM;
-			break;
-		}
-		memcpy(buf, (const void *)base, hi - lo);
-		err = elf_image__open_mem(buf, hi - lo, out);
-		break;
-	}
-	fclose(f);
-	return err;
+	return err ? err : elf_image__open_mem(buf, len, out);
 }
 
 /* This process's own vdso, which is the recorded one when the kernel is the same. */
