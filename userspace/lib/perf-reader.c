@@ -452,7 +452,16 @@ int perf_reader__open(const char *path, struct perf_reader **out, char *errbuf, 
 		r->mapped = true;
 	}
 	r->fd = fd; /* the data section is streamed from it */
-	return open_common(r, out, errbuf, errlen);
+	err = open_common(r, out, errbuf, errlen);
+	if (err && errbuf && errlen && errbuf[0]) {
+		/* what is wrong with the contents, said of the file: "PATH: reason" */
+		char *why = strdup(errbuf);
+
+		if (why)
+			set_err(errbuf, errlen, "%s: %s", path, why);
+		free(why);
+	}
+	return err;
 out_close:
 	close(fd);
 	return err;

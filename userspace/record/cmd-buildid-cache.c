@@ -177,19 +177,12 @@ int cmd_buildid_cache(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "jrec buildid-cache: invalid or incomplete option "
-						"'-%c'; see 'jrec buildid-cache --help'\n", optopt);
-			else
-				fprintf(stderr, "jrec buildid-cache: invalid or incomplete option "
-						"'%s'; see 'jrec buildid-cache --help'\n",
-					argv[optind - 1]);
-			return 2;
+			return cmd__bad_option("buildid-cache", argv);
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "jrec buildid-cache: unexpected argument '%s'\n", argv[optind]);
-		return 2;
+		return JREC_EXIT_USAGE;
 	}
 	if (!do_list && !remove && !purge_path && !purge_all && !do_prune) {
 		fprintf(stderr, "jrec buildid-cache: nothing to do: give -l, -r, -p, -P or "

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "record.h"
 
 #define DEFAULT_OUTPUT "jrec.data"
@@ -260,12 +261,7 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			usage(stdout);
 			return 1;
 		default:
-			if (optopt && optopt < 256)
-				fprintf(stderr, "jrec record: invalid or incomplete option '-%c'; "
-						"see 'jrec record --help'\n", optopt);
-			else
-				fprintf(stderr, "jrec record: invalid or incomplete option '%s'; "
-						"see 'jrec record --help'\n", argv[optind - 1]);
+			cmd__bad_option("record", argv);
 			return -EINVAL;
 		}
 	}

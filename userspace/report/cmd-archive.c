@@ -568,6 +568,7 @@ int cmd_archive(int argc, char **argv)
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:qh", archive_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -580,13 +581,12 @@ int cmd_archive(int argc, char **argv)
 			fputs(archive_usage, stdout);
 			return 0;
 		default:
-			fputs(archive_usage, stderr);
-			return 1;
+			return cmd__bad_option("archive", argv);
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "jrec archive: unexpected argument '%s'\n", argv[optind]);
-		return 1;
+		return JREC_EXIT_USAGE;
 	}
 	return archive__file(input, quiet);
 }

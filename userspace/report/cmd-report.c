@@ -324,6 +324,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 	int c;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qhg::o:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -390,7 +391,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			}
 			break;
 		default:
-			fputs(report_usage, stderr);
+			cmd__bad_option("report", argv);
 			return -EINVAL;
 		}
 	}
@@ -553,20 +554,20 @@ int cmd_report(int argc, char **argv)
 	struct report_meta meta = { 0 };
 	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, -1 };
 	const struct output *fmt;
+	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
-	int ret;
 
 	r.graph.min_pct = 0.5; /* perf's default threshold */
 	ret = parse_args(&r, &a, &meta, argc, argv);
 	if (ret) {
-		ret = ret > 0 ? 0 : ret; /* --help */
+		status = ret > 0 ? 0 : JREC_EXIT_USAGE; /* --help, or bad usage */
 		goto out;
 	}
 	fmt = outputs__find(a.format);
 	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
 				"(stdio, json, folded, svg, pprof or speedscope)\n", a.format);
-		ret = -EINVAL;
+		status = JREC_EXIT_USAGE;
 		goto out;
 	}
 	r.want_flame = fmt->flame;
@@ -599,5 +600,5 @@ out:
 		hist__release(&r.hs[i]);
 	free(r.hs);
 	filters__release(&r.f);
-	return ret ? 1 : 0;
+	return status >= 0 ? status : ret ? 1 : 0;
 }

@@ -223,6 +223,7 @@ int cmd_script(int argc, char **argv)
 	int c, ret;
 
 	optind = 1;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "i:h", script_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -241,8 +242,7 @@ int cmd_script(int argc, char **argv)
 			fputs(script_usage, stdout);
 			return 0;
 		default:
-			fputs(script_usage, stderr);
-			return 1;
+			return cmd__bad_option("script", argv);
 		}
 	}
 	sc.out = stdout;
