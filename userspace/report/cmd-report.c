@@ -13,6 +13,7 @@
 #include "filters.h"
 #include "hist.h"
 #include "outputs.h"
+#include "pager.h"
 #include "samples.h"
 #include "session.h"
 
@@ -20,7 +21,9 @@ static const char report_usage[] =
 	"usage: jrec report [OPTIONS]\n"
 	"\n"
 	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
-	"      --stdio             table on standard output (the default)\n"
+	"      --stdio             table on standard output (the default); on a terminal\n"
+	"                          through $PAGER (default less -FRSX)\n"
+	"      --no-pager          never through a pager (PAGER=cat does the same)\n"
 	"      --format FMT        stdio, json (schema: Documentation/report-json.rst), or a\n"
 	"                          flame graph: folded, svg, pprof, speedscope\n"
 	"                          (Documentation/report-outputs.rst)\n"
@@ -52,7 +55,7 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS };
+       OPT_SYMFS, OPT_NO_PAGER };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -72,6 +75,7 @@ static const struct option report_opts[] = {
 	{ "children", no_argument, NULL, OPT_CHILD },
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -313,7 +317,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 /* What the command line asks for, beyond what it sets in the report and its meta. */
 struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
-	bool plimit_set, quiet;
+	bool plimit_set, quiet, no_pager;
 	int children; /* -1: as perf, on when there are call chains */
 };
 
@@ -370,6 +374,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			break;
 		case OPT_SYMFS:
 			a->symfs = optarg;
+			break;
+		case OPT_NO_PAGER:
+			a->no_pager = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -497,6 +504,7 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	const struct hist **shown = NULL;
 	const char **events = NULL;
 	char kbid[JREC_COOKIE_HEX_LEN];
+	struct pager pager = { 0 };
 	FILE *out = stdout;
 	int ret;
 
@@ -526,6 +534,9 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 		ret = -EIO;
 		goto out;
 	}
+	/* the text table on a terminal through the pager; a pager that cannot start is no error */
+	if (!a->output && !a->no_pager && !strcmp(fmt->name, "stdio") && !pager__start(&pager))
+		out = pager.out;
 	if (fmt->flame && samples__nr_events(&r->it)) {
 		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
 
@@ -537,12 +548,15 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	ret = outputs__write(fmt, &view, out);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
+	if (pager.pid && (ret == -EPIPE || (ret && errno == EPIPE)))
+		ret = 0; /* the reader quit the pager before the end */
 	if (ret)
 		fprintf(stderr, "jrec report: %s: %s\n", a->output ? a->output : "standard output",
 			strerror(-ret));
 out:
-	if (out != stdout)
+	if (a->output && out != stdout)
 		fclose(out);
+	pager__finish(&pager);
 	free(shown);
 	free(events);
 	return ret;
@@ -552,7 +566,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, -1 };
+	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1 };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
