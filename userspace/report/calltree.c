@@ -285,14 +285,14 @@ long calltree__children_sorted(const struct calltree *t, uint32_t node, bool by_
 	return (long)nr;
 }
 
-static char *make_name(const struct ct_frame *f)
+static char *make_name(const struct ct_frame *f, bool params)
 {
 	char buf[80], *dm, *s;
 
 	if (f->kind == CT_PROCESS)
 		return strdup(f->comm);
 	if (f->sym) {
-		dm = jrec_demangle(f->sym);
+		dm = jrec_demangle(f->sym, params);
 		if (asprintf(&s, "%s%s", dm ? dm : f->sym, f->plt ? "@plt" : "") < 0)
 			s = NULL;
 		free(dm);
@@ -319,7 +319,7 @@ const char *calltree__name(struct calltree *t, uint32_t frame)
 	struct ct_frame *f = &t->f[frame];
 
 	if (!f->name)
-		f->name = make_name(f);
+		f->name = make_name(f, t->sym_params);
 	return f->name ? f->name : "[out of memory]";
 }
 

@@ -56,6 +56,7 @@ struct calltree {
 	uint32_t *nidx; /* (parent, frame) -> node, ncap slots */
 	size_t ncap;
 	bool by_address; /* unresolved frames: one per address (perf's -g), else one per file */
+	bool sym_params; /* C++ names with their parameter lists (-v) */
 };
 
 /* The frame id of a resolved address; -ENOMEM. */

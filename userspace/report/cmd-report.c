@@ -51,6 +51,7 @@ static const char report_usage[] =
 	"      --no-children       self time only\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
+	"  -v, --verbose           C++ names with their parameter lists (as perf report -v)\n"
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
@@ -77,6 +78,7 @@ static const struct option report_opts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -329,7 +331,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qhg::o:", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -371,6 +373,10 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			break;
 		case 'q':
 			a->quiet = true;
+			break;
+		case 'v':
+			meta->sym_params = true;
+			r->ct.sym_params = r->flame.sym_params = true;
 			break;
 		case OPT_SYMFS:
 			a->symfs = optarg;

@@ -58,7 +58,7 @@ static void print_sym(struct script *sc, uint64_t ip, const struct resolved *res
 
 	fprintf(sc->out, "%16llx ", (unsigned long long)ip);
 	if (res->sym) {
-		dm = jrec_demangle(res->sym);
+		dm = jrec_demangle(res->sym, false); /* as perf script: no parameter lists */
 		fprintf(sc->out, "%s%s+0x%llx", dm ? dm : res->sym, res->plt ? "@plt" : "",
 			(unsigned long long)(res->addr - res->sym_start));
 		free(dm);

@@ -183,9 +183,14 @@ bool filters__sym(const struct filters *f, const char *sym)
 		return false;
 	if (in_str(f->syms, f->nr_syms, sym))
 		return true;
-	dm = jrec_demangle(sym);
+	/* a C++ name matches as printed, without its parameters or (-v) with them */
+	dm = jrec_demangle(sym, false);
 	ok = dm && in_str(f->syms, f->nr_syms, dm);
 	free(dm);
+	if (!ok && (dm = jrec_demangle(sym, true))) {
+		ok = in_str(f->syms, f->nr_syms, dm);
+		free(dm);
+	}
 	return ok;
 }
 

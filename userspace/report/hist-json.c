@@ -95,7 +95,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 		if (h->has[SK_SYM]) {
 			fputs(", \"sym\": ", out);
 			if (e->k.sym)
-				json__str(out, hist__sym_name(&e->k, buf, sizeof(buf)));
+				json__str(out, hist__sym_name(&e->k, m->sym_params, buf, sizeof(buf)));
 			else
 				fputs("null", out);
 			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",

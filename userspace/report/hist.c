@@ -293,7 +293,7 @@ double hist__rank_pct(const struct hist *h, const struct hist_entry *e)
 	return hist__pct(h->children ? e->children : e->period, h->total_period);
 }
 
-const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len)
+const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, size_t len)
 {
 	char *dm;
 
@@ -301,7 +301,7 @@ const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len)
 		snprintf(buf, len, "0x%016llx", (unsigned long long)k->addr);
 		return buf;
 	}
-	dm = jrec_demangle(k->sym);
+	dm = jrec_demangle(k->sym, params);
 	snprintf(buf, len, "%s%s", dm ? dm : k->sym, k->plt ? "@plt" : "");
 	free(dm);
 	return buf;

@@ -130,6 +130,7 @@ struct report_meta {
 	double percent_limit;
 	bool section_only; /* stdio: the next event's table, without the file's header */
 	const struct graph_opts *graph; /* -g, or NULL */
+	bool sym_params; /* -v: C++ names with their parameter lists */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
@@ -148,6 +149,6 @@ static inline double hist__pct(uint64_t v, uint64_t total)
 /* The share an entry is ranked and limited by: children in --children mode, else self. */
 double hist__rank_pct(const struct hist *h, const struct hist_entry *e);
 /* The symbol as shown: demangled, with "@plt"; into buf. */
-const char *hist__sym_name(const struct hist_key *k, char *buf, size_t len);
+const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, size_t len);
 
 #endif

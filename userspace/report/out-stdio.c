@@ -26,7 +26,8 @@ static void build_id_hex(const struct hist_key *k, char *buf)
 }
 
 /* One cell's text for key @key of entry @e. */
-static const char *cell(const struct hist_entry *e, enum sort_key key, char *buf, size_t len)
+static const char *cell(const struct hist_entry *e, enum sort_key key, bool params, char *buf,
+			size_t len)
 {
 	char sym[1024];
 
@@ -42,7 +43,7 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, char *buf
 	case SK_DSO:
 		return dso_name(&e->k);
 	case SK_SYM:
-		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, sym, sizeof(sym)));
+		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, params, sym, sizeof(sym)));
 		return buf;
 	case SK_SRCLINE:
 		return e->k.srcline ? e->k.srcline : "??:0";
@@ -96,7 +97,7 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
 			continue;
 		for (k = 0; k < h->nr_keys; k++) {
-			size_t l = strlen(cell(&h->e[i], h->keys[k], buf, sizeof(buf)));
+			size_t l = strlen(cell(&h->e[i], h->keys[k], m->sym_params, buf, sizeof(buf)));
 
 			if (l > width[h->keys[k]])
 				width[h->keys[k]] = l;
@@ -127,7 +128,7 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 		if (m->show_nr_samples)
 			fprintf(out, "  %12llu", (unsigned long long)e->samples);
 		for (k = 0; k < h->nr_keys; k++) {
-			const char *c = cell(e, h->keys[k], buf, sizeof(buf));
+			const char *c = cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
 
 			if (k + 1 == h->nr_keys)
 				fprintf(out, "  %s", c);

@@ -62,7 +62,16 @@ int main(void)
 	check(f_a == f_a2 && f_a != f_b, "one frame per function, whatever the address in it");
 	check(f_u1 != f_u2, "unresolved: one frame per address (by_address)");
 	check(!strcmp(calltree__name(&t, f_u1), "0x5000"), "unresolved frame named by its address");
-	check(!strcmp(calltree__name(&t, f_zn), "foo::bar()"), "C++ names demangled");
+	check(!strcmp(calltree__name(&t, f_zn), "foo::bar"),
+	      "C++ names demangled, without their parameter lists as perf's");
+	{
+		struct calltree tv = { .sym_params = true };
+		uint32_t f;
+
+		check(!calltree__frame(&tv, &r_zn, &f) && !strcmp(calltree__name(&tv, f), "foo::bar()"),
+		      "with sym_params (-v) with their parameter lists");
+		calltree__release(&tv);
+	}
 
 	/* main;a x3 (period 10 each), main;b x1 (40), main x1 (5) */
 	err = calltree__new_root(&t, &root);

@@ -242,13 +242,15 @@ static const char v8_expect[] =
 
 static void demangling(void)
 {
-	char *a = jrec_demangle("_ZN3foo3barEi");
-	char *b = jrec_demangle("_ZN4core3fmt5write17h0123456789abcdefE");
-	char *c = jrec_demangle("plain_c");
-	char *v0 = jrec_demangle("_RNvCs1234_7mycrate3foo");
-	char *v8 = jrec_demangle(v8_name), *v8c = jrec_demangle(v8_clone);
+	char *a = jrec_demangle("_ZN3foo3barEi", true), *a0 = jrec_demangle("_ZN3foo3barEi", false);
+	char *b = jrec_demangle("_ZN4core3fmt5write17h0123456789abcdefE", false);
+	char *c = jrec_demangle("plain_c", false);
+	char *v0 = jrec_demangle("_RNvCs1234_7mycrate3foo", false);
+	char *v8 = jrec_demangle(v8_name, true), *v8c = jrec_demangle(v8_clone, true);
 
-	check(a && !strcmp(a, "foo::bar(int)"), "C++ names are demangled");
+	check(a && !strcmp(a, "foo::bar(int)"), "C++ names are demangled, with parameters when asked (-v)");
+	check(a0 && !strcmp(a0, "foo::bar"), "C++ names without their parameter lists by default, as perf's");
+	free(a0);
 	check(b && !strcmp(b, "core::fmt::write"), "Rust legacy names are demangled, hash dropped");
 	check(v0 && !strcmp(v0, "mycrate::foo"), "Rust v0 names are demangled");
 	check(v8 && !strcmp(v8, v8_expect) && v8c && !strcmp(v8c, v8_expect),
