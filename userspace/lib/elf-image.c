@@ -521,6 +521,33 @@ bool elf_image__has_full_symtab(const struct elf_image *img)
 	return img->full_symtab;
 }
 
+int elf_image__debuglink(const struct elf_image *img, char *name, size_t len, uint32_t *crc)
+{
+	Elf_Scn *scn;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	const char *p;
+	size_t n, off;
+
+	if (!img->elf || !(scn = find_scn(img->elf, ".gnu_debuglink", &sh)) || sh.sh_type == SHT_NOBITS)
+		return -ENOENT;
+	data = elf_getdata(scn, NULL);
+	if (!data || !data->d_buf || !data->d_size)
+		return -EINVAL;
+	p = data->d_buf;
+	n = strnlen(p, data->d_size);
+	/* the name, its NUL, padding to 4 bytes, then the CRC in the file's byte order */
+	off = (n + 1 + 3) & ~(size_t)3;
+	if (!n || n >= len || n == data->d_size || off + 4 > data->d_size || memchr(p, '/', n))
+		return -EINVAL;
+	memcpy(name, p, n + 1);
+	memcpy(crc, p + off, 4);
+	if (elf_getident(img->elf, NULL)[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ?
+							   ELFDATA2LSB : ELFDATA2MSB))
+		*crc = __builtin_bswap32(*crc);
+	return 0;
+}
+
 bool elf_image__has_dwarf(struct elf_image *img)
 {
 	if (!img->dw_tried) {

@@ -59,6 +59,13 @@ bool elf_image__has_symbols(const struct elf_image *img);
 bool elf_image__has_full_symtab(const struct elf_image *img);
 bool elf_image__has_dwarf(struct elf_image *img);
 /*
+ * The separate debug file a .gnu_debuglink section names: its file name
+ * (NUL-terminated, into @name of @len bytes) and the CRC-32 of its contents.
+ * 0; -ENOENT without the section; -EINVAL when it is malformed or the name
+ * does not fit.
+ */
+int elf_image__debuglink(const struct elf_image *img, char *name, size_t len, uint32_t *crc);
+/*
  * "file.c:123" (the file's base name) for @vaddr into @buf, or NULL: from
  * DWARF, else from the stored lines of elf_image__set_lines().
  */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "debuginfod-dl.h"
 #include "dso.h"
@@ -161,6 +163,77 @@ static bool try_debuginfod(struct dso_set *s, struct dso *d)
 	return ok;
 }
 
+static void use_binary_layout(struct dso_set *s, struct dso *d);
+
+/* The CRC-32 of the file at @path (.gnu_debuglink's checksum); false when it cannot be read. */
+static bool file_crc(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0L, Z_NULL, 0);
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	close(fd);
+	*crc = (uint32_t)c;
+	return n == 0;
+}
+
+/*
+ * A binary with no DWARF of its own (found at its path @mpath, or a copy of
+ * it in a build-id cache) may name its debug file in .gnu_debuglink (objcopy
+ * --only-keep-debug, then --add-gnu-debuglink): looked for beside the
+ * binary's path, in .debug/ there, and under the debuginfo root with the
+ * binary's directory, as gdb does; taken when
+ * its CRC is the one the link gives, for symbols and lines, with the
+ * binary's layout.
+ */
+static void try_debuglink(struct dso_set *s, struct dso *d, const char *mpath)
+{
+	char name[256], dir[8300], path[8600], *slash;
+	const char *ps = strrchr(d->path, '/');
+	struct elf_image *dbg;
+	uint32_t want, got;
+	unsigned int i;
+
+	if (elf_image__has_dwarf(d->img) || elf_image__debuglink(d->img, name, sizeof(name), &want))
+		return;
+	snprintf(dir, sizeof(dir), "%s", mpath);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return;
+	*slash = '\0';
+	for (i = 0; i < 3; i++) {
+		if (i == 0)
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+		else if (i == 1)
+			snprintf(path, sizeof(path), "%s/.debug/%s", dir, name);
+		else if (ps) /* the recorded path's directory under the debuginfo root (which --symfs moves) */
+			snprintf(path, sizeof(path), "%s%.*s/%s", s->debug_dir, (int)(ps - d->path),
+				 d->path, name);
+		else
+			break;
+		if (!strcmp(path, mpath) || !file_crc(path, &got) || got != want ||
+		    elf_image__open(path, &dbg))
+			continue;
+		if (!elf_image__has_dwarf(dbg)) {
+			elf_image__close(dbg);
+			continue;
+		}
+		elf_image__close(d->img);
+		free(d->used_path);
+		d->img = dbg;
+		d->used_path = strdup(path);
+		d->source = "debuglink";
+		d->status = elf_image__has_symbols(dbg) ? DSO_OK : DSO_STRIPPED;
+		use_binary_layout(s, d);
+		return;
+	}
+}
+
 int dso__open_own_vdso(struct elf_image **out)
 {
 	size_t len;
@@ -315,8 +388,10 @@ void dso__load(struct dso_set *s, struct dso *d)
 		if (!is_bid &&
 		    (jrec_cookie_from_path(path, &got) || !jrec_cookie_equal(&got, &d->cookie)))
 			path[0] = '\0';
-		if (path[0] && try_elf(d, path, "jrec-cache", true))
+		if (path[0] && try_elf(d, path, "jrec-cache", true)) {
+			try_debuglink(s, d, mpath);
 			return;
+		}
 		if (path[0] && !access(path, R_OK)) {
 			d->status = DSO_NOT_ELF;
 			d->source = "jrec-cache";
@@ -329,8 +404,10 @@ void dso__load(struct dso_set *s, struct dso *d)
 		if (home) {
 			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
 				 hex + 2);
-			if (try_elf(d, path, "perf-cache", true))
+			if (try_elf(d, path, "perf-cache", true)) {
+				try_debuglink(s, d, mpath);
 				return;
+			}
 			/* perf keeps the vdso it saw as "vdso" beside "elf" */
 			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/vdso", home, hex,
 				 hex + 2);
@@ -356,6 +433,7 @@ void dso__load(struct dso_set *s, struct dso *d)
 		}
 	}
 	if (try_elf(d, mpath, s->symfs[0] ? "symfs" : "path", false)) {
+		try_debuglink(s, d, mpath);
 		if (d->status == DSO_STRIPPED)
 			try_stored(s, d);
 		return;
