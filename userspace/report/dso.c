@@ -340,6 +340,15 @@ static void use_binary_layout(struct dso_set *s, struct dso *d)
 	}
 }
 
+/* Forget an image that was opened but is not to be used (a debug file without symbols). */
+static void drop_image(struct dso *d)
+{
+	elf_image__close(d->img);
+	d->img = NULL;
+	free(d->used_path);
+	d->used_path = NULL;
+}
+
 void dso__load(struct dso_set *s, struct dso *d)
 {
 	char hex[JREC_COOKIE_HEX_LEN], path[8300], mbuf[8300];
@@ -357,22 +366,12 @@ void dso__load(struct dso_set *s, struct dso *d)
 			use_binary_layout(s, d);
 			return;
 		}
-		if (d->img) {
-			elf_image__close(d->img);
-			d->img = NULL;
-			free(d->used_path);
-			d->used_path = NULL;
-		}
+		drop_image(d);
 		if (try_debuginfod(s, d) && d->status == DSO_OK) {
 			use_binary_layout(s, d);
 			return;
 		}
-		if (d->img) {
-			elf_image__close(d->img);
-			d->img = NULL;
-			free(d->used_path);
-			d->used_path = NULL;
-		}
+		drop_image(d);
 	}
 	if (d->cookie.len && s->cache_dir[0]) {
 		char *file = buildid_cache__path(s->cache_dir, &d->cookie, BUILDID_CACHE_FILE);

@@ -24,28 +24,9 @@
 #include "cfi-elf.h"
 #include "jit-symbols.h"
 #include "jitdump.h"
+#include "bytes.h"
 #include "tap.h"
 
-struct dump {
-	uint8_t b[2048];
-	size_t len;
-};
-
-static void emit(struct dump *d, const void *p, size_t n)
-{
-	memcpy(d->b + d->len, p, n);
-	d->len += n;
-}
-
-static void emit32(struct dump *d, uint32_t v)
-{
-	emit(d, &v, 4);
-}
-
-static void emit64(struct dump *d, uint64_t v)
-{
-	emit(d, &v, 8);
-}
 
 static const uint8_t tramp_endbr[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x48, 0x83, 0xec, 0x08,
 				       0xff, 0xd1, 0x48, 0x83, 0xc4, 0x08, 0xc3 };
@@ -97,33 +78,33 @@ static size_t cpython_unwind(uint8_t *out, uint32_t size, uint8_t after_sub, uin
 	return (size_t)(p - out);
 }
 
-static void put_trampoline(struct dump *d, uint64_t t, uint64_t addr, const uint8_t *code,
+static void put_trampoline(struct bytes *d, uint64_t t, uint64_t addr, const uint8_t *code,
 			   uint32_t size, uint8_t after_sub, uint8_t after_add, const char *name)
 {
 	uint8_t unwind[128];
 	size_t n = cpython_unwind(unwind, size, after_sub, after_add), rec = 40 + n, nl;
 
-	emit32(d, JITDUMP_UNWINDING_INFO);
-	emit32(d, (uint32_t)((rec + 7) & ~(size_t)7));
-	emit64(d, t);
-	emit64(d, n);
-	emit64(d, 20);
-	emit64(d, (n + 15) & ~(size_t)15); /* mapped_size */
-	emit(d, unwind, n);
-	emit(d, "\0\0\0\0\0\0\0", ((rec + 7) & ~(size_t)7) - rec);
+	bytes__u32(d, JITDUMP_UNWINDING_INFO);
+	bytes__u32(d, (uint32_t)((rec + 7) & ~(size_t)7));
+	bytes__u64(d, t);
+	bytes__u64(d, n);
+	bytes__u64(d, 20);
+	bytes__u64(d, (n + 15) & ~(size_t)15); /* mapped_size */
+	bytes__put(d, unwind, n);
+	bytes__put(d, "\0\0\0\0\0\0\0", ((rec + 7) & ~(size_t)7) - rec);
 
 	nl = strlen(name) + 1;
-	emit32(d, JITDUMP_LOAD);
-	emit32(d, (uint32_t)(16 + 40 + nl + size));
-	emit64(d, t + 1);
-	emit32(d, 7);
-	emit32(d, 7);
-	emit64(d, addr);
-	emit64(d, addr);
-	emit64(d, size);
-	emit64(d, t);
-	emit(d, name, nl);
-	emit(d, code, size);
+	bytes__u32(d, JITDUMP_LOAD);
+	bytes__u32(d, (uint32_t)(16 + 40 + nl + size));
+	bytes__u64(d, t + 1);
+	bytes__u32(d, 7);
+	bytes__u32(d, 7);
+	bytes__u64(d, addr);
+	bytes__u64(d, addr);
+	bytes__u64(d, size);
+	bytes__u64(d, t);
+	bytes__put(d, name, nl);
+	bytes__put(d, code, size);
 }
 
 /* The CFA offset from rsp that @cfi gives at @pc (-1: no row, -2: not rsp+N), and the row's range. */
@@ -191,22 +172,22 @@ static void trampoline_rows(const char *what, const struct jit_sym *s, uint8_t a
 
 int main(void)
 {
-	static struct dump d0;
-	struct dump *d = &d0;
+	static struct bytes d0;
+	struct bytes *d = &d0;
 	struct jit_symbols js = { 0 };
 	const uint64_t base = 0x7f1234560000ull;
 	bool trunc;
 
 	printf("TAP version 13\n");
 	elf_version(EV_CURRENT);
-	emit32(d, JITDUMP_MAGIC);
-	emit32(d, 1);
-	emit32(d, 40);
-	emit32(d, 62);
-	emit32(d, 0);
-	emit32(d, 7);
-	emit64(d, 1);
-	emit64(d, 0);
+	bytes__u32(d, JITDUMP_MAGIC);
+	bytes__u32(d, 1);
+	bytes__u32(d, 40);
+	bytes__u32(d, 62);
+	bytes__u32(d, 0);
+	bytes__u32(d, 7);
+	bytes__u64(d, 1);
+	bytes__u64(d, 0);
 	/* trampolines 0x110 apart, as CPython's code arena places them */
 	put_trampoline(d, 100, base + 0x110, tramp_endbr, sizeof(tramp_endbr), 8, 14, "py::outer:x.py");
 	put_trampoline(d, 200, base + 0x220, tramp_plain, sizeof(tramp_plain), 4, 10, "py::leaf:x.py");

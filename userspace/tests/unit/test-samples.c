@@ -20,6 +20,7 @@
 #include "perf-writer.h"
 #include "report/samples.h"
 #include "report/session.h"
+#include "bytes.h"
 #include "tap.h"
 
 #define PID 4242u
@@ -44,50 +45,30 @@ __attribute__((noinline)) int top_fn(int x)
 	return mid_fn(x) * 5;
 }
 
-struct rec {
-	uint8_t b[512];
-	size_t len;
-};
 
-static void put(struct rec *r, const void *p, size_t n)
-{
-	memcpy(r->b + r->len, p, n);
-	r->len += n;
-}
-
-static void put64(struct rec *r, uint64_t v)
-{
-	put(r, &v, 8);
-}
-
-static void put32(struct rec *r, uint32_t v)
-{
-	put(r, &v, 4);
-}
-
-static void begin(struct rec *r, uint32_t type)
+static void begin(struct bytes *r, uint32_t type)
 {
 	struct perf_event_header h = {.type = type};
 
 	memset(r, 0, sizeof(*r));
-	put(r, &h, sizeof(h));
+	bytes__put(r, &h, sizeof(h));
 }
 
 /* A name padded to 8 bytes. */
-static void put_name(struct rec *r, const char *s)
+static void put_name(struct bytes *r, const char *s)
 {
 	size_t n = strlen(s) + 1, pad = (n + 7) / 8 * 8;
 
-	put(r, s, n);
+	bytes__put(r, s, n);
 	r->len += pad - n;
 }
 
 /* The sample_id trailer (TID, TIME), then the header's size. */
-static int end(struct perf_writer *w, struct rec *r, uint64_t time)
+static int end(struct perf_writer *w, struct bytes *r, uint64_t time)
 {
-	put32(r, PID);
-	put32(r, PID);
-	put64(r, time);
+	bytes__u32(r, PID);
+	bytes__u32(r, PID);
+	bytes__u64(r, time);
 	((struct perf_event_header *)r->b)->size = (uint16_t)r->len;
 	return perf_writer__write(w, r->b, r->len);
 }
@@ -95,18 +76,18 @@ static int end(struct perf_writer *w, struct rec *r, uint64_t time)
 static int sample(struct perf_writer *w, uint64_t ip, uint64_t time, const uint64_t *chain,
 		  size_t nr)
 {
-	struct rec r;
+	struct bytes r;
 	size_t i;
 
 	begin(&r, PERF_RECORD_SAMPLE);
-	put64(&r, ip);
-	put32(&r, PID);
-	put32(&r, PID);
-	put64(&r, time);
-	put64(&r, 1000); /* period */
-	put64(&r, nr);
+	bytes__u64(&r, ip);
+	bytes__u32(&r, PID);
+	bytes__u32(&r, PID);
+	bytes__u64(&r, time);
+	bytes__u64(&r, 1000); /* period */
+	bytes__u64(&r, nr);
 	for (i = 0; i < nr; i++)
-		put64(&r, chain[i]);
+		bytes__u64(&r, chain[i]);
 	((struct perf_event_header *)r.b)->size = (uint16_t)r.len;
 	((struct perf_event_header *)r.b)->misc = PERF_RECORD_MISC_USER;
 	return perf_writer__write(w, r.b, r.len);
@@ -131,7 +112,7 @@ static int make_recording(const char *path, const char *exe)
 	uint64_t leaf = ip_of(leaf_fn), mid = ip_of(mid_fn), top = ip_of(top_fn);
 	const uint64_t chain0[] = {PERF_CONTEXT_USER, leaf, mid, top};
 	const uint64_t chain2[] = {PERF_CONTEXT_HV, 0x1234, PERF_CONTEXT_USER, leaf, mid};
-	struct rec r;
+	struct bytes r;
 	int err;
 
 	dl_iterate_phdr(first_phdr, &base);
@@ -149,23 +130,23 @@ static int make_recording(const char *path, const char *exe)
 	if (!err)
 		err = perf_writer__begin(w);
 	begin(&r, PERF_RECORD_COMM);
-	put32(&r, PID);
-	put32(&r, PID);
+	bytes__u32(&r, PID);
+	bytes__u32(&r, PID);
 	put_name(&r, "unit-comm");
 	if (!err)
 		err = end(w, &r, 100);
 	begin(&r, PERF_RECORD_MMAP2);
-	put32(&r, PID);
-	put32(&r, PID);
-	put64(&r, base);
-	put64(&r, 64ULL << 20);
-	put64(&r, 0);
-	put32(&r, 0);
-	put32(&r, 0);
-	put64(&r, 0);
-	put64(&r, 0);
-	put32(&r, PROT_READ | PROT_EXEC);
-	put32(&r, MAP_PRIVATE);
+	bytes__u32(&r, PID);
+	bytes__u32(&r, PID);
+	bytes__u64(&r, base);
+	bytes__u64(&r, 64ULL << 20);
+	bytes__u64(&r, 0);
+	bytes__u32(&r, 0);
+	bytes__u32(&r, 0);
+	bytes__u64(&r, 0);
+	bytes__u64(&r, 0);
+	bytes__u32(&r, PROT_READ | PROT_EXEC);
+	bytes__u32(&r, MAP_PRIVATE);
 	put_name(&r, exe);
 	if (!err)
 		err = end(w, &r, 200);
