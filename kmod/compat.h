@@ -103,6 +103,21 @@ static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *
 }
 
 /*
+ * The last vma unmap_vmas() zaps, by one backwards lookup from the walk's
+ * limit on a copy of @it (not moved): the trees above hold the vmas in
+ * address order, so it is the one with the highest address.
+ */
+static inline struct vm_area_struct *jmmap_unmapped_last(const struct jmmap_unmapped *it)
+{
+	struct ma_state mas = it->mas;
+	struct vm_area_struct *vma;
+
+	mas_set(&mas, it->last);
+	vma = mas_find_rev(&mas, 0);
+	return vma && !xa_is_zero(vma) ? vma : NULL;
+}
+
+/*
  * mprotect_fixup(), called once per vma a mprotect() changes:
  *   (tlb, vma, pprev, start, end, newflags)          6.1
  *   (vmi, tlb, vma, pprev, start, end, newflags)     6.6+

@@ -4,7 +4,8 @@
  * (userspace/lib/cookie.c):
  *   - a little-endian ELF file whose PT_NOTE segments, or else SHT_NOTE
  *     sections, hold an NT_GNU_BUILD_ID "GNU" note of 1..20 bytes is named
- *     by the first such note;
+ *     by the first such note, looked for in a bounded number of bytes
+ *     (JMMAP_COOKIE_NOTE_BLOCK_MAX, JMMAP_COOKIE_NOTES_MAX in jmmap.h);
  *   - any other file by the content cookie of jmmap.h (SHA-256 over a tag,
  *     the size and the first and last 4 KiB, cut to 20 bytes).
  * A file on a local filesystem is read with kernel_read(), so the note is
@@ -41,7 +42,6 @@
 #define NT_GNU_BUILD_ID 3
 #endif
 
-#define NOTE_SEG_MAX (64 * 1024) /* bytes of one note segment we read */
 #define PHNUM_MAX 512
 #define SHNUM_MAX 4096
 #define CACHE_MAX 2048
@@ -185,10 +185,11 @@ static int read_exact(const struct source *src, void *buf, size_t len, loff_t po
 
 /*
  * Scan one block of notes at @off for the build-id; notes aligned to
- * @align. 1 when found, 0 when not there, a negative errno when the file
- * could not be read.
+ * @align. At most JMMAP_COOKIE_NOTE_BLOCK_MAX bytes of it are read, and no
+ * more than *@budget, which is charged (jmmap.h). 1 when found, 0 when not
+ * there, a negative errno when the file could not be read.
  */
-static int scan_notes(const struct source *src, u64 off, u64 len, u32 align,
+static int scan_notes(const struct source *src, u64 off, u64 len, u32 align, u64 *budget,
 		      struct jmmap_cookie *out)
 {
 	u8 *buf;
@@ -197,7 +198,10 @@ static int scan_notes(const struct source *src, u64 off, u64 len, u32 align,
 
 	if (!len || off > (u64)src->size || len > (u64)src->size - off)
 		return 0;
-	len = min_t(u64, len, NOTE_SEG_MAX);
+	len = min3(len, (u64)JMMAP_COOKIE_NOTE_BLOCK_MAX, *budget);
+	if (!len)
+		return 0;
+	*budget -= len;
 	buf = kvmalloc(len, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
@@ -307,6 +311,7 @@ static int read_table(const struct source *src, u64 off, u32 num, u32 entsize, v
 /* 1 when the build-id note was found, 0 when there is none, or a negative errno. */
 static int elf_build_id(const struct source *src, struct jmmap_cookie *out)
 {
+	u64 budget = JMMAP_COOKIE_NOTES_MAX;
 	struct elf_layout l;
 	int found;
 	void *tab;
@@ -320,7 +325,7 @@ static int elf_build_id(const struct source *src, struct jmmap_cookie *out)
 	if (l.phnum <= PHNUM_MAX &&
 	    l.phentsize == (l.is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr))) {
 		found = read_table(src, l.phoff, l.phnum, l.phentsize, &tab);
-		for (i = 0; tab && i < l.phnum && !found; i++) {
+		for (i = 0; tab && i < l.phnum && !found && budget; i++) {
 			u64 off, sz, align;
 			u32 type;
 
@@ -336,7 +341,7 @@ static int elf_build_id(const struct source *src, struct jmmap_cookie *out)
 				align = p->p_align;
 			}
 			if (type == PT_NOTE)
-				found = scan_notes(src, off, sz, align == 8 ? 8 : 4, out);
+				found = scan_notes(src, off, sz, align == 8 ? 8 : 4, &budget, out);
 		}
 		kvfree(tab);
 	}
@@ -346,7 +351,7 @@ static int elf_build_id(const struct source *src, struct jmmap_cookie *out)
 	if (l.shnum <= SHNUM_MAX &&
 	    l.shentsize == (l.is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr))) {
 		found = read_table(src, l.shoff, l.shnum, l.shentsize, &tab);
-		for (i = 0; tab && i < l.shnum && !found; i++) {
+		for (i = 0; tab && i < l.shnum && !found && budget; i++) {
 			u64 off, sz, align;
 			u32 type;
 
@@ -362,7 +367,7 @@ static int elf_build_id(const struct source *src, struct jmmap_cookie *out)
 				align = sh->sh_addralign;
 			}
 			if (type == SHT_NOTE)
-				found = scan_notes(src, off, sz, align == 8 ? 8 : 4, out);
+				found = scan_notes(src, off, sz, align == 8 ? 8 : 4, &budget, out);
 		}
 		kvfree(tab);
 	}

@@ -17,12 +17,20 @@
 
 /* Tasks with records queued at once. */
 #define BATCH_MAX 1024
+/*
+ * Records one task may have queued: a task holds them until it returns to
+ * user space, which a system call that blocks after the hooks ran puts
+ * off, so no task may take more than this share of the pool of pending
+ * records (record.c). The rest of one call's records are counted lost.
+ */
+#define BATCH_RECORDS_MAX 256
 
 struct jmmap_batch {
 	struct callback_head work;
 	struct hlist_node hnode;
 	struct task_struct *task; /* key only, never dereferenced */
 	struct list_head items;
+	u32 nr; /* records in @items */
 };
 
 static DEFINE_RAW_SPINLOCK(batches_lock);
@@ -113,19 +121,46 @@ bool jmmap_defer_queued(void)
 	return queued;
 }
 
+/*
+ * A record that cannot wait for task_work: one that needs nothing from task
+ * context is given out now; one that does (a file's name and cookie, an
+ * mremap's result) is counted lost, never given out without them.
+ */
+static void defer_failed(struct jmmap_pending *p)
+{
+	if (p->file || p->resolve) {
+		jmmap_lost_alloc(p->r.hdr.type, p->tgid, p->want, NULL);
+		jmmap_pending_free(p);
+		return;
+	}
+	jmmap_pending_finish(p, NULL, false);
+}
+
 void jmmap_defer(struct jmmap_pending *p)
 {
 	struct jmmap_batch *b;
 	unsigned long flags;
+	bool full = false;
 
 	if ((current->flags & (PF_KTHREAD | PF_EXITING)) || !current->mm)
 		goto now;
 	/* Behind the task's earlier records, whatever happens to memory. */
 	raw_spin_lock_irqsave(&batches_lock, flags);
 	b = batch_of_current_locked();
-	if (b)
-		list_add_tail(&p->node, &b->items);
+	if (b) {
+		full = b->nr >= BATCH_RECORDS_MAX;
+		if (!full) {
+			list_add_tail(&p->node, &b->items);
+			b->nr++;
+		}
+	}
 	raw_spin_unlock_irqrestore(&batches_lock, flags);
+	if (full) {
+		/* its share taken: lost, whatever it is, so that order is kept */
+		jmmap_lost_alloc(p->r.hdr.type, p->tgid, p->want, NULL);
+		jmmap_pending_free(p);
+		return;
+	}
 	if (b)
 		return;
 
@@ -139,6 +174,7 @@ void jmmap_defer(struct jmmap_pending *p)
 	b->task = current;
 	INIT_LIST_HEAD(&b->items);
 	list_add_tail(&p->node, &b->items);
+	b->nr = 1;
 	/* In the hash before the work can run: its callback removes it. */
 	raw_spin_lock_irqsave(&batches_lock, flags);
 	hash_add(batches, &b->hnode, (unsigned long)current);
@@ -157,8 +193,8 @@ void jmmap_defer(struct jmmap_pending *p)
 free:
 	jmmap_pool_put(&batch_pool, b);
 now:
-	/* Nothing to defer, or the task cannot run task_work: no cookie. */
-	jmmap_pending_finish(p, NULL, false);
+	/* No batch, or the task cannot run task_work. */
+	defer_failed(p);
 }
 
 int jmmap_defer_init(void)

@@ -20,8 +20,10 @@ void jmmap_defer_exit(void);
  * Queue @p behind the current task's earlier records and finish it in task
  * context. A record that needs nothing from task context (MUNMAP, an
  * anonymous MMAP3) comes here only when jmmap_defer_queued() says it must
- * wait behind others; otherwise its hook gives it out itself. Takes
- * ownership of @p. Any context.
+ * wait behind others; otherwise its hook gives it out itself. A task has
+ * at most BATCH_RECORDS_MAX records queued (defer.c): past that, and when
+ * no batch is free for a record that needs task context, the record is
+ * counted lost. Takes ownership of @p. Any context.
  */
 void jmmap_defer(struct jmmap_pending *p);
 

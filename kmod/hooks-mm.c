@@ -42,7 +42,15 @@
 #include "hooks.h"
 #include "stash.h"
 
+/*
+ * What the hooks say of the executable vmas a call replaces or unmaps: at
+ * most UNMAP_RANGES MUNMAPs. They run with preemption disabled, and a call
+ * can take tens of thousands of vmas away: they look at no more than
+ * UNMAP_WALK of them one by one, and at the rest with one backwards lookup
+ * (struct exec_walk).
+ */
 #define UNMAP_RANGES 4
+#define UNMAP_WALK 64
 
 struct xrange {
 	unsigned long start, end;
@@ -72,39 +80,84 @@ static u32 vm_map_flags(unsigned long vm_flags, bool anon)
 }
 
 /*
- * Add the executable part of @vma inside [start, end) to the @n ranges in
- * @r: at most UNMAP_RANGES, the last one stretched over what comes after.
- * Returns the new count.
+ * The executable parts of [start, end), at most UNMAP_RANGES, the last one
+ * stretched over what comes after. The vmas are looked at in address order
+ * (exec_walk_add()) until UNMAP_RANGES parts are found or UNMAP_WALK vmas
+ * seen; what is left, from @done on, is then told by the last vma of the
+ * range alone (exec_walk_rest()).
  */
-static u32 add_exec_part(struct xrange *r, u32 n, const struct vm_area_struct *vma,
-			 unsigned long start, unsigned long end)
-{
-	unsigned long lo = max(vma->vm_start, start), hi = min(vma->vm_end, end);
+struct exec_walk {
+	unsigned long start, end;
+	unsigned long done; /* the end of the last vma looked at */
+	struct xrange r[UNMAP_RANGES];
+	u32 n, seen;
+};
 
-	if (!(vma->vm_flags & VM_EXEC) || lo >= hi)
-		return n;
-	if (n == UNMAP_RANGES) {
-		r[n - 1].end = hi;
-		return n;
-	}
-	r[n].start = lo;
-	r[n].end = hi;
-	return n + 1;
+static void exec_walk_init(struct exec_walk *w, unsigned long start, unsigned long end)
+{
+	w->start = start;
+	w->end = end;
+	w->done = start;
+	w->n = 0;
+	w->seen = 0;
 }
 
-/* The executable parts of [start, end) in @mm's tree (add_exec_part()). */
-static u32 exec_overlaps(struct mm_struct *mm, unsigned long start, unsigned long end,
-			 struct xrange *r)
+/*
+ * Add @vma, the next one in address order; whether to look at another (never
+ * once UNMAP_RANGES parts are found).
+ */
+static bool exec_walk_add(struct exec_walk *w, const struct vm_area_struct *vma)
+{
+	unsigned long lo = max(vma->vm_start, w->start), hi = min(vma->vm_end, w->end);
+
+	w->done = max(w->done, hi);
+	if ((vma->vm_flags & VM_EXEC) && lo < hi) {
+		w->r[w->n].start = lo;
+		w->r[w->n].end = hi;
+		w->n++;
+	}
+	return ++w->seen < UNMAP_WALK && w->n < UNMAP_RANGES;
+}
+
+/*
+ * The walk stopped with vmas left; @last is the last vma of the range (NULL
+ * if none). The code among the vmas not looked at is not known: the part
+ * from @done up to the end of @last when it is executable, or else up to
+ * its start, joins the last range (a new one when there is room). All of it
+ * goes away, so a MUNMAP over it says nothing untrue; it may cover data.
+ */
+static void exec_walk_rest(struct exec_walk *w, const struct vm_area_struct *last)
+{
+	unsigned long to;
+
+	if (!last || last->vm_end <= w->done || last->vm_start >= w->end)
+		return;
+	to = last->vm_flags & VM_EXEC ? min(last->vm_end, w->end) : last->vm_start;
+	if (to <= w->done)
+		return;
+	if (w->n == UNMAP_RANGES) {
+		w->r[w->n - 1].end = to;
+		return;
+	}
+	w->r[w->n].start = w->done;
+	w->r[w->n].end = to;
+	w->n++;
+}
+
+/* The executable parts in @mm's tree: at most UNMAP_WALK lookups, and one back. */
+static void exec_overlaps(struct mm_struct *mm, struct exec_walk *w)
 {
 	struct vm_area_struct *vma;
-	unsigned long a = start;
-	u32 n = 0;
 
-	while (a < end && (vma = find_vma(mm, a)) && vma->vm_start < end) {
-		a = vma->vm_end;
-		n = add_exec_part(r, n, vma, start, end);
+	while (w->done < w->end && (vma = find_vma(mm, w->done)) && vma->vm_start < w->end) {
+		if (!exec_walk_add(w, vma)) {
+			MA_STATE(mas, &mm->mm_mt, w->end - 1, w->end - 1);
+
+			if (w->done < w->end)
+				exec_walk_rest(w, mas_find_rev(&mas, w->done));
+			return;
+		}
 	}
-	return n;
 }
 
 /*
@@ -293,8 +346,8 @@ static void mark_replaced(unsigned long addr, unsigned long len)
 
 static void mmap_pre(struct pt_regs *regs)
 {
-	struct xrange r[UNMAP_RANGES];
-	u32 tgid = (u32)current->tgid, i, n, wants;
+	struct exec_walk w;
+	u32 tgid = (u32)current->tgid, i, wants;
 	unsigned long addr, len, vm_flags;
 	bool replace, keep;
 	u64 time;
@@ -321,10 +374,11 @@ static void mmap_pre(struct pt_regs *regs)
 	time = jmmap_now();
 	if (replace) {
 		/* MAP_FIXED over executable code: that code goes away first. */
-		n = exec_overlaps(current->mm, addr, addr + len, r);
-		for (i = 0; i < n; i++)
-			queue_munmap(time, r[i].start, r[i].end, JMMAP_UNMAP_MAP_FIXED);
-		if (n)
+		exec_walk_init(&w, addr, addr + len);
+		exec_overlaps(current->mm, &w);
+		for (i = 0; i < w.n; i++)
+			queue_munmap(time, w.r[i].start, w.r[i].end, JMMAP_UNMAP_MAP_FIXED);
+		if (w.n)
 			mark_replaced(addr, len);
 	}
 	if (keep)
@@ -443,7 +497,7 @@ static bool is_mapping_syscall(int nr)
  * unmap_vmas(): the munmap path calls it only after the vmas were split at
  * the range's ends and taken out of the tree for good, to zap their pages.
  * That is where the executable code went away: report it, timed now, one
- * MUNMAP per executable vma (add_exec_part()), caused by the system call
+ * MUNMAP per executable vma (struct exec_walk), caused by the system call
  * (mremap() moving or shrinking; munmap(), brk() shrinking an executable
  * heap, shmdt() and the rest as munmap). Not what a new mapping replaced
  * (mark_replaced()), nor the teardown of a mapping that failed (mmap()
@@ -452,11 +506,11 @@ static bool is_mapping_syscall(int nr)
  */
 static void unmap_vmas_pre(struct pt_regs *regs)
 {
-	struct xrange r[UNMAP_RANGES];
 	struct jmmap_unmapped it;
 	struct vm_area_struct *vma;
+	struct exec_walk w;
 	struct stash *st;
-	u32 i, n = 0;
+	u32 i;
 	int nr;
 	u64 time;
 
@@ -478,13 +532,18 @@ static void unmap_vmas_pre(struct pt_regs *regs)
 	if (is_mapping_syscall(nr))
 		return;
 	/* whose they are, jmmap_emit() tells */
-	for (; vma; vma = jmmap_unmapped_next(&it))
-		n = add_exec_part(r, n, vma, vma->vm_start, vma->vm_end);
-	if (!n)
+	exec_walk_init(&w, 0, ULONG_MAX);
+	for (; vma; vma = jmmap_unmapped_next(&it)) {
+		if (!exec_walk_add(&w, vma)) {
+			exec_walk_rest(&w, jmmap_unmapped_last(&it));
+			break;
+		}
+	}
+	if (!w.n)
 		return;
 	time = jmmap_now();
-	for (i = 0; i < n; i++)
-		queue_munmap(time, r[i].start, r[i].end,
+	for (i = 0; i < w.n; i++)
+		queue_munmap(time, w.r[i].start, w.r[i].end,
 			     nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP);
 }
 

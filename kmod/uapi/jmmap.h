@@ -87,6 +87,17 @@ enum jmmap_cookie_kind {
 #define JMMAP_COOKIE_MAX 20
 
 /*
+ * Where the build-id is looked for: the notes of the PT_NOTE segments, then
+ * of the SHT_NOTE sections, in file order, at most the first
+ * JMMAP_COOKIE_NOTE_BLOCK_MAX bytes of each, and no more than
+ * JMMAP_COOKIE_NOTES_MAX bytes of notes in all (a block is counted for the
+ * bytes looked at). A build-id note past them is not seen: the file gets
+ * the content cookie.
+ */
+#define JMMAP_COOKIE_NOTE_BLOCK_MAX (64 * 1024)
+#define JMMAP_COOKIE_NOTES_MAX (256 * 1024)
+
+/*
  * Content cookie, for files without a build-id: the first 20 bytes of
  * SHA-256 over
  *     the 16 bytes of JMMAP_CONTENT_COOKIE_TAG (NUL-padded),

@@ -96,14 +96,34 @@ static bool find_build_id(Elf_Data *data, struct jrec_cookie *out)
 }
 
 /*
+ * find_build_id() in the first JMMAP_COOKIE_NOTE_BLOCK_MAX bytes of @data,
+ * and no more than *@budget, which is charged (jmmap.h).
+ */
+static bool find_build_id_bounded(Elf_Data *data, size_t *budget, struct jrec_cookie *out)
+{
+	Elf_Data view;
+
+	if (!data || !data->d_size || !*budget)
+		return false;
+	view = *data;
+	if (view.d_size > JMMAP_COOKIE_NOTE_BLOCK_MAX)
+		view.d_size = JMMAP_COOKIE_NOTE_BLOCK_MAX;
+	if (view.d_size > *budget)
+		view.d_size = *budget;
+	*budget -= view.d_size;
+	return find_build_id(&view, out);
+}
+
+/*
  * Notes of PT_NOTE segments first, then of SHT_NOTE sections; the first
- * "GNU" NT_GNU_BUILD_ID note of 1..20 bytes wins. Notes are 8-byte aligned
- * in a segment or section aligned to 8, else 4-byte aligned. The module
- * (kmod/cookie.c) follows the same order.
+ * "GNU" NT_GNU_BUILD_ID note of 1..20 bytes wins, among the bytes of notes
+ * jmmap.h bounds. Notes are 8-byte aligned in a segment or section aligned
+ * to 8, else 4-byte aligned. The module (kmod/cookie.c) follows the same
+ * order and bounds.
  */
 static bool elf_build_id(Elf *elf, struct jrec_cookie *out)
 {
-	size_t phnum = 0, i;
+	size_t phnum = 0, i, budget = JMMAP_COOKIE_NOTES_MAX;
 	Elf_Scn *scn = NULL;
 
 	if (elf_getphdrnum(elf, &phnum) == 0) {
@@ -115,7 +135,7 @@ static bool elf_build_id(Elf *elf, struct jrec_cookie *out)
 				continue;
 			data = elf_getdata_rawchunk(elf, (int64_t)phdr.p_offset, phdr.p_filesz,
 						    phdr.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
-			if (find_build_id(data, out))
+			if (find_build_id_bounded(data, &budget, out))
 				return true;
 		}
 	}
@@ -124,7 +144,7 @@ static bool elf_build_id(Elf *elf, struct jrec_cookie *out)
 
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE)
 			continue;
-		if (find_build_id(elf_getdata(scn, NULL), out))
+		if (find_build_id_bounded(elf_getdata(scn, NULL), &budget, out))
 			return true;
 	}
 	return false;
