@@ -63,7 +63,8 @@ demo:
 demo-guest:
 	scripts/install-deps demo guest
 	$(MAKE) --no-print-directory -C userspace BUILD=$(BUILD) bin
-	$(MAKE) --no-print-directory -C tests BUILD=$(BUILD) $(BUILD)/tests/progs/rec_replace
+	$(MAKE) --no-print-directory -C tests BUILD=$(BUILD) $(BUILD)/tests/progs/rec_replace \
+		$(BUILD)/tests/progs/libx-v1.so $(BUILD)/tests/progs/libx-v2.so
 	$(MAKE) --no-print-directory examples
 	scripts/demo-guest
 
