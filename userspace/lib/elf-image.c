@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <lzma.h>
@@ -603,6 +604,50 @@ const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf,
 	if (!file || dwarf_lineno(line, &lineno))
 		return NULL;
 	return format_srcline(file, lineno, buf, len);
+}
+
+/* An inline scope's name: the linkage name, which demangles to the qualified one, else its own. */
+static const char *scope_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		name = dwarf_formstring(&a);
+	return name ? name : dwarf_diename(die);
+}
+
+size_t elf_image__inlines(struct elf_image *img, uint64_t vaddr, const char **names, size_t max)
+{
+	Dwarf_Die cu, *scopes = NULL, *nest = NULL;
+	size_t nr = 0;
+	int i, n;
+
+	if (!max || !elf_image__has_dwarf(img) || !dwarf_addrdie(img->dw, vaddr, &cu))
+		return 0;
+	/*
+	 * dwarf_getscopes() goes from the innermost inlined instance on into its
+	 * abstract definition's scopes; the instances it was inlined into are
+	 * its parents in the concrete tree, which dwarf_getscopes_die() gives.
+	 */
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine; i++)
+		;
+	n = i < n ? dwarf_getscopes_die(&scopes[i], &nest) : 0;
+	/* innermost first, up to the function the code was inlined into */
+	for (i = 0; i < n && nr < max; i++) {
+		int tag = dwarf_tag(&nest[i]);
+		const char *name;
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine && (name = scope_name(&nest[i])))
+			names[nr++] = name;
+	}
+	free(nest);
+	free(scopes);
+	return nr;
 }
 
 static int add_line(struct elf_line **arr, size_t *nr, size_t *cap, uint64_t addr,

@@ -71,6 +71,14 @@ int elf_image__debuglink(const struct elf_image *img, char *name, size_t len, ui
  */
 const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len);
 
+/*
+ * The functions inlined at @vaddr, innermost first, from DWARF's inline
+ * scopes: their names (DW_AT_linkage_name when the scope has one, else
+ * DW_AT_name, pointing into the image) into @names, at most @max. How many;
+ * 0 without DWARF or outside any inlined function.
+ */
+size_t elf_image__inlines(struct elf_image *img, uint64_t vaddr, const char **names, size_t max);
+
 /* A source line from @addr up to the next one's addr; file NULL: no line there. */
 struct elf_line {
 	uint64_t addr;

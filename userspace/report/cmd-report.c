@@ -49,6 +49,8 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
+	"      --inline            call chains with the functions inlined into their frames,\n"
+	"                          from DWARF, each as 'name (inlined)' (--no-inline: not)\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -v, --verbose           C++ names with their parameter lists (as perf report -v)\n"
@@ -56,7 +58,7 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER };
+       OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -77,6 +79,8 @@ static const struct option report_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -155,6 +159,7 @@ static bool frame_key(struct report *r, const struct sample *smp, const char *co
 struct chain_memo {
 	uint64_t ip, from, until; /* until 0: empty */
 	const char *comm;
+	const char *sym; /* an address's inlined functions are frames of their own */
 	const struct hist *h;
 	uint32_t pid, tid;
 	uint32_t idx; /* the hist entry, or MEMO_SKIP */
@@ -170,7 +175,8 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	uint32_t idx = MEMO_SKIP;
 	int err = 0;
 
-	if (m->ip == ip && m->level == res->level && m->h == h && m->pid == smp->pid &&
+	if (m->ip == ip && m->sym == res->sym && m->level == res->level && m->h == h &&
+	    m->pid == smp->pid &&
 	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
 		if (m->idx != MEMO_SKIP)
 			hist__add_chain_idx(h, m->idx, smp->period);
@@ -180,6 +186,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 		err = hist__add_chain_at(h, &k, smp->period, &idx);
 	if (!err && res->valid_until > smp->time) {
 		m->ip = ip;
+		m->sym = res->sym;
 		m->level = res->level;
 		m->h = h;
 		m->pid = smp->pid;
@@ -319,7 +326,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 /* What the command line asks for, beyond what it sets in the report and its meta. */
 struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
-	bool plimit_set, quiet, no_pager;
+	bool plimit_set, quiet, no_pager, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
 };
 
@@ -384,6 +391,10 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_NO_PAGER:
 			a->no_pager = true;
 			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			a->inline_frames = c == OPT_INLINE;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 1;
@@ -437,6 +448,7 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	}
 	r->opened = true;
 	samples__init(&r->it, &r->s);
+	r->it.inlines = a->inline_frames;
 	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
 		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
 		return ret;
@@ -572,7 +584,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1 };
+	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .format = "stdio",
+				 .children = -1 };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;

@@ -24,17 +24,21 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
+	"      --inline            call chains with the functions inlined into their frames,\n"
+	"                          from DWARF, as perf prints them (--no-inline: not)\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_INLINE, OPT_NO_INLINE };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -42,7 +46,7 @@ static const struct option script_opts[] = {
 struct script {
 	struct session s;
 	struct samples it;
-	bool mmaps, tasks;
+	bool mmaps, tasks, inline_frames;
 	FILE *out;
 };
 
@@ -65,8 +69,12 @@ static void print_sym(struct script *sc, uint64_t ip, const struct resolved *res
 	} else {
 		fputs("[unknown]", sc->out);
 	}
-	fprintf(sc->out, " (%s)",
-		res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
+	/* an inlined function's frame, as perf prints it: the offset in the function it is in */
+	if (res->inlined)
+		fputs(" (inlined)", sc->out);
+	else
+		fprintf(sc->out, " (%s)",
+			res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
 }
 
 /* A sample: its line, then its call chain's frames below it, each on a line of its own. */
@@ -74,6 +82,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct script *sc = ctx;
 	const struct sample_frames *fr;
+	bool skipped = false;
 	size_t i;
 	int err;
 
@@ -85,8 +94,15 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	err = samples__frames(it, &fr);
 	if (err)
 		return err;
-	/* the chain starts with the sample's own address, printed above */
-	for (i = fr->first_is_ip ? 1 : 0; i < fr->nr_chain; i++) {
+	/*
+	 * When the chain starts with the sample's own address, its function is
+	 * printed above: its frame is left out, the inlined ones before it kept.
+	 */
+	for (i = 0; i < fr->nr_chain; i++) {
+		if (fr->first_is_ip && !fr->res[i].inlined && !skipped) {
+			skipped = true;
+			continue;
+		}
 		fputs("\t", sc->out);
 		print_sym(sc, fr->ips[i], &fr->res[i]);
 		fputc('\n', sc->out);
@@ -238,6 +254,10 @@ int cmd_script(int argc, char **argv)
 		case OPT_SYMFS:
 			symfs = optarg;
 			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			sc.inline_frames = c == OPT_INLINE;
+			break;
 		case 'h':
 			fputs(script_usage, stdout);
 			return 0;
@@ -266,6 +286,7 @@ int cmd_script(int argc, char **argv)
 		print_jit_loads(&sc);
 	}
 	ret = samples__init(&sc.it, &sc.s);
+	sc.it.inlines = sc.inline_frames;
 	if (!ret)
 		ret = samples__for_each(&sc.it, on_sample, on_record, &sc);
 	if (ret) {

@@ -141,6 +141,26 @@ static int push(struct samples *it, uint64_t ip, const struct resolved *res)
 	return 0;
 }
 
+/*
+ * The functions inlined at frame @res, innermost first, each a frame of its
+ * own at the same address (as perf shows them); @ret: a return address.
+ */
+static int push_inlined(struct samples *it, uint64_t ip, const struct resolved *res, bool ret)
+{
+	const char *names[INLINE_MAX];
+	size_t i, n = session__inlines(it->s, res, ret, names, INLINE_MAX);
+	struct resolved in = *res;
+	int err = 0;
+
+	in.inlined = true;
+	for (i = 0; i < n && !err; i++) {
+		in.sym = names[i];
+		err = push(it, ip, &in);
+		it->frames.nr_chain++;
+	}
+	return err;
+}
+
 int samples__frames(struct samples *it, const struct sample_frames **out)
 {
 	const struct pr_event *ev = it->cur.ev;
@@ -150,7 +170,7 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 	struct resolved res;
 	const uint64_t *ips;
 	uint64_t i, nr = 0;
-	bool first = true;
+	bool first = true, context_first = true;
 	int err;
 
 	*out = f;
@@ -162,6 +182,7 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 		uint64_t ip = ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
+			context_first = true;
 			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
 			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
 							 : 0; /* hypervisor, guest: not ours */
@@ -173,7 +194,11 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 		if (!mode)
 			continue;
 		session__resolve(it->s, it->cur.pid, ip, it->cur.time, mode, &res);
-		err = push(it, ip, &res);
+		if (it->inlines && mode == PERF_RECORD_MISC_USER)
+			err = push_inlined(it, ip, &res, !context_first);
+		context_first = false;
+		if (!err)
+			err = push(it, ip, &res);
 		f->nr_chain++;
 	}
 	if (err)

@@ -35,6 +35,9 @@ struct sample {
  * copy of its user stack (--call-graph dwarf), the recorded kernel part and
  * the user frames unwound from the copy (unwind.c); hypervisor and guest
  * addresses are left out. A sample without a chain has its own frame only.
+ * A user frame whose address is in code inlined from other functions comes
+ * after a frame for each of them, innermost first, at the same address, with
+ * `inlined` set, when it->inlines is.
  */
 struct sample_frames {
 	const struct resolved *res;
@@ -48,6 +51,7 @@ struct samples {
 	struct session *s;
 	struct sample cur;
 	const struct pr_attr *attr0; /* the recording's attrs, an array */
+	bool inlines; /* chains show inlined functions as frames (--inline) */
 	size_t nr_events;
 	/* the current sample's, each valid once made */
 	const char *comm;

@@ -40,6 +40,7 @@ struct session {
 	struct perf_reader *r;
 	struct sym_cache_ent *sym_cache;
 	struct res_cache_ent *res_cache;
+	struct inline_cache_ent *inline_cache;
 	const char *path;
 	struct addrspace as;
 	struct jit_symbols jit;
