@@ -38,6 +38,9 @@ struct elf_image {
 	size_t build_id_len;
 	struct elf_line *lines; /* stored source lines, when there is no DWARF */
 	size_t nr_lines;
+	struct elf_inline *inl; /* stored inline scopes, when there is no DWARF */
+	size_t nr_inl;
+	const char **inl_names;
 };
 
 /* Whether section @shndx holds code: where an untyped symbol is a label of hand-written code. */
@@ -447,6 +450,8 @@ void elf_image__close(struct elf_image *img)
 		dwarf_end(img->dw);
 	symtab__release(&img->syms);
 	free(img->lines);
+	free(img->inl);
+	free(img->inl_names);
 	if (img->mini)
 		elf_end(img->mini);
 	free(img->mini_buf);
@@ -618,13 +623,48 @@ static const char *scope_name(Dwarf_Die *die)
 	return name ? name : dwarf_diename(die);
 }
 
+/* elf_image__inlines() from the scopes of elf_image__set_inlines(). */
+static size_t stored_inlines(const struct elf_image *img, uint64_t vaddr, const char **names,
+			     size_t max)
+{
+	size_t lo = 0, hi = img->nr_inl, nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->inl[mid].addr < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == img->nr_inl || img->inl[lo].addr != vaddr)
+		return 0;
+	nr = img->inl[lo].nr < max ? img->inl[lo].nr : max;
+	memcpy(names, img->inl_names + img->inl[lo].first, nr * sizeof(*names));
+	return nr;
+}
+
+void elf_image__set_inlines(struct elf_image *img, struct elf_inline *inl, size_t nr,
+			    const char **names)
+{
+	free(img->inl);
+	free(img->inl_names);
+	img->inl = inl;
+	img->nr_inl = nr;
+	img->inl_names = names;
+}
+
 size_t elf_image__inlines(struct elf_image *img, uint64_t vaddr, const char **names, size_t max)
 {
 	Dwarf_Die cu, *scopes = NULL, *nest = NULL;
 	size_t nr = 0;
 	int i, n;
 
-	if (!max || !elf_image__has_dwarf(img) || !dwarf_addrdie(img->dw, vaddr, &cu))
+	if (!max)
+		return 0;
+	if (!elf_image__has_dwarf(img))
+		return stored_inlines(img, vaddr, names, max);
+	if (!dwarf_addrdie(img->dw, vaddr, &cu))
 		return 0;
 	/*
 	 * dwarf_getscopes() goes from the innermost inlined instance on into its

@@ -49,8 +49,8 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
-	"      --inline            call chains with the functions inlined into their frames,\n"
-	"                          from DWARF, each as 'name (inlined)' (--no-inline: not)\n"
+	"      --no-inline         call chains without the functions inlined into their\n"
+	"                          frames (shown by default, from DWARF, as 'name (inlined)')\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -v, --verbose           C++ names with their parameter lists (as perf report -v)\n"
@@ -585,7 +585,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
 	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .format = "stdio",
-				 .children = -1 };
+				 .children = -1, .inline_frames = true };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;

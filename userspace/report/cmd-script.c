@@ -24,8 +24,8 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
-	"      --inline            call chains with the functions inlined into their frames,\n"
-	"                          from DWARF, as perf prints them (--no-inline: not)\n"
+	"      --no-inline         call chains without the functions inlined into their\n"
+	"                          frames (shown by default, from DWARF, as perf prints them)\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
@@ -233,7 +233,7 @@ static void print_jit_loads(struct script *sc)
 
 int cmd_script(int argc, char **argv)
 {
-	struct script sc = { 0 };
+	struct script sc = { .inline_frames = true };
 	const char *input = "jrec.data", *symfs = NULL;
 	char err[512] = "";
 	int c, ret;

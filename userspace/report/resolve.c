@@ -79,7 +79,7 @@ struct inline_cache_ent {
 	const struct elf_image *img; /* NULL: empty */
 	uint64_t vaddr;
 	uint32_t nr;
-	const char *names[INLINE_MAX];
+	const char *names[ELF_INLINE_MAX];
 };
 
 void session__free_caches(struct session *s)
@@ -110,7 +110,7 @@ size_t session__inlines(struct session *s, const struct resolved *res, bool ret,
 	if (e == &one || e->img != img || e->vaddr != vaddr) {
 		e->img = img;
 		e->vaddr = vaddr;
-		e->nr = (uint32_t)elf_image__inlines(img, vaddr, e->names, INLINE_MAX);
+		e->nr = (uint32_t)elf_image__inlines(img, vaddr, e->names, ELF_INLINE_MAX);
 	}
 	nr = e->nr < max ? e->nr : max;
 	memcpy(names, e->names, nr * sizeof(*names));

@@ -46,7 +46,6 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
  * the frame's address is a return address, which is looked up one byte
  * before (in the call). 0 for frames without a file with DWARF.
  */
-#define INLINE_MAX 8
 size_t session__inlines(struct session *s, const struct resolved *res, bool ret,
 			const char **names, size_t max);
 /* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */

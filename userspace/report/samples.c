@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "elf-image.h"
 #include "samples.h"
 #include "session.h"
 #include "unwind.h"
@@ -21,6 +22,7 @@ int samples__init(struct samples *it, struct session *s)
 {
 	memset(it, 0, sizeof(*it));
 	it->s = s;
+	it->inlines = true;
 	it->nr_events = perf_reader__nr_attrs(s->r);
 	it->attr0 = perf_reader__attr(s->r, 0);
 	return 0;
@@ -147,8 +149,8 @@ static int push(struct samples *it, uint64_t ip, const struct resolved *res)
  */
 static int push_inlined(struct samples *it, uint64_t ip, const struct resolved *res, bool ret)
 {
-	const char *names[INLINE_MAX];
-	size_t i, n = session__inlines(it->s, res, ret, names, INLINE_MAX);
+	const char *names[ELF_INLINE_MAX];
+	size_t i, n = session__inlines(it->s, res, ret, names, ELF_INLINE_MAX);
 	struct resolved in = *res;
 	int err = 0;
 

@@ -37,7 +37,7 @@ struct sample {
  * addresses are left out. A sample without a chain has its own frame only.
  * A user frame whose address is in code inlined from other functions comes
  * after a frame for each of them, innermost first, at the same address, with
- * `inlined` set, when it->inlines is.
+ * `inlined` set (unless it->inlines was cleared).
  */
 struct sample_frames {
 	const struct resolved *res;
@@ -51,7 +51,7 @@ struct samples {
 	struct session *s;
 	struct sample cur;
 	const struct pr_attr *attr0; /* the recording's attrs, an array */
-	bool inlines; /* chains show inlined functions as frames (--inline) */
+	bool inlines; /* chains show inlined functions as frames (the default; --no-inline) */
 	size_t nr_events;
 	/* the current sample's, each valid once made */
 	const char *comm;
