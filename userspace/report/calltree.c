@@ -28,6 +28,7 @@ static bool frame_eq(const struct ct_frame *a, const struct ct_frame *b)
 {
 	return a->kind == b->kind && a->level == b->level && a->plt == b->plt &&
 	       a->inlined == b->inlined && a->dso == b->dso &&
+	       (!a->sym || a->kind == CT_JIT || a->inlined || a->sym_start == b->sym_start) &&
 	       a->anon == b->anon && a->sym == b->sym && a->comm == b->comm &&
 	       (a->sym || a->comm || a->addr == b->addr);
 }

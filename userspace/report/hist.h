@@ -23,6 +23,12 @@ struct hist_key {
 	struct dso *dso;
 	const char *anon; /* when dso is NULL */
 	const char *sym;
+	/*
+	 * where a file's function starts: two local functions of one name are
+	 * two entries, as in perf; 0 for JIT code and inlined functions, whose
+	 * entries are by name
+	 */
+	uint64_t sym_start;
 	bool plt;
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
