@@ -34,8 +34,11 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
-	"                          (default comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid,\n"
+	"                          state (default comm,dso,sym)\n"
+	"      --wall              wall-clock time: on-CPU samples as time and the\n"
+	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
+	"                          one table that adds up to the threads' wall time\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
 	"  -c, --comm COMMS        only these commands\n"
@@ -56,7 +59,7 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER };
+       OPT_SYMFS, OPT_NO_PAGER, OPT_WALL };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -77,6 +80,7 @@ static const struct option report_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "wall", no_argument, NULL, OPT_WALL },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -90,8 +94,9 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_comm;
+	bool need_srcline, need_comm, need_state;
 	bool children;
+	bool wall; /* --wall: every event's samples as time, in hs[0] */
 	struct graph_opts graph; /* -g */
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
@@ -130,6 +135,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->level = res->level;
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
+	if (r->need_state)
+		k->state = samples__state(&r->it);
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
@@ -288,7 +295,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
-	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	res = samples__self(it);
 	if (!filters__dso(&r->f, res->dso, res->anon_name))
 		return 0;
@@ -384,6 +391,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_NO_PAGER:
 			a->no_pager = true;
 			break;
+		case OPT_WALL:
+			r->wall = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 1;
@@ -423,11 +433,12 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	int ret;
 
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
-		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
-			bad);
+		fprintf(stderr, "jrec report: unknown sort key '%s' "
+				"(comm,pid,tid,dso,sym,srcline,buildid,state)\n", bad);
 		return -EINVAL;
 	}
 	r->need_srcline = one.has[SK_SRCLINE];
+	r->need_state = one.has[SK_STATE];
 	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
@@ -486,16 +497,18 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	*events = calloc(r->nr_hs, sizeof(**events));
 	if (!*shown || !*events)
 		return -ENOMEM;
-	for (i = 0; i < r->nr_hs; i++) {
+	for (i = 0; i < r->nr_hs && !r->wall; i++) {
 		if (!r->hs[i].total_samples)
 			continue;
 		hist__sort(&r->hs[i]);
 		(*shown)[*nr] = &r->hs[i];
-		(*events)[(*nr)++] = nattr ? samples__event(&r->it, i)->name : "";
+		(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, i) : "";
 	}
 	if (!*nr) {
+		/* --wall: every event's time in the first */
+		hist__sort(&r->hs[0]);
 		(*shown)[0] = &r->hs[0];
-		(*events)[0] = nattr ? samples__event(&r->it, 0)->name : "";
+		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
 	}
 	return 0;
@@ -543,11 +556,8 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	/* the text table on a terminal through the pager; a pager that cannot start is no error */
 	if (!a->output && !a->no_pager && !strcmp(fmt->name, "stdio") && !pager__start(&pager))
 		out = pager.out;
-	if (fmt->flame && samples__nr_events(&r->it)) {
-		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
-
-		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
-	}
+	if (fmt->flame && samples__nr_events(&r->it))
+		fi.period_ns = r->wall || samples__event_ns(&r->it, (size_t)(shown[0] - r->hs));
 	fi.event = events[0];
 	view.hs = shown;
 	view.events = events;
@@ -596,6 +606,12 @@ int cmd_report(int argc, char **argv)
 		ret = session__load(&r.s);
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	/* --wall needs the switch-outs and the switch records that end them */
+	if (!ret && r.wall && samples__set_wall(&r.it)) {
+		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
+				"record --off-cpu)\n", a.input);
+		ret = -EINVAL;
 	}
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
