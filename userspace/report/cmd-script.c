@@ -15,6 +15,7 @@
 #include "demangle.h"
 #include "jmmap-reader.h"
 #include "samples.h"
+#include "script-switch.h"
 #include "session.h"
 
 static const char script_usage[] =
@@ -24,16 +25,20 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
+	"      --show-switch-events  also print context switch records (PERF_RECORD_SWITCH,\n"
+	"                          jrec record --off-cpu); the switch-outs' waits are\n"
+	"                          printed as offcpu-time samples either way\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_SWITCH };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
+	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -42,7 +47,7 @@ static const struct option script_opts[] = {
 struct script {
 	struct session s;
 	struct samples it;
-	bool mmaps, tasks;
+	bool mmaps, tasks, switches;
 	FILE *out;
 };
 
@@ -99,6 +104,16 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
 
+	if (script_switch__is(ev)) {
+		if (!sc->switches)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
+			ev->id.tid);
+		print_time(sc->out, t);
+		fputs(": ", sc->out);
+		script_switch__print(sc->out, ev);
+		return 0;
+	}
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -234,6 +249,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_TASK:
 			sc.tasks = true;
+			break;
+		case OPT_SWITCH:
+			sc.switches = true;
 			break;
 		case OPT_SYMFS:
 			symfs = optarg;
