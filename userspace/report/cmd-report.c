@@ -36,6 +36,9 @@ static const char report_usage[] =
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid,\n"
 	"                          state (default comm,dso,sym)\n"
+	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
+	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
+	"                          first event's unless one is chosen so\n"
 	"      --wall              wall-clock time: on-CPU samples as time and the\n"
 	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
 	"                          one table that adds up to the threads' wall time\n"
@@ -81,6 +84,7 @@ static const struct option report_opts[] = {
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 	{ "wall", no_argument, NULL, OPT_WALL },
+	{ "event", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -97,6 +101,7 @@ struct report {
 	bool need_srcline, need_comm, need_state;
 	bool children;
 	bool wall; /* --wall: every event's samples as time, in hs[0] */
+	const char *event; /* -e: only this event's samples, NULL: all */
 	struct graph_opts graph; /* -g */
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
@@ -292,6 +297,8 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
 		return 0;
+	if (r->event && strcmp(smp->event_name, r->event))
+		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
@@ -338,7 +345,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -393,6 +400,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			break;
 		case OPT_WALL:
 			r->wall = true;
+			break;
+		case 'e':
+			r->event = optarg;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -486,6 +496,37 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	return 0;
 }
 
+/*
+ * After the first pass: --wall needs the switch-outs and the switch records
+ * that end them, and -e an event of the recording. 0, or -EINVAL after the
+ * error is printed.
+ */
+static int check_events(struct report *r, const struct report_args *a)
+{
+	size_t i, n = samples__nr_events(&r->it);
+	char names[256] = "";
+	int len = 0;
+
+	if (r->wall && samples__set_wall(&r->it)) {
+		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
+				"record --off-cpu)\n", a->input);
+		return -EINVAL;
+	}
+	if (!r->event || r->wall)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = samples__event_name(&r->it, i);
+
+		if (!strcmp(name, r->event))
+			return 0;
+		if (len >= 0 && (size_t)len < sizeof(names))
+			len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s", i ? ", " : "",
+					name);
+	}
+	fprintf(stderr, "jrec report: -e %s: %s has no such event (%s)\n", r->event, a->input, names);
+	return -EINVAL;
+}
+
 /* The events that have samples, in the recording's order (the first if none has), sorted. */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
 			size_t *nr)
@@ -498,7 +539,8 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	if (!*shown || !*events)
 		return -ENOMEM;
 	for (i = 0; i < r->nr_hs && !r->wall; i++) {
-		if (!r->hs[i].total_samples)
+		if (!r->hs[i].total_samples && !(r->event && r->hs[i].nr_keys &&
+						 !strcmp(samples__event_name(&r->it, i), r->event)))
 			continue;
 		hist__sort(&r->hs[i]);
 		(*shown)[*nr] = &r->hs[i];
@@ -558,6 +600,7 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 		out = pager.out;
 	if (fmt->flame && samples__nr_events(&r->it))
 		fi.period_ns = r->wall || samples__event_ns(&r->it, (size_t)(shown[0] - r->hs));
+	fi.by_period = r->wall || !strcmp(events[0], OFFCPU_EVENT_NAME);
 	fi.event = events[0];
 	view.hs = shown;
 	view.events = events;
@@ -607,12 +650,8 @@ int cmd_report(int argc, char **argv)
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
 	}
-	/* --wall needs the switch-outs and the switch records that end them */
-	if (!ret && r.wall && samples__set_wall(&r.it)) {
-		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
-				"record --off-cpu)\n", a.input);
-		ret = -EINVAL;
-	}
+	if (!ret)
+		ret = check_events(&r, &a);
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
 		r.progress = isatty(2) && !a.quiet;
