@@ -77,7 +77,7 @@ static void usage(FILE *out)
 		"                          a size with K or M is rounded up to pages\n"
 		"      --off-cpu           also record where threads wait: every context switch\n"
 		"                          with its call chain (PERF_RECORD_SWITCH too), for\n"
-		"                          jrec report's offcpu-time event and --wall\n"
+		"                          jrec report's offcpu-time event and wall-clock view\n"
 		"  -p, --pid PID           attach to a running process and its threads\n"
 		"  -a, --all-cpus          record the whole system\n"
 		"  -z, --compression-level[=N]\n"
