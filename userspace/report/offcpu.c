@@ -37,13 +37,20 @@ static const char *const disk_waits[] = {
 	"blk_mq_get_tag", "jbd2_log_wait",   "wait_transaction",
 };
 
-/* wait_for_completion waits uninterruptibly, but not its _interruptible and _killable kinds */
+/*
+ * The _interruptible kinds of these sleep in S (mutex_lock_interruptible,
+ * down_read_interruptible); the _killable ones are D in ps. Plain
+ * wait_for_completion waits uninterruptibly.
+ */
 static bool is_disk_wait(const char *sym)
 {
 	size_t i;
 
+	if (strstr(sym, "interruptible") && !strstr(sym, "uninterruptible"))
+		return false;
 	if (!strcmp(sym, "wait_for_completion") || !strcmp(sym, "wait_for_completion_io") ||
-	    !strcmp(sym, "wait_for_completion_timeout"))
+	    !strcmp(sym, "wait_for_completion_timeout") ||
+	    !strcmp(sym, "wait_for_completion_killable"))
 		return true;
 	for (i = 0; i < sizeof(disk_waits) / sizeof(disk_waits[0]); i++)
 		if (!strncmp(sym, disk_waits[i], strlen(disk_waits[i])))
