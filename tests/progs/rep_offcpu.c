@@ -88,12 +88,17 @@ __attribute__((noipa)) static long sys4(long nr, long a, long b, long c, long d)
 	return ret;
 }
 
+/*
+ * About 100 us of arithmetic between two looks at the clock: the clock is
+ * read through libc and the vDSO, which have no frame pointers, so a thread
+ * preempted there has a stack without this function; it must be rare.
+ */
 __attribute__((noipa)) static void offcpu_compute(uint64_t ns)
 {
 	uint64_t end = now_ns() + ns, x = 1;
 
 	while (now_ns() < end)
-		for (int i = 0; i < 1000; i++)
+		for (int i = 0; i < 100000; i++)
 			x = x * 6364136223846793005ull + 1442695040888963407ull;
 	sink = x;
 }
