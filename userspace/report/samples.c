@@ -278,12 +278,15 @@ struct pass {
 /*
  * A switch-out (the context-switches event) as an offcpu-time sample: its
  * period the nanoseconds until the thread came back. 1 when the thread never
- * did within the recording: no sample.
+ * did within the recording, and for the idle task (pid 0, with -a), which
+ * leaves a CPU whenever work comes and waits for nothing: no sample.
  */
 static int offcpu_sample(struct samples *it, struct sample *smp)
 {
 	uint64_t in;
 
+	if (!smp->tid)
+		return 1;
 	if (ctx_switches__interval(&it->s->switches, smp->tid, smp->time, &in, &smp->preempted))
 		return 1;
 	smp->offcpu = true;
