@@ -12,7 +12,7 @@ int ctx_switches__add(struct ctx_switches *cs, uint32_t tid, uint64_t time,
 {
 	if (array_grow(&cs->sw, &cs->cap, cs->nr + 1))
 		return -ENOMEM;
-	cs->sw[cs->nr++] = (struct ctx_switch){ time, tid, (uint32_t)kind };
+	cs->sw[cs->nr++] = (struct ctx_switch){time, tid, (uint32_t)kind};
 	cs->sorted = false;
 	return 0;
 }
@@ -61,8 +61,8 @@ static size_t first_at(const struct ctx_switches *cs, uint32_t tid, uint64_t t)
 	return lo;
 }
 
-int ctx_switches__interval(const struct ctx_switches *cs, uint32_t tid, uint64_t out,
-			   uint64_t *in, bool *preempted)
+int ctx_switches__interval(const struct ctx_switches *cs, uint32_t tid, uint64_t out, uint64_t *in,
+			   bool *preempted)
 {
 	size_t i = cs->sorted ? first_at(cs, tid, out) : cs->nr;
 	bool seen_out = false;

@@ -55,8 +55,8 @@ static inline bool ctx_switches__any(const struct ctx_switches *cs)
  * before *@in, says so) into *@preempted. -ENOENT when the thread never came
  * back within the recording (it exited, or the recording ended first).
  */
-int ctx_switches__interval(const struct ctx_switches *cs, uint32_t tid, uint64_t out,
-			   uint64_t *in, bool *preempted);
+int ctx_switches__interval(const struct ctx_switches *cs, uint32_t tid, uint64_t out, uint64_t *in,
+			   bool *preempted);
 /* The last switch-in of @tid at or before @t into *@in; -ENOENT if none. */
 int ctx_switches__last_in(const struct ctx_switches *cs, uint32_t tid, uint64_t t, uint64_t *in);
 

@@ -30,11 +30,11 @@ bool offcpu__period_is_ns(const struct pr_attr *a)
  * rw-semaphores, uninterruptible sleeps and completions. Prefixes.
  */
 static const char *const disk_waits[] = {
-	"io_schedule",	  "folio_wait",	     "__folio_lock",	 "__lock_page",
-	"wait_on_page",	  "bit_wait_io",     "__wait_on_buffer", "__mutex_lock",
-	"mutex_lock",	  "rwsem_down",	     "down_read",	 "down_write",
-	"__down",	  "msleep",	     "usleep_range",	 "schedule_timeout_uninterruptible",
-	"blk_mq_get_tag", "jbd2_log_wait",   "wait_transaction",
+    "io_schedule",    "folio_wait",    "__folio_lock",	   "__lock_page",
+    "wait_on_page",   "bit_wait_io",   "__wait_on_buffer", "__mutex_lock",
+    "mutex_lock",     "rwsem_down",    "down_read",	   "down_write",
+    "__down",	      "msleep",	       "usleep_range",	   "schedule_timeout_uninterruptible",
+    "blk_mq_get_tag", "jbd2_log_wait", "wait_transaction",
 };
 
 /*

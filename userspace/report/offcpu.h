@@ -21,14 +21,14 @@ struct pr_attr;
 struct sample_frames;
 
 #define OFFCPU_EVENT_NAME "offcpu-time"
-#define WALL_EVENT_NAME "wall-time"
+#define WALL_EVENT_NAME	  "wall-time"
 
 /* The task states the `state` sort key shows (offcpu__state()). */
-#define OFFCPU_STATE_RUNNING "running" /* an on-CPU sample */
-#define OFFCPU_STATE_RUNNABLE "R"      /* off CPU, preempted: waiting for a CPU */
-#define OFFCPU_STATE_SLEEP "S"	       /* off CPU, interruptible sleep */
-#define OFFCPU_STATE_DISK "D"	       /* off CPU, uninterruptible: I/O, page lock, mutex */
-#define OFFCPU_STATE_UNKNOWN "?"       /* off CPU, no kernel frames to tell */
+#define OFFCPU_STATE_RUNNING  "running" /* an on-CPU sample */
+#define OFFCPU_STATE_RUNNABLE "R"	/* off CPU, preempted: waiting for a CPU */
+#define OFFCPU_STATE_SLEEP    "S"	/* off CPU, interruptible sleep */
+#define OFFCPU_STATE_DISK     "D"	/* off CPU, uninterruptible: I/O, page lock, mutex */
+#define OFFCPU_STATE_UNKNOWN  "?"	/* off CPU, no kernel frames to tell */
 
 /* Whether @a is the software event context-switches, whose samples are switch-outs. */
 bool offcpu__is_switch_event(const struct pr_attr *a);

@@ -13,7 +13,7 @@ bool script_switch__is(const struct pr_event *ev)
 void script_switch__print(FILE *out, const struct pr_event *ev)
 {
 	bool is_out = ev->misc & PERF_RECORD_MISC_SWITCH_OUT;
-	const char *in_out = !is_out ? "IN         "
+	const char *in_out = !is_out					      ? "IN         "
 			     : ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "OUT preempt"
 									      : "OUT        ";
 

@@ -12,7 +12,7 @@
 
 int main(void)
 {
-	struct ctx_switches cs = { 0 };
+	struct ctx_switches cs = {0};
 	uint64_t in = 0;
 	bool pre = true;
 	int err = 0;
@@ -46,12 +46,14 @@ int main(void)
 	check(!ctx_switches__interval(&cs, 5, 50, &in, &pre) && in == 50,
 	      "a switch-in at the switch-out's time ends it");
 
-	check(!ctx_switches__last_in(&cs, 7, 260, &in) && in == 250, "last switch-in before a time");
+	check(!ctx_switches__last_in(&cs, 7, 260, &in) && in == 250,
+	      "last switch-in before a time");
 	check(!ctx_switches__last_in(&cs, 7, 250, &in) && in == 250, "at the time itself");
 	check(!ctx_switches__last_in(&cs, 7, 1000, &in) && in == 320, "after the last switch");
 	check(ctx_switches__last_in(&cs, 7, 99, &in) == -ENOENT, "none before the first");
-	check(ctx_switches__last_in(&cs, 9, 140, &in) == -ENOENT && !ctx_switches__last_in(&cs, 9, 160, &in) &&
-	      in == 150, "another thread's own");
+	check(ctx_switches__last_in(&cs, 9, 140, &in) == -ENOENT &&
+		  !ctx_switches__last_in(&cs, 9, 160, &in) && in == 150,
+	      "another thread's own");
 	ctx_switches__release(&cs);
 	ctx_switches__release(NULL);
 	check(!ctx_switches__any(&cs), "released");
