@@ -378,7 +378,7 @@ static void closing_line(struct record *r)
 {
 	double mb = (double)perf_writer__file_size(r->w) / (1024.0 * 1024.0);
 	uint64_t lost = r->nr_lost + (r->jm ? r->jm->lost : 0);
-	char zinfo[96] = "";
+	char zinfo[96] = "", switches[64] = "";
 
 	if (r->opts.verbose && r->bid) {
 		unsigned int c[8], linked, cloned;
@@ -400,9 +400,12 @@ static void closing_line(struct record *r)
 		snprintf(zinfo, sizeof(zinfo), ", compressed (original %.3f MB, ratio is %.3f)",
 			 (double)raw / (1024.0 * 1024.0), comp ? (double)raw / (double)comp : 0.0);
 	}
-	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples, %llu module "
+	if (r->opts.off_cpu)
+		snprintf(switches, sizeof(switches), " and %llu context switches",
+			 (unsigned long long)r->nr_switch_samples);
+	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples%s, %llu module "
 			"records, %llu lost) ]\n",
-		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples,
+		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples, switches,
 		(unsigned long long)(r->jm ? r->jm->nr_records : 0), (unsigned long long)lost);
 }
 

@@ -244,6 +244,41 @@ static int add_fd(struct record *r, int fd, int out, bool cs)
 	return 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The context-switch event's ids, sorted, to tell its samples from the sampling event's. */
+static int sort_cs_ids(struct record *r)
+{
+	size_t i;
+
+	if (!r->opts.off_cpu)
+		return 0;
+	r->cs_ids = calloc(r->nr_fds + 1, sizeof(*r->cs_ids));
+	if (!r->cs_ids)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->is_cs[i])
+			r->cs_ids[r->nr_cs_ids++] = r->ids[i];
+	qsort(r->cs_ids, r->nr_cs_ids, sizeof(*r->cs_ids), cmp_u64);
+	return 0;
+}
+
+/* Whether sample @h is a switch-out: its IDENTIFIER, first, is the context-switch event's. */
+static bool is_switch_sample(const struct record *r, const struct perf_event_header *h)
+{
+	uint64_t id;
+
+	if (!r->nr_cs_ids || h->size < sizeof(*h) + sizeof(id))
+		return false;
+	memcpy(&id, h + 1, sizeof(id));
+	return bsearch(&id, r->cs_ids, r->nr_cs_ids, sizeof(id), cmp_u64) != NULL;
+}
+
 int events__open(struct record *r)
 {
 	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -305,6 +340,8 @@ int events__open(struct record *r)
 		}
 	}
 	err = r->nr_rings ? 0 : -ENODEV;
+	if (!err)
+		err = sort_cs_ids(r);
 out:
 	free(tids);
 	return err;
@@ -375,7 +412,10 @@ static int handle(struct record *r, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		r->nr_samples++;
+		if (is_switch_sample(r, h))
+			r->nr_switch_samples++;
+		else
+			r->nr_samples++;
 		err = ksamples__add(r, h);
 		if (err)
 			return err;
@@ -500,8 +540,11 @@ void events__close(struct record *r)
 	free(r->ids);
 	free(r->out_fds);
 	free(r->is_cs);
+	free(r->cs_ids);
 	r->out_fds = NULL;
 	r->is_cs = NULL;
+	r->cs_ids = NULL;
+	r->nr_cs_ids = 0;
 	r->rings = NULL;
 	r->fds = NULL;
 	r->ids = NULL;

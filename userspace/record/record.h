@@ -65,6 +65,8 @@ struct record {
 	uint64_t *ids;
 	uint8_t *is_cs; /* the fd of the same index is cs_attr's */
 	int cs_failed;	/* the error of events__open() is cs_attr's */
+	uint64_t *cs_ids; /* cs_attr's ids, sorted: which samples are switch-outs */
+	size_t nr_cs_ids;
 	int *out_fds; /* the ring fd each event writes into, -1 for ring owners */
 	size_t nr_fds;
 	struct events_ring *rings;
@@ -90,6 +92,7 @@ struct record {
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
+	uint64_t nr_switch_samples; /* --off-cpu: the samples that are switch-outs */
 	uint64_t nr_rounds, last_round;
 	int round_written; /* records written since the last FINISHED_ROUND */
 	/*
