@@ -34,8 +34,14 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
-	"                          (default comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid,\n"
+	"                          state (default comm,dso,sym)\n"
+	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
+	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
+	"                          first event's unless one is chosen so\n"
+	"      --wall              wall-clock time: on-CPU samples as time and the\n"
+	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
+	"                          one table that adds up to the threads' wall time\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
 	"  -c, --comm COMMS        only these commands\n"
@@ -58,7 +64,7 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE };
+       OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -81,6 +87,8 @@ static const struct option report_opts[] = {
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "wall", no_argument, NULL, OPT_WALL },
+	{ "event", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -94,8 +102,10 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_comm;
+	bool need_srcline, need_comm, need_state;
 	bool children;
+	bool wall; /* --wall: every event's samples as time, in hs[0] */
+	const char *event; /* -e: only this event's samples, NULL: all */
 	struct graph_opts graph; /* -g */
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
@@ -135,6 +145,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->level = res->level;
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
+	if (r->need_state)
+		k->state = samples__state(&r->it);
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
@@ -293,10 +305,12 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
 		return 0;
+	if (r->event && strcmp(smp->event_name, r->event))
+		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
-	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	res = samples__self(it);
 	if (!filters__dso(&r->f, res->dso, res->anon_name))
 		return 0;
@@ -339,7 +353,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -396,6 +410,12 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_NO_INLINE:
 			a->inline_frames = c == OPT_INLINE;
 			break;
+		case OPT_WALL:
+			r->wall = true;
+			break;
+		case 'e':
+			r->event = optarg;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 1;
@@ -435,11 +455,12 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	int ret;
 
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
-		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
-			bad);
+		fprintf(stderr, "jrec report: unknown sort key '%s' "
+				"(comm,pid,tid,dso,sym,srcline,buildid,state)\n", bad);
 		return -EINVAL;
 	}
 	r->need_srcline = one.has[SK_SRCLINE];
+	r->need_state = one.has[SK_STATE];
 	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
@@ -488,6 +509,37 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	return 0;
 }
 
+/*
+ * After the first pass: --wall needs the switch-outs and the switch records
+ * that end them, and -e an event of the recording. 0, or -EINVAL after the
+ * error is printed.
+ */
+static int check_events(struct report *r, const struct report_args *a)
+{
+	size_t i, n = samples__nr_events(&r->it);
+	char names[256] = "";
+	int len = 0;
+
+	if (r->wall && samples__set_wall(&r->it)) {
+		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
+				"record --off-cpu)\n", a->input);
+		return -EINVAL;
+	}
+	if (!r->event || r->wall)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = samples__event_name(&r->it, i);
+
+		if (!strcmp(name, r->event))
+			return 0;
+		if (len >= 0 && (size_t)len < sizeof(names))
+			len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s", i ? ", " : "",
+					name);
+	}
+	fprintf(stderr, "jrec report: -e %s: %s has no such event (%s)\n", r->event, a->input, names);
+	return -EINVAL;
+}
+
 /* The events that have samples, in the recording's order (the first if none has), sorted. */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
 			size_t *nr)
@@ -499,16 +551,19 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	*events = calloc(r->nr_hs, sizeof(**events));
 	if (!*shown || !*events)
 		return -ENOMEM;
-	for (i = 0; i < r->nr_hs; i++) {
-		if (!r->hs[i].total_samples)
+	for (i = 0; i < r->nr_hs && !r->wall; i++) {
+		if (!r->hs[i].total_samples && !(r->event && r->hs[i].nr_keys &&
+						 !strcmp(samples__event_name(&r->it, i), r->event)))
 			continue;
 		hist__sort(&r->hs[i]);
 		(*shown)[*nr] = &r->hs[i];
-		(*events)[(*nr)++] = nattr ? samples__event(&r->it, i)->name : "";
+		(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, i) : "";
 	}
 	if (!*nr) {
+		/* --wall: every event's time in the first */
+		hist__sort(&r->hs[0]);
 		(*shown)[0] = &r->hs[0];
-		(*events)[0] = nattr ? samples__event(&r->it, 0)->name : "";
+		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
 	}
 	return 0;
@@ -556,11 +611,9 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	/* the text table on a terminal through the pager; a pager that cannot start is no error */
 	if (!a->output && !a->no_pager && !strcmp(fmt->name, "stdio") && !pager__start(&pager))
 		out = pager.out;
-	if (fmt->flame && samples__nr_events(&r->it)) {
-		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
-
-		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
-	}
+	if (fmt->flame && samples__nr_events(&r->it))
+		fi.period_ns = r->wall || samples__event_ns(&r->it, (size_t)(shown[0] - r->hs));
+	fi.by_period = r->wall || !strcmp(events[0], OFFCPU_EVENT_NAME);
 	fi.event = events[0];
 	view.hs = shown;
 	view.events = events;
@@ -611,6 +664,8 @@ int cmd_report(int argc, char **argv)
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
 	}
+	if (!ret)
+		ret = check_events(&r, &a);
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
 		r.progress = isatty(2) && !a.quiet;

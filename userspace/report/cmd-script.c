@@ -15,6 +15,7 @@
 #include "demangle.h"
 #include "jmmap-reader.h"
 #include "samples.h"
+#include "script-switch.h"
 #include "session.h"
 
 static const char script_usage[] =
@@ -26,16 +27,21 @@ static const char script_usage[] =
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
 	"      --no-inline         call chains without the functions inlined into their\n"
 	"                          frames (shown by default, from DWARF, as perf prints them)\n"
+	"      --show-switch-events\n"
+	"                          also print context switch records (PERF_RECORD_SWITCH\n"
+	"                          of jrec record --off-cpu); the waits they end are\n"
+	"                          printed as offcpu-time samples either way\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_INLINE, OPT_NO_INLINE };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_INLINE, OPT_NO_INLINE, OPT_SWITCH };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
+	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "inline", no_argument, NULL, OPT_INLINE },
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
@@ -46,7 +52,7 @@ static const struct option script_opts[] = {
 struct script {
 	struct session s;
 	struct samples it;
-	bool mmaps, tasks, inline_frames;
+	bool mmaps, tasks, inline_frames, switches;
 	FILE *out;
 };
 
@@ -115,6 +121,16 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
 
+	if (script_switch__is(ev)) {
+		if (!sc->switches)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
+			ev->id.tid);
+		print_time(sc->out, t);
+		fputs(": ", sc->out);
+		script_switch__print(sc->out, ev);
+		return 0;
+	}
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -250,6 +266,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_TASK:
 			sc.tasks = true;
+			break;
+		case OPT_SWITCH:
+			sc.switches = true;
 			break;
 		case OPT_SYMFS:
 			symfs = optarg;

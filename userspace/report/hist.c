@@ -7,8 +7,13 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
-					       "sym",  "srcline", "buildid" };
+static const char *const key_names[SK_MAX] = { "comm",	 "pid",	    "tid",   "dso",
+					       "sym",	 "srcline", "buildid", "state" };
+
+const char *hist__key_name(enum sort_key k)
+{
+	return k < SK_MAX ? key_names[k] : "?";
+}
 
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 {
@@ -65,6 +70,8 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 	}
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
+	if (h->has[SK_STATE])
+		x = mix(x, (uintptr_t)k->state);
 	return x;
 }
 
@@ -86,6 +93,8 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 			return false;
 	}
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
+		return false;
+	if (h->has[SK_STATE] && a->state != b->state)
 		return false;
 	return true;
 }

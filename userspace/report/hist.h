@@ -15,7 +15,7 @@
 #include "calltree.h"
 #include "resolve.h"
 
-enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_MAX };
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_MAX };
 
 struct hist_key {
 	const char *comm;
@@ -32,6 +32,7 @@ struct hist_key {
 	bool plt;
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
+	const char *state; /* the task state (offcpu.h's OFFCPU_STATE_*), a constant */
 	char level;
 };
 
@@ -70,6 +71,8 @@ struct hist {
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 
+/* The sort key's name as --sort spells it. */
+const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */

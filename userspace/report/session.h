@@ -14,6 +14,7 @@
 
 #include "addrspace.h"
 #include "archive-syms.h"
+#include "ctx-switches.h"
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
@@ -50,6 +51,7 @@ struct session {
 	struct strpool strings;
 	struct proc_history procs;   /* threads, names, forks, execs; as and jit subscribe */
 	struct file_cookies cookies; /* cookies of mapped files their records lack */
+	struct ctx_switches switches; /* PERF_RECORD_SWITCH(_CPU_WIDE): off-CPU intervals */
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
