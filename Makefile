@@ -10,8 +10,10 @@
 #   make bench           the benchmarks: jrec report against perf (scripts/bench), the
 #                        same on a --call-graph dwarf recording (scripts/bench-dwarf), the
 #                        cost of record --off-cpu against perf's (scripts/bench-offcpu),
-#                        then jmmap's cost in QEMU guests (scripts/bench-guest);
-#                        BENCH_ONLY=report, dwarf, offcpu or guest runs one of them
+#                        the JIT runtimes' table (scripts/bench-runtimes), then
+#                        jmmap's cost in QEMU guests (scripts/bench-guest);
+#                        BENCH_ONLY=report, dwarf, offcpu, runtimes or guest runs one
+
 #   make dkms-install KERNELRELEASE=<release>
 #   make install         jrec, its man pages and bash completion under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
@@ -77,6 +79,7 @@ bench: deps
 	$(if $(call bench_on,report),scripts/bench)
 	$(if $(call bench_on,dwarf),scripts/bench-dwarf)
 	$(if $(call bench_on,offcpu),scripts/bench-offcpu)
+	$(if $(call bench_on,runtimes),scripts/bench-runtimes)
 	$(if $(call bench_on,guest),scripts/bench-guest)
 
 dkms-install:
