@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * annotate: the engine of `jrec annotate`. A consumer of the report's one
+ * pass over the samples (samples.h): each sample's own function, resolved
+ * once, counts into that function's per-address histogram. Then, for each
+ * function, the exact code that ran: a jitdump LOAD's bytes, the build the
+ * mapping's cookie names (the build-id cache's copy of a replaced library,
+ * through dso.c), or the running kernel's /proc/kcore; cmd-annotate.c
+ * disassembles and prints.
+ */
+#ifndef JREC_ANNOTATE_H
+#define JREC_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "resolve.h"
+
+struct samples;
+struct sample;
+struct filters;
+
+/* One instruction address's samples. */
+struct ann_hit {
+	uint64_t addr, period, samples;
+};
+
+struct ann_sym {
+	struct resolved res; /* how the first sample resolved: dso, jit, level, names */
+	const char *name;
+	uint64_t start, end; /* [start, end) in the symbol's own addresses (a file's vaddrs) */
+	uint32_t pid;        /* a process it ran in */
+	bool shown;          /* passes the filters */
+	uint64_t period, samples;
+	struct ann_hit *hits; /* by address once annotate__finish() ran */
+	size_t nr_hits, cap_hits;
+};
+
+struct annotate {
+	struct session *s;
+	const struct filters *f; /* --dsos, --symbol and the SYMBOL arguments, or NULL */
+	struct ann_sym *syms;    /* hottest first once finished */
+	size_t nr, cap;
+	size_t *slots; /* open addressing: index + 1 into syms, by (owner, start) */
+	size_t nr_slots;
+	/* the event annotated: the first one with samples */
+	bool have_event;
+	size_t event;
+	const char *event_name;
+	uint64_t total_period, total_samples; /* that event's, every function's */
+};
+
+void annotate__init(struct annotate *a, struct session *s, const struct filters *f);
+/* A samples__for_each() callback: count the sample. 0 or -ENOMEM. */
+int annotate__sample(struct samples *it, const struct sample *smp, void *ctx);
+/* Merge each function's hits by address and order the functions, hottest first. 0 or -ENOMEM. */
+int annotate__finish(struct annotate *a);
+void annotate__release(struct annotate *a);
+
+/* The code of one function, and where it came from. */
+struct ann_code {
+	uint8_t *bytes; /* malloc'd */
+	size_t len;
+	uint16_t machine; /* EM_* of the code */
+	const char *source; /* "jitdump", "elf", "kcore", ... */
+	char from[512];     /* the file or section read */
+};
+
+/*
+ * Find @sym's code. 0; -ENOENT with the reason in @why (@whylen bytes)
+ * when it cannot be had; -ENOMEM.
+ */
+int annotate__code(struct annotate *a, const struct ann_sym *sym, struct ann_code *out, char *why,
+		   size_t whylen);
+void ann_code__release(struct ann_code *c);
+
+#endif
