@@ -495,7 +495,16 @@ static int annotate_one(struct ann_view *v, const struct ann_sym *y, bool first)
 
 static bool wanted(const struct ann_args *a, const struct ann_sym *y)
 {
-	return y->shown && y->nr_hits && (a->nr_want || !a->f.nr_syms);
+	return y->shown && y->nr_hits;
+}
+
+static size_t nr_wanted(const struct annotate *an, const struct ann_args *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < an->nr; i++)
+		n += wanted(a, &an->syms[i]);
+	return n;
 }
 
 static int annotate_all(struct annotate *an, const struct ann_args *args, FILE *out)
@@ -602,6 +611,11 @@ int cmd_annotate(int argc, char **argv)
 	}
 	if (!an.total_samples) {
 		fprintf(stderr, "jrec annotate: %s: no samples\n", a.input);
+		status = JREC_EXIT_USAGE;
+		goto out_an;
+	}
+	if (!nr_wanted(&an, &a)) {
+		fprintf(stderr, "jrec annotate: %s: no samples in the functions selected\n", a.input);
 		status = JREC_EXIT_USAGE;
 		goto out_an;
 	}
