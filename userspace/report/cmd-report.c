@@ -127,6 +127,7 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->sym = res->sym;
 	k->plt = res->plt;
 	k->addr = res->sym ? 0 : res->addr;
+	k->sym_start = res->sym ? res->sym_start : 0;
 	k->level = res->level;
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);

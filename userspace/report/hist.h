@@ -27,6 +27,8 @@ struct hist_key {
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
 	char level;
+	/* not part of the key: where sym starts (a file's address; JIT and kernel: the runtime one) */
+	uint64_t sym_start;
 };
 
 struct hist_entry {
