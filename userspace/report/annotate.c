@@ -7,6 +7,9 @@
 #include <unistd.h>
 
 #include "annotate.h"
+#include "code-bytes.h"
+#include "disasm.h"
+#include "jrec-sections.h"
 #include "elf-code.h"
 #include "elf-image.h"
 #include "filters.h"
@@ -277,6 +280,70 @@ static int read_elf(const char *path, uint64_t start, uint64_t end, struct ann_c
 	return 0;
 }
 
+static int copy_code(struct ann_code *out, const uint8_t *bytes, size_t len, uint16_t machine)
+{
+	out->bytes = malloc(len ? len : 1);
+	if (!out->bytes)
+		return -ENOMEM;
+	memcpy(out->bytes, bytes, len);
+	out->len = len;
+	out->machine = machine;
+	return 0;
+}
+
+/* The kernel's code: /proc/kcore of the running kernel, else what jrec archive stored. */
+static int kernel_code(struct annotate *a, uint64_t start, uint64_t end, struct ann_code *out,
+		       char *why, size_t whylen)
+{
+	const struct code_rec *c = code_table__kernel(&a->s->code, start);
+
+	if (c) {
+		out->source = "archive";
+		snprintf(out->from, sizeof(out->from), "[kernel.kallsyms]");
+		return copy_code(out, c->bytes, c->len, c->machine);
+	}
+	if (!a->s->dsos.own_vdso) {
+		snprintf(why, whylen, "the recording's kernel (%s) is not the running one",
+			 a->s->kernel_release[0] ? a->s->kernel_release : "unknown");
+		return -ENOENT;
+	}
+	out->source = "kcore";
+	if (access("/proc/kcore", R_OK)) {
+		snprintf(why, whylen, "cannot read /proc/kcore: %s", strerror(errno));
+		return -ENOENT;
+	}
+	return read_elf("/proc/kcore", start, end, out, why, whylen);
+}
+
+/* A perf-map symbol's code as the recorder read it out of the process. */
+static int perfmap_code(struct annotate *a, const struct jit_sym *j, struct ann_code *out,
+			char *why, size_t whylen)
+{
+	const struct code_rec *c = code_table__process(&a->s->code, j->owner, j->start, j->t_start);
+	int err;
+
+	if (!c) {
+		snprintf(why, whylen, "the recording holds no code bytes for this perf-map symbol");
+		return -ENOENT;
+	}
+	err = copy_code(out, c->bytes, c->len, c->machine);
+	if (err)
+		return err;
+	out->source = "perf-map copy";
+	snprintf(out->from, sizeof(out->from), "process %u at %llu.%06llu", c->pid,
+		 (unsigned long long)(c->time / 1000000000ULL),
+		 (unsigned long long)(c->time % 1000000000ULL / 1000));
+	if (c->time > j->t_end)
+		snprintf(out->note, sizeof(out->note),
+			 "the bytes were read %.3f s after the code was unmapped or replaced; they may "
+			 "not be the code that ran",
+			 (double)(c->time - j->t_end) / 1e9);
+	else if (c->time < j->t_named)
+		snprintf(out->note, sizeof(out->note),
+			 "the bytes were read before the symbol was named; they may not be its code");
+	return 0;
+}
+
 int annotate__code(struct annotate *a, const struct ann_sym *y, struct ann_code *out, char *why,
 		   size_t whylen)
 {
@@ -287,46 +354,108 @@ int annotate__code(struct annotate *a, const struct ann_sym *y, struct ann_code 
 	memset(out, 0, sizeof(*out));
 	if (end - y->start > ANN_CODE_MAX)
 		end = y->start + ANN_CODE_MAX;
+	if (r->jit && r->jit->source == JIT_SRC_PERFMAP)
+		return perfmap_code(a, r->jit, out, why, whylen);
 	if (r->jit) {
 		if (!r->jit->code) {
-			snprintf(why, whylen, "%s",
-				 r->jit->source == JIT_SRC_JITDUMP
-					 ? "the jitdump holds no code for it"
-					 : "the recording holds no code bytes for this perf-map symbol");
+			snprintf(why, whylen, "the jitdump holds no code for it");
 			return -ENOENT;
 		}
-		out->bytes = malloc(r->jit->code_len);
-		if (!out->bytes)
+		if (copy_code(out, r->jit->code, r->jit->code_len, r->jit->machine))
 			return -ENOMEM;
-		memcpy(out->bytes, r->jit->code, r->jit->code_len);
-		out->len = r->jit->code_len;
-		out->machine = r->jit->machine;
 		out->source = "jitdump";
 		snprintf(out->from, sizeof(out->from), "jit-%u.dump", r->jit->owner);
 		return 0;
 	}
 	if (r->level == RES_KERNEL) {
-		if (!a->s->dsos.own_vdso) {
-			snprintf(why, whylen, "the recording's kernel (%s) is not the running one",
-				 a->s->kernel_release[0] ? a->s->kernel_release : "unknown");
-			return -ENOENT;
-		}
-		out->source = "kcore";
-		if (access("/proc/kcore", R_OK)) {
-			snprintf(why, whylen, "cannot read /proc/kcore: %s", strerror(errno));
-			return -ENOENT;
-		}
-		return read_elf("/proc/kcore", y->start, end, out, why, whylen);
+		return kernel_code(a, y->start, end, out, why, whylen);
 	}
 	if (!r->dso) {
 		snprintf(why, whylen, "no file or JIT code holds it");
 		return -ENOENT;
 	}
 	if (dso__code_file(&a->s->dsos, r->dso, path, sizeof(path))) {
+		const struct code_rec *c = r->dso->cookie.len
+						   ? code_table__file(&a->s->code, &r->dso->cookie, y->start)
+						   : NULL;
+
+		if (c) {
+			out->source = "archive";
+			snprintf(out->from, sizeof(out->from), "%s", r->dso->path);
+			return copy_code(out, c->bytes, c->len, c->machine);
+		}
 		snprintf(why, whylen, "no copy of %s with its build-id %s", r->dso->path,
-			 r->dso->cookie.len ? "was found" : "(none recorded) was found");
+			 r->dso->cookie.len ? "was found, and the recording has no archived code of it"
+					    : "(none recorded) was found");
 		return -ENOENT;
 	}
 	out->source = "elf";
 	return read_elf(path, y->start, end, out, why, whylen);
+}
+
+/* @on_target for each direct branch of @code that leaves @y. */
+static int branch_targets(const struct ann_sym *y, const struct ann_code *code,
+			  ann_target_fn on_target, void *ctx)
+{
+	struct disasm *d;
+	struct disasm_insn in;
+	size_t off = 0, n;
+	int err = 0;
+
+	if (!disasm__supported(code->machine))
+		return 0;
+	err = disasm__new(code->machine, DISASM_ATT, &d);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	while (!err && (n = disasm__one(d, code->bytes + off, code->len - off, y->start + off, &in))) {
+		if (in.has_target && (in.target < y->start || in.target >= y->end))
+			err = on_target(ctx, &y->res, in.target);
+		off += n;
+	}
+	disasm__delete(d);
+	return err;
+}
+
+int annotate__archive_section(struct annotate *a, struct buf *sec, size_t *nr,
+			      ann_target_fn on_target, void *ctx)
+{
+	struct ann_code code;
+	char why[512];
+	size_t i;
+	int err = 0;
+
+	*nr = 0;
+	for (i = 0; i < a->nr && !err; i++) {
+		const struct ann_sym *y = &a->syms[i];
+		struct code_rec c = { 0 };
+
+		if (y->res.jit || (y->res.level != RES_KERNEL && (!y->res.dso || !y->res.dso->cookie.len)))
+			continue;
+		err = annotate__code(a, y, &code, why, sizeof(why));
+		if (err == -ENOENT) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		c.kind = y->res.level == RES_KERNEL ? JREC_CODE_KERNEL : JREC_CODE_FILE;
+		c.addr = y->start;
+		c.machine = code.machine;
+		if (c.kind == JREC_CODE_FILE)
+			c.cookie = y->res.dso->cookie;
+		c.bytes = code.bytes;
+		c.len = code.len > JREC_CODE_MAX ? JREC_CODE_MAX : (uint32_t)code.len;
+		if (!sec->len)
+			err = jrec_section__begin(sec, JREC_FEAT_ARCHIVE_CODE);
+		if (!err)
+			err = code_bytes__emit(sec, &c);
+		if (!err)
+			err = branch_targets(y, &code, on_target, ctx);
+		if (!err)
+			(*nr)++;
+		ann_code__release(&code);
+	}
+	if (!err && sec->len)
+		err = jrec_section__compress(sec, 3);
+	return err;
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "buf.h"
 #include "resolve.h"
 
 struct samples;
@@ -63,8 +64,9 @@ struct ann_code {
 	uint8_t *bytes; /* malloc'd */
 	size_t len;
 	uint16_t machine; /* EM_* of the code */
-	const char *source; /* "jitdump", "elf", "kcore", ... */
+	const char *source; /* "jitdump", "elf", "kcore", "perf-map copy", "archive" */
 	char from[512];     /* the file or section read */
+	char note[256];     /* a caveat about the bytes ("" when none) */
 };
 
 /*
@@ -74,5 +76,16 @@ struct ann_code {
 int annotate__code(struct annotate *a, const struct ann_sym *sym, struct ann_code *out, char *why,
 		   size_t whylen);
 void ann_code__release(struct ann_code *c);
+/*
+ * jrec archive: a JREC_FEAT_ARCHIVE_CODE section into @sec (empty when no
+ * function's code was found) with the code of every counted function of a
+ * file or of the kernel; *@nr how many. @on_target hears of each direct jump
+ * or call target outside its function (in the function's address space, as
+ * @in's), whose symbol the archive must name too. 0, -ENOMEM or what
+ * @on_target returned.
+ */
+typedef int (*ann_target_fn)(void *ctx, const struct resolved *in, uint64_t target);
+int annotate__archive_section(struct annotate *a, struct buf *sec, size_t *nr,
+			      ann_target_fn on_target, void *ctx);
 
 #endif

@@ -470,6 +470,10 @@ static int annotate_one(struct ann_view *v, const struct ann_sym *y, bool first)
 			fputs(", \"code_missing\": ", v->out);
 			json__str(v->out, why);
 		}
+		if (!cerr && code.note[0]) {
+			fputs(", \"code_note\": ", v->out);
+			json__str(v->out, code.note);
+		}
 		fputs(", \"instructions\": [", v->out);
 	} else {
 		fprintf(v->out, " Percent |\tSource code & Disassembly of %s for %s (%llu samples, "
@@ -483,6 +487,8 @@ static int annotate_one(struct ann_view *v, const struct ann_sym *y, bool first)
 			fprintf(v->out, "         :   code not available: %s\n", why);
 		else
 			fprintf(v->out, "         :   code from %s\n", origin);
+		if (!cerr && code.note[0])
+			fprintf(v->out, "         :   warning: %s\n", code.note);
 		fprintf(v->out, "         :   %016llx <%s>:\n", (unsigned long long)y->start, name);
 	}
 	err = cerr ? 0 : walk_code(v, &code);
@@ -584,6 +590,7 @@ int cmd_annotate(int argc, char **argv)
 		goto out_session;
 	}
 	s.jit.keep_code = true;
+	s.want_code = true;
 	ret = session__load(&s);
 	if (!ret)
 		ret = samples__init(&it, &s);

@@ -14,6 +14,7 @@
 
 #include "addrspace.h"
 #include "archive-syms.h"
+#include "code-bytes.h"
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
@@ -46,6 +47,9 @@ struct session {
 	struct dso_set dsos;
 	struct stored_syms stored; /* JREC_FEAT_SYMTAB, the dsos' last source */
 	struct archive_syms archive; /* JREC_FEAT_ARCHIVE, tried before it */
+	/* JREC_FEAT_CODE and _ARCHIVE_CODE, read only when want_code is set (annotate, archive) */
+	struct code_table code;
+	bool want_code;
 	struct strpool strings;
 	struct proc_history procs;   /* threads, names, forks, execs; as and jit subscribe */
 	struct file_cookies cookies; /* cookies of mapped files their records lack */
