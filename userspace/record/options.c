@@ -30,6 +30,7 @@ enum {
 	OPT_ARCHIVE,
 	OPT_CALL_GRAPH,
 	OPT_COMPRESSION_LEVEL,
+	OPT_NO_PERFMAP_CODE,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +46,7 @@ static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
+	{ "no-perfmap-code", no_argument, NULL, OPT_NO_PERFMAP_CODE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "archive", no_argument, NULL, OPT_ARCHIVE },
 	{ "compression-level", optional_argument, NULL, OPT_COMPRESSION_LEVEL },
@@ -82,6 +84,8 @@ static void usage(FILE *out)
 		"  -v, --verbose           say more about what is recorded\n"
 		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
 		"      --no-buildid-cache  do not copy mapped binaries into the build-id cache\n"
+		"      --no-perfmap-code   do not copy the code of sampled perf-map JIT symbols\n"
+		"                          out of the processes (for jrec annotate)\n"
 		"      --buildid-dir DIR   build-id cache directory (default $JREC_BUILDID_DIR,\n"
 		"                          else ~/.cache/jrec)\n"
 		"      --archive           then store the symbols of the sampled files in the\n"
@@ -250,6 +254,9 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_NO_BUILDID_CACHE:
 			o->no_buildid_cache = 1;
+			break;
+		case OPT_NO_PERFMAP_CODE:
+			o->no_perfmap_code = 1;
 			break;
 		case OPT_BUILDID_DIR:
 			o->buildid_dir = optarg;

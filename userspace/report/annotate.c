@@ -330,9 +330,12 @@ static int perfmap_code(struct annotate *a, const struct jit_sym *j, struct ann_
 	if (err)
 		return err;
 	out->source = "perf-map copy";
-	snprintf(out->from, sizeof(out->from), "process %u at %llu.%06llu", c->pid,
-		 (unsigned long long)(c->time / 1000000000ULL),
-		 (unsigned long long)(c->time % 1000000000ULL / 1000));
+	if (c->time >= j->t_start)
+		snprintf(out->from, sizeof(out->from),
+			 "of process %u, read %.3f s after its perf-map line appeared", c->pid,
+			 (double)(c->time - j->t_start) / 1e9);
+	else
+		snprintf(out->from, sizeof(out->from), "of process %u", c->pid);
 	if (c->time > j->t_end)
 		snprintf(out->note, sizeof(out->note),
 			 "the bytes were read %.3f s after the code was unmapped or replaced; they may "
