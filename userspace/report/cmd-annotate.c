@@ -463,9 +463,13 @@ static int annotate_one(struct ann_view *v, const struct ann_sym *y, bool first)
 				"\"samples\": %llu, \"period\": %llu, \"code\": ",
 			(unsigned long long)y->start, (unsigned long long)(y->end - y->start), y->pid,
 			(unsigned long long)y->samples, (unsigned long long)y->period);
-		json__str(v->out, cerr ? NULL : code.source);
-		fputs(", \"code_from\": ", v->out);
-		json__str(v->out, cerr ? NULL : code.from);
+		if (cerr) {
+			fputs("null, \"code_from\": null", v->out);
+		} else {
+			json__str(v->out, code.source);
+			fputs(", \"code_from\": ", v->out);
+			json__str(v->out, code.from);
+		}
 		if (cerr) {
 			fputs(", \"code_missing\": ", v->out);
 			json__str(v->out, why);
