@@ -121,6 +121,8 @@ static uint64_t sym_addr(const struct resolved *r)
 	return r->addr;
 }
 
+static void merge_hits(struct ann_sym *y);
+
 int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct annotate *a = ctx;
@@ -153,6 +155,9 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 		y->hits[y->nr_hits - 1].samples++;
 		return 0;
 	}
+	/* the distinct addresses of a function are few: merge before growing */
+	if (y->nr_hits == y->cap_hits && y->nr_hits >= 2 * y->merged + 64)
+		merge_hits(y);
 	if (y->nr_hits == y->cap_hits) {
 		size_t cap = y->cap_hits ? y->cap_hits * 2 : 16;
 		struct ann_hit *n = realloc(y->hits, cap * sizeof(*n));
@@ -184,28 +189,39 @@ static int cmp_sym(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
+/* Sort @y's hits by address and add up those of one address. */
+static void merge_hits(struct ann_sym *y)
+{
+	size_t k, n;
+
+	if (!y->nr_hits)
+		return;
+	qsort(y->hits, y->nr_hits, sizeof(*y->hits), cmp_hit);
+	for (k = 1, n = 1; k < y->nr_hits; k++) {
+		if (y->hits[k].addr == y->hits[n - 1].addr) {
+			y->hits[n - 1].period += y->hits[k].period;
+			y->hits[n - 1].samples += y->hits[k].samples;
+		} else {
+			y->hits[n++] = y->hits[k];
+		}
+	}
+	y->nr_hits = n;
+	y->merged = n;
+}
+
 int annotate__finish(struct annotate *a)
 {
-	size_t i, k, n;
+	size_t i;
 
 	for (i = 0; i < a->nr; i++) {
 		struct ann_sym *y = &a->syms[i];
 
 		if (!y->nr_hits)
 			continue;
-		qsort(y->hits, y->nr_hits, sizeof(*y->hits), cmp_hit);
-		for (k = 1, n = 1; k < y->nr_hits; k++) {
-			if (y->hits[k].addr == y->hits[n - 1].addr) {
-				y->hits[n - 1].period += y->hits[k].period;
-				y->hits[n - 1].samples += y->hits[k].samples;
-			} else {
-				y->hits[n++] = y->hits[k];
-			}
-		}
-		y->nr_hits = n;
+		merge_hits(y);
 		/* a sample past the symbol's recorded end (no size known) widens it */
-		if (y->hits[n - 1].addr >= y->end)
-			y->end = y->hits[n - 1].addr + 1;
+		if (y->hits[y->nr_hits - 1].addr >= y->end)
+			y->end = y->hits[y->nr_hits - 1].addr + 1;
 	}
 	/* the table's slots point at the old order */
 	free(a->slots);

@@ -36,6 +36,7 @@ struct ann_sym {
 	uint64_t period, samples;
 	struct ann_hit *hits; /* by address once annotate__finish() ran */
 	size_t nr_hits, cap_hits;
+	size_t merged; /* hits after the last merge */
 };
 
 struct annotate {
