@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for what jrec annotate reads of outside bytes: an ELF
- * file's header and program headers (elf_code__parse, the input's first
- * 64 bytes and the rest), and the disassembly of the input as x86-64 and
+ * file's header, program and section headers (elf_code__parse and
+ * elf_code__parse_sections, the input's first 64 bytes and the rest), and the disassembly of the input as x86-64 and
  * aarch64 code (disasm__one over every byte).
  */
 #include <elf.h>
@@ -41,6 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < ec.nr_loads; i++)
 			if (ec.loads[i].vaddr + ec.loads[i].filesz < ec.loads[i].vaddr)
 				__builtin_trap();
+		/* the same bytes as section headers */
+		if (!elf_code__parse_sections(data, eh, data + eh, size - eh, &ec, NULL, NULL))
+			for (i = 0; i < ec.nr_progbits; i++)
+				if (ec.progbits[i].vaddr + ec.progbits[i].filesz < ec.progbits[i].vaddr)
+					__builtin_trap();
 		elf_code__release(&ec);
 	}
 	walk(EM_X86_64, data, size);

@@ -8,10 +8,12 @@
 #ifndef JREC_ELF_CODE_H
 #define JREC_ELF_CODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #define ELF_CODE_MAX_PHDRS 4096 /* more program headers than this: refused as corrupt */
+#define ELF_CODE_MAX_SHDRS 65535 /* more section headers than this: refused as corrupt */
 
 struct elf_code_load {
 	uint64_t vaddr, offset, filesz;
@@ -21,6 +23,14 @@ struct elf_code {
 	uint16_t machine;
 	unsigned int nr_loads;
 	struct elf_code_load *loads; /* PT_LOAD entries, malloc'd */
+	/*
+	 * With section headers (not /proc/kcore): the allocated sections that
+	 * hold bytes in the file, as {vaddr, size}; bytes outside them (a
+	 * separate debuginfo file's NOBITS .text) are not read.
+	 */
+	bool have_sections;
+	unsigned int nr_progbits;
+	struct elf_code_load *progbits; /* offset unused */
 };
 
 /*
@@ -32,11 +42,20 @@ struct elf_code {
  */
 int elf_code__parse(const void *ehdr, size_t ehdr_len, const void *phdrs, size_t phdrs_len,
 		    struct elf_code *out, uint64_t *phoff, uint64_t *phlen);
+/*
+ * The section headers (@shdrs, @shdrs_len bytes read at e_shoff) of the file
+ * whose ELF header is @ehdr, into @ec (parsed by elf_code__parse()). With
+ * @shdrs NULL, *@shoff and *@shlen say where they are (*@shlen 0: none).
+ * 0, -EINVAL (corrupt) or -ENOMEM.
+ */
+int elf_code__parse_sections(const void *ehdr, size_t ehdr_len, const void *shdrs,
+			     size_t shdrs_len, struct elf_code *ec, uint64_t *shoff, uint64_t *shlen);
 /* Read the headers of the file open at @fd into @out. 0 or -errno as elf_code__parse(), -EIO. */
 int elf_code__open_fd(int fd, struct elf_code *out);
 /*
  * Up to @len bytes at address @vaddr from the file at @fd, as far as one
- * loaded segment holds them; how many (0: no segment has @vaddr), or -EIO.
+ * loaded segment holds them (and, when the file has section headers, one
+ * section with bytes in the file); how many (0: none has @vaddr), or -EIO.
  */
 long elf_code__read(const struct elf_code *ec, int fd, uint64_t vaddr, uint8_t *buf, size_t len);
 void elf_code__release(struct elf_code *ec);

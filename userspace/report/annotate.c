@@ -307,28 +307,46 @@ static int copy_code(struct ann_code *out, const uint8_t *bytes, size_t len, uin
 	return 0;
 }
 
-/* The kernel's code: /proc/kcore of the running kernel, else what jrec archive stored. */
+/*
+ * The kernel's code: what jrec archive stored, else /proc/kcore of the
+ * running kernel, else the vmlinux with the recorded build-id that the
+ * kernel's symbols came from, at its link-time addresses.
+ */
 static int kernel_code(struct annotate *a, uint64_t start, uint64_t end, struct ann_code *out,
 		       char *why, size_t whylen)
 {
 	const struct code_rec *c = code_table__kernel(&a->s->code, start);
+	struct session *s = a->s;
+	char kcore[256];
+	int err;
 
 	if (c) {
 		out->source = "archive";
 		snprintf(out->from, sizeof(out->from), "[kernel.kallsyms]");
 		return copy_code(out, c->bytes, c->len, c->machine);
 	}
-	if (!a->s->dsos.own_vdso) {
-		snprintf(why, whylen, "the recording's kernel (%s) is not the running one",
-			 a->s->kernel_release[0] ? a->s->kernel_release : "unknown");
+	if (!s->dsos.own_vdso)
+		snprintf(kcore, sizeof(kcore), "the recording's kernel (%s) is not the running one",
+			 s->kernel_release[0] ? s->kernel_release : "unknown");
+	else if (access("/proc/kcore", R_OK))
+		snprintf(kcore, sizeof(kcore), "cannot read /proc/kcore: %s", strerror(errno));
+	else if ((err = read_elf("/proc/kcore", start, end, out, kcore, sizeof(kcore))) != -ENOENT) {
+		out->source = "kcore";
+		return err;
+	}
+	if (s->vmlinux_path && s->kernel_text) {
+		uint64_t delta = s->kernel_text - s->vmlinux_text;
+
+		err = read_elf(s->vmlinux_path, start - delta, end - delta, out, why, whylen);
+		if (err != -ENOENT) {
+			out->source = "vmlinux";
+			return err;
+		}
+		snprintf(why + strlen(why), whylen - strlen(why), "; %s", kcore);
 		return -ENOENT;
 	}
-	out->source = "kcore";
-	if (access("/proc/kcore", R_OK)) {
-		snprintf(why, whylen, "cannot read /proc/kcore: %s", strerror(errno));
-		return -ENOENT;
-	}
-	return read_elf("/proc/kcore", start, end, out, why, whylen);
+	snprintf(why, whylen, "%s; no vmlinux with the kernel's build-id was found", kcore);
+	return -ENOENT;
 }
 
 /* A perf-map symbol's code as the recorder read it out of the process. */

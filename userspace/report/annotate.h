@@ -3,10 +3,12 @@
  * annotate: the engine of `jrec annotate`. A consumer of the report's one
  * pass over the samples (samples.h): each sample's own function, resolved
  * once, counts into that function's per-address histogram. Then, for each
- * function, the exact code that ran: a jitdump LOAD's bytes, the build the
+ * function, the exact code that ran: a jitdump LOAD's bytes, a perf-map
+ * symbol's bytes the recorder copied (JREC_FEAT_CODE), the build the
  * mapping's cookie names (the build-id cache's copy of a replaced library,
- * through dso.c), or the running kernel's /proc/kcore; cmd-annotate.c
- * disassembles and prints.
+ * through dso.c) or what jrec archive stored of it (JREC_FEAT_ARCHIVE_CODE),
+ * the running kernel's /proc/kcore or the vmlinux with its build-id;
+ * cmd-annotate.c disassembles and prints.
  */
 #ifndef JREC_ANNOTATE_H
 #define JREC_ANNOTATE_H

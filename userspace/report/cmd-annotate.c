@@ -86,6 +86,7 @@ struct ann_view {
 	uint64_t denom; /* what a share is of */
 	double hottest;
 	size_t hit; /* the next hit not yet printed */
+	size_t nr_out; /* lines printed for the function (JSON: elements of its array) */
 	struct disasm *dis;
 	uint16_t dis_machine;
 	bool first_json;
@@ -310,8 +311,9 @@ static void stdio_line(struct ann_view *v, const struct disasm_insn *in, const s
 }
 
 static void json_insn(struct ann_view *v, const struct disasm_insn *in, const struct ann_hit *sum,
-		      const char *line, bool first)
+		      const char *line)
 {
+	bool first = !v->nr_out++;
 	char buf[256];
 	size_t i;
 
@@ -346,7 +348,6 @@ static int walk_code(struct ann_view *v, const struct ann_code *code)
 	struct disasm_insn in;
 	struct ann_hit sum;
 	size_t off = 0, n;
-	bool first = true;
 	int err;
 
 	if (!v->dis || v->dis_machine != code->machine) {
@@ -364,7 +365,7 @@ static int walk_code(struct ann_view *v, const struct ann_code *code)
 		if (v->args->lines || v->args->json)
 			line = srcline(v, in.addr, lbuf, sizeof(lbuf));
 		if (v->args->json) {
-			json_insn(v, &in, &sum, line, first);
+			json_insn(v, &in, &sum, line);
 		} else {
 			if (v->args->lines && line && strcmp(line, prev)) {
 				fprintf(v->out, "         :   %s\n", line);
@@ -372,7 +373,6 @@ static int walk_code(struct ann_view *v, const struct ann_code *code)
 			}
 			stdio_line(v, &in, &sum);
 		}
-		first = false;
 		off += n;
 	}
 	return 0;
@@ -389,7 +389,7 @@ static void bare_hits(struct ann_view *v)
 		if (v->args->json)
 			fprintf(v->out, "%s\n        {\"addr\": \"0x%llx\", \"percent\": %.4f, "
 					"\"samples\": %llu, \"period\": %llu}",
-				v->hit ? "," : "", (unsigned long long)h->addr, share(v, h),
+				v->nr_out++ ? "," : "", (unsigned long long)h->addr, share(v, h),
 				(unsigned long long)h->samples, (unsigned long long)h->period);
 		else
 			fprintf(v->out, "%8.2f :   %llx:   (no code)\n", share(v, h),
@@ -404,6 +404,7 @@ static void prepare_view(struct ann_view *v, const struct ann_sym *y)
 
 	v->y = y;
 	v->hit = 0;
+	v->nr_out = 0;
 	if (v->args->global)
 		v->denom = v->args->hits ? v->a->total_samples : v->a->total_period;
 	else

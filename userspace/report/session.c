@@ -406,6 +406,7 @@ void session__close(struct session *s)
 	kernel_syms__release(&s->ksyms);
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);
+	free(s->vmlinux_path);
 	file_cookies__release(&s->cookies);
 	session__free_caches(s);
 	strpool__release(&s->strings);

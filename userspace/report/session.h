@@ -57,6 +57,8 @@ struct session {
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
 	struct elf_image *vmlinux;     /* owns the names in ksyms when it came from a vmlinux */
+	char *vmlinux_path;    /* that vmlinux, for its code (annotate) */
+	uint64_t vmlinux_text; /* its _text, before relocation */
 	bool ksyms_tried, have_ksyms;
 	bool ksyms_loading;      /* ksyms_thread runs the loading; nothing else touches ksyms */
 	pthread_t ksyms_thread;
