@@ -139,7 +139,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->dso = res->dso;
 	k->anon = res->dso ? NULL : res->anon_name;
 	k->sym = res->sym;
-	k->sym_start = res->sym && !res->jit && !res->inlined ? res->sym_start : 0;
+	k->sym_start = res->sym ? res->sym_start : 0;
+	k->sym_by_name = res->jit || res->inlined;
 	k->plt = res->plt;
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;
