@@ -135,6 +135,17 @@ struct report_meta {
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
 /*
+ * The table's pieces, for views that lay it out themselves (the browser):
+ * the header lines above the columns, each column's width over the entries
+ * shown, the two lines naming the columns, one entry's row.
+ */
+void hist__print_title(const struct hist *h, const struct report_meta *m, FILE *out);
+void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX]);
+void hist__print_columns(const struct hist *h, const struct report_meta *m,
+			 const size_t width[SK_MAX], FILE *out);
+void hist__print_row(const struct hist *h, const struct hist_entry *e, const struct report_meta *m,
+		     const size_t width[SK_MAX], FILE *out);
+/*
  * One JSON document: the first event's report at the top level, the others
  * (a recording of several events) in "other_events".
  */
