@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "browser.h"
 #include "commands.h"
 #include "filters.h"
 #include "hist.h"
@@ -21,10 +22,13 @@ static const char report_usage[] =
 	"usage: jrec report [OPTIONS]\n"
 	"\n"
 	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
-	"      --stdio             table on standard output (the default); on a terminal\n"
-	"                          through $PAGER (default less -FRSX)\n"
+	"      --tui               the interactive browser (the default when standard input\n"
+	"                          and output are a terminal; ? in it lists its keys)\n"
+	"      --stdio             the text table on standard output (the default when it is\n"
+	"                          not a terminal); on a terminal through $PAGER (default\n"
+	"                          less -FRSX)\n"
 	"      --no-pager          never through a pager (PAGER=cat does the same)\n"
-	"      --format FMT        stdio, json (schema: Documentation/report-json.rst), or a\n"
+	"      --format FMT        tui, stdio, json (schema: Documentation/report-json.rst), or a\n"
 	"                          flame graph: folded, svg, pprof, speedscope\n"
 	"                          (Documentation/report-outputs.rst)\n"
 	"  -o, --output FILE       write to FILE instead of standard output\n"
@@ -55,12 +59,13 @@ static const char report_usage[] =
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
+enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
        OPT_SYMFS, OPT_NO_PAGER };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "call-graph", optional_argument, NULL, 'g' },
@@ -105,6 +110,11 @@ struct report {
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
+	/* the browser */
+	struct browser_zoom zoom;     /* only the samples and frames it keeps */
+	struct browser_query built;   /* what the histograms were counted for */
+	struct report_meta tui_meta;  /* the shown event's */
+	const struct report_meta *meta;
 };
 
 static double elapsed(const struct timespec *t0)
@@ -133,10 +143,23 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
+/* Whether the browser's dso zoom keeps @res. */
+static bool zoom_dso(const struct report *r, const struct resolved *res)
+{
+	const struct browser_zoom *z = &r->zoom;
+
+	if (!z->dso_set)
+		return true;
+	if (z->dso)
+		return res->dso == z->dso;
+	return !res->dso && !strcmp(res->anon_name ? res->anon_name : "[unknown]", z->anon);
+}
+
 static bool frame_key(struct report *r, const struct sample *smp, const char *comm,
 		      const struct resolved *res, struct hist_key *k)
 {
-	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym) ||
+	    !zoom_dso(r, res))
 		return false;
 	fill_key(r, smp, comm, res, k);
 	return true;
@@ -283,14 +306,15 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
-	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
+	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
+	    (r->zoom.pid_set && smp->pid != r->zoom.pid) || (r->zoom.tid_set && smp->tid != r->zoom.tid))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
 	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
 	res = samples__self(it);
-	if (!filters__dso(&r->f, res->dso, res->anon_name))
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !zoom_dso(r, res))
 		return 0;
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
@@ -319,7 +343,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 /* What the command line asks for, beyond what it sets in the report and its meta. */
 struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
-	bool plimit_set, quiet, no_pager;
+	bool plimit_set, quiet, no_pager, graph_set;
 	int children; /* -1: as perf, on when there are call chains */
 };
 
@@ -339,6 +363,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_STDIO:
 			a->format = "stdio";
 			break;
+		case OPT_TUI:
+			a->format = "tui";
+			break;
 		case OPT_FORMAT:
 			a->format = optarg;
 			break;
@@ -352,6 +379,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			/* as perf's: "-g caller" takes the next word when it is not an option */
 			const char *spec = optarg;
 
+			a->graph_set = true;
 			if (!spec && optind < argc && argv[optind][0] != '-')
 				spec = argv[optind++];
 			/* a bare -g is perf's default: graph,0.5,caller */
@@ -457,6 +485,9 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 		r->hs[i].children = r->children;
 		r->hs[i].flame_root = CT_NONE;
 	}
+	/* the browser opens call trees where there are chains, as with a bare -g */
+	if (!strcmp(a->format, "tui") && !a->graph_set && samples__have_chains(&r->it))
+		graph_opts__parse(&r->graph, "graph,0.5,caller");
 	if (r->graph.mode == GRAPH_NONE)
 		return 0;
 	if (!samples__have_chains(&r->it)) {
@@ -501,12 +532,71 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	return 0;
 }
 
+static bool same_zoom(const struct browser_zoom *a, const struct browser_zoom *b)
+{
+	if (a->dso_set != b->dso_set || a->pid_set != b->pid_set || a->tid_set != b->tid_set)
+		return false;
+	if (a->dso_set && (a->dso != b->dso || (!a->dso && strcmp(a->anon, b->anon))))
+		return false;
+	return (!a->pid_set || a->pid == b->pid) && (!a->tid_set || a->tid == b->tid);
+}
+
+/*
+ * The browser's histogram for @q: the samples counted again when its sort
+ * or zoom differ from what they were counted for; the first event with
+ * samples.
+ */
+static int tui_build(void *ctx, const struct browser_query *q, struct browser_data *d)
+{
+	struct report *r = ctx;
+	size_t i, nattr = samples__nr_events(&r->it);
+	char bad[64];
+	int err;
+
+	if (strcmp(q->sort, r->built.sort) || !same_zoom(&q->zoom, &r->built.zoom)) {
+		for (i = 0; i < r->nr_hs; i++) {
+			hist__release(&r->hs[i]);
+			if (hist__set_sort(&r->hs[i], q->sort, bad, sizeof(bad)))
+				return -EINVAL;
+			r->hs[i].children = r->children;
+			r->hs[i].flame_root = CT_NONE;
+		}
+		calltree__release(&r->ct);
+		r->ct.by_address = true;
+		r->ct.sym_params = r->meta->sym_params;
+		if (r->memo)
+			memset(r->memo, 0, CHAIN_MEMO_SIZE * sizeof(*r->memo));
+		r->need_srcline = r->hs[0].has[SK_SRCLINE];
+		r->need_comm = r->hs[0].has[SK_COMM] || r->f.nr_comms || r->want_flame;
+		r->graph.skip_first = !strncmp(q->sort, "sym", 3);
+		r->zoom = q->zoom;
+		r->built = *q;
+		r->progress = false;
+		err = samples__for_each(&r->it, on_sample, NULL, r);
+		if (err)
+			return err;
+		for (i = 0; i < r->nr_hs; i++)
+			hist__sort(&r->hs[i]);
+	}
+	for (i = 0; i < r->nr_hs && !r->hs[i].total_samples; i++)
+		;
+	if (i == r->nr_hs)
+		i = 0;
+	r->tui_meta = *r->meta;
+	r->tui_meta.event = nattr ? samples__event(&r->it, i)->name : "";
+	d->h = &r->hs[i];
+	d->m = &r->tui_meta;
+	return 0;
+}
+
 /* The report's output, after the pass: 0, or -errno after the error is printed. */
 static int write_report(struct report *r, const struct report_args *a, struct report_meta *meta,
 			const struct output *fmt)
 {
 	struct flame_info fi = { .file = a->input };
 	struct output_view view = { .meta = meta, .flame = &r->flame, .fi = &fi };
+	struct browser_source src = { .name = "jrec report", .build = tui_build, .ctx = r };
+	struct browser_query q0 = { 0 };
 	const struct hist **shown = NULL;
 	const char **events = NULL;
 	char kbid[JREC_COOKIE_HEX_LEN];
@@ -549,6 +639,13 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
 	}
 	fi.event = events[0];
+	if (!strcmp(fmt->name, "tui")) {
+		snprintf(q0.sort, sizeof(q0.sort), "%s", a->sort);
+		r->built = q0;
+		r->meta = meta;
+		view.live = &src;
+		view.query = &q0;
+	}
 	view.hs = shown;
 	view.events = events;
 	ret = outputs__write(fmt, &view, out);
@@ -568,11 +665,19 @@ out:
 	return ret;
 }
 
+/* Whether the terminal can take the browser: TERM names one that is not "dumb". */
+static bool tui_term(void)
+{
+	const char *t = getenv("TERM");
+
+	return t && *t && strcmp(t, "dumb");
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1 };
+	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1 };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
@@ -583,10 +688,19 @@ int cmd_report(int argc, char **argv)
 		status = ret > 0 ? 0 : JREC_EXIT_USAGE; /* --help, or bad usage */
 		goto out;
 	}
+	if (!a.format)
+		a.format = !a.output && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && tui_term() ?
+				   "tui" : "stdio";
+	if (!strcmp(a.format, "tui") && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || a.output)) {
+		fprintf(stderr, "jrec report: --tui: the browser needs a terminal on standard input and "
+				"output (and no -o)\n");
+		status = JREC_EXIT_USAGE;
+		goto out;
+	}
 	fmt = outputs__find(a.format);
 	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
-				"(stdio, json, folded, svg, pprof or speedscope)\n", a.format);
+				"(tui, stdio, json, folded, svg, pprof or speedscope)\n", a.format);
 		status = JREC_EXIT_USAGE;
 		goto out;
 	}

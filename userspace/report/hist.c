@@ -90,6 +90,11 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	return true;
 }
 
+bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
+{
+	return key_eq(h, a, b);
+}
+
 /* The entry for @k, created empty if new; NULL when out of memory. */
 static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 {

@@ -93,6 +93,8 @@ int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum d
 			 uint64_t period);
 /* A sample in a mapped file without ELF symbols, named by a JIT record. */
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period);
+/* Whether @a and @b are one entry under @h's sort keys. */
+bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct hist_key *b);
 /* Sort entries by period, highest first. */
 void hist__sort(struct hist *h);
 void hist__release(struct hist *h);

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * browser: the interactive view of a histogram on a terminal (ncurses), as
+ * perf report's and perf top's: the table with the stdio report's columns
+ * (hist__print_row()), an entry's call tree opened in place with the lines
+ * of -g (hist__print_graph()), a search, zooms into a shared object, a
+ * thread or a process, another sort, the view printed to a file, colours by
+ * share. The browser draws; its source counts (a callback builds the
+ * histogram for a query), so the report and top feed it alike.
+ */
+#ifndef JREC_BROWSER_H
+#define JREC_BROWSER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+/* What the view is narrowed to: each zoom on or off. */
+struct browser_zoom {
+	bool dso_set, pid_set, tid_set;
+	struct dso *dso;  /* the shared object zoomed into (NULL with anon) */
+	const char *anon; /* the anonymous memory zoomed into */
+	uint32_t pid, tid;
+	const char *pid_comm, *tid_comm; /* their names, for the title */
+};
+
+struct browser_query {
+	char sort[128]; /* the sort keys, as --sort takes them */
+	struct browser_zoom zoom;
+};
+
+struct browser_data {
+	const struct hist *h;	     /* sorted */
+	const struct report_meta *m; /* m->graph NULL: no call trees to open */
+};
+
+struct browser_source {
+	const char *name; /* "jrec report", "jrec top" */
+	/* The histogram for @q into *@d, valid until the next call: 0 or -errno. */
+	int (*build)(void *ctx, const struct browser_query *q, struct browser_data *d);
+	/*
+	 * Live views: called every @interval_ms; 1 when build() now gives
+	 * newer counts, 0 when not, -errno to end the browser.
+	 */
+	int (*tick)(void *ctx);
+	int interval_ms;
+	size_t max_rows; /* at most this many entries, 0: all */
+	void *ctx;
+};
+
+/*
+ * Run the browser on the terminal of standard input and output until the
+ * user quits (q): 0, or the first -errno of the source or the terminal.
+ */
+int browser__run(const struct browser_source *src, const struct browser_query *q0);
+
+#endif
