@@ -46,6 +46,29 @@ struct browser {
 	bool colour;
 };
 
+bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom *b)
+{
+	if (a->dso_set != b->dso_set || a->pid_set != b->pid_set || a->tid_set != b->tid_set)
+		return false;
+	if (a->dso_set && (a->dso != b->dso || (!a->dso && strcmp(a->anon, b->anon))))
+		return false;
+	return (!a->pid_set || a->pid == b->pid) && (!a->tid_set || a->tid == b->tid);
+}
+
+bool browser_zoom__keeps_task(const struct browser_zoom *z, uint32_t pid, uint32_t tid)
+{
+	return (!z->pid_set || pid == z->pid) && (!z->tid_set || tid == z->tid);
+}
+
+bool browser_zoom__keeps_dso(const struct browser_zoom *z, const struct resolved *res)
+{
+	if (!z->dso_set)
+		return true;
+	if (z->dso)
+		return res->dso == z->dso;
+	return !res->dso && !strcmp(res->anon_name ? res->anon_name : "[unknown]", z->anon);
+}
+
 static void free_lines(struct browser *b)
 {
 	size_t i;

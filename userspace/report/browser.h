@@ -25,6 +25,12 @@ struct browser_zoom {
 	const char *pid_comm, *tid_comm; /* their names, for the title */
 };
 
+/* Whether @a and @b narrow the view alike. */
+bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom *b);
+/* Whether @z keeps the samples of @pid/@tid, and a frame (or sample) at @res. */
+bool browser_zoom__keeps_task(const struct browser_zoom *z, uint32_t pid, uint32_t tid);
+bool browser_zoom__keeps_dso(const struct browser_zoom *z, const struct resolved *res);
+
 struct browser_query {
 	char sort[128]; /* the sort keys, as --sort takes them */
 	struct browser_zoom zoom;

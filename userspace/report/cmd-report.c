@@ -128,38 +128,17 @@ static double elapsed(const struct timespec *t0)
 static void fill_key(struct report *r, const struct sample *smp, const char *comm,
 		     const struct resolved *res, struct hist_key *k)
 {
-	memset(k, 0, sizeof(*k));
-	k->comm = comm;
-	k->pid = smp->pid;
-	k->tid = smp->tid;
-	k->dso = res->dso;
-	k->anon = res->dso ? NULL : res->anon_name;
-	k->sym = res->sym;
-	k->plt = res->plt;
-	k->addr = res->sym ? 0 : res->addr;
-	k->level = res->level;
+	hist_key__set(k, comm, smp->pid, smp->tid, res);
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
-/* Whether the browser's dso zoom keeps @res. */
-static bool zoom_dso(const struct report *r, const struct resolved *res)
-{
-	const struct browser_zoom *z = &r->zoom;
-
-	if (!z->dso_set)
-		return true;
-	if (z->dso)
-		return res->dso == z->dso;
-	return !res->dso && !strcmp(res->anon_name ? res->anon_name : "[unknown]", z->anon);
-}
-
 static bool frame_key(struct report *r, const struct sample *smp, const char *comm,
 		      const struct resolved *res, struct hist_key *k)
 {
 	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym) ||
-	    !zoom_dso(r, res))
+	    !browser_zoom__keeps_dso(&r->zoom, res))
 		return false;
 	fill_key(r, smp, comm, res, k);
 	return true;
@@ -307,14 +286,14 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
-	    (r->zoom.pid_set && smp->pid != r->zoom.pid) || (r->zoom.tid_set && smp->tid != r->zoom.tid))
+	    !browser_zoom__keeps_task(&r->zoom, smp->pid, smp->tid))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
 	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
 	res = samples__self(it);
-	if (!filters__dso(&r->f, res->dso, res->anon_name) || !zoom_dso(r, res))
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !browser_zoom__keeps_dso(&r->zoom, res))
 		return 0;
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
@@ -532,15 +511,6 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	return 0;
 }
 
-static bool same_zoom(const struct browser_zoom *a, const struct browser_zoom *b)
-{
-	if (a->dso_set != b->dso_set || a->pid_set != b->pid_set || a->tid_set != b->tid_set)
-		return false;
-	if (a->dso_set && (a->dso != b->dso || (!a->dso && strcmp(a->anon, b->anon))))
-		return false;
-	return (!a->pid_set || a->pid == b->pid) && (!a->tid_set || a->tid == b->tid);
-}
-
 /*
  * The browser's histogram for @q: the samples counted again when its sort
  * or zoom differ from what they were counted for; the first event with
@@ -553,7 +523,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 	char bad[64];
 	int err;
 
-	if (strcmp(q->sort, r->built.sort) || !same_zoom(&q->zoom, &r->built.zoom)) {
+	if (strcmp(q->sort, r->built.sort) || !browser_zoom__equal(&q->zoom, &r->built.zoom)) {
 		for (i = 0; i < r->nr_hs; i++) {
 			hist__release(&r->hs[i]);
 			if (hist__set_sort(&r->hs[i], q->sort, bad, sizeof(bad)))

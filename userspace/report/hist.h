@@ -64,6 +64,9 @@ struct hist {
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 
+/* The key of a sample of @pid/@tid running @comm at @res (no srcline). */
+void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t tid,
+		   const struct resolved *res);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */
