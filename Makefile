@@ -8,9 +8,10 @@
 #   make demo-guest      the module at work in the 6.12 guest, beside perf: the demo JIT's
 #                        mapping records and a library replaced mid-run (scripts/demo-guest)
 #   make bench           the benchmarks: jrec report against perf (scripts/bench), the
-#                        same on a --call-graph dwarf recording (scripts/bench-dwarf), then
-#                        jmmap's cost in QEMU guests (scripts/bench-guest);
-#                        BENCH_ONLY=report, dwarf or guest runs one of them
+#                        same on a --call-graph dwarf recording (scripts/bench-dwarf), jrec
+#                        top's CPU against perf top's on the demo JIT (scripts/bench-top),
+#                        then jmmap's cost in QEMU guests (scripts/bench-guest);
+#                        BENCH_ONLY=report, dwarf, top or guest runs one of them
 #   make dkms-install KERNELRELEASE=<release>
 #   make install         jrec, its man pages and bash completion under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
@@ -71,9 +72,10 @@ demo-guest:
 BENCH_ONLY ?=
 bench: deps
 	$(MAKE) --no-print-directory jrec tests
-	$(if $(filter guest dwarf,$(BENCH_ONLY)),,scripts/bench)
-	$(if $(filter guest report,$(BENCH_ONLY)),,scripts/bench-dwarf)
-	$(if $(filter report dwarf,$(BENCH_ONLY)),,scripts/bench-guest)
+	$(if $(filter guest dwarf top,$(BENCH_ONLY)),,scripts/bench)
+	$(if $(filter guest report top,$(BENCH_ONLY)),,scripts/bench-dwarf)
+	$(if $(filter guest report dwarf,$(BENCH_ONLY)),,scripts/bench-top)
+	$(if $(filter report dwarf top,$(BENCH_ONLY)),,scripts/bench-guest)
 
 dkms-install:
 	scripts/dkms-install $(VERSION) $(KREL)

@@ -77,6 +77,7 @@ struct session {
 	/* jrec top's copies of jitdumps and perf-map lines (session__add_side_files()) */
 	const void *side_jitdumps, *side_perfmaps;
 	size_t side_jitdumps_len, side_perfmaps_len;
+	bool live; /* being recorded on this machine now (session__set_live()) */
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);
@@ -94,6 +95,16 @@ static inline void session__add_side_files(struct session *s, const void *jitdum
 	s->side_jitdumps_len = jlen;
 	s->side_perfmaps = perfmaps;
 	s->side_perfmaps_len = plen;
+}
+/*
+ * Before session__load(): the recording is being made on this machine now
+ * (jrec top), so the running kernel is the recorded one, though the
+ * recording does not say which it is yet (its release and kernel symbols are
+ * written at its end).
+ */
+static inline void session__set_live(struct session *s)
+{
+	s->live = true;
 }
 /* Pass 1. 0 or -errno. */
 int session__load(struct session *s);

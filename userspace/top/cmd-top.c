@@ -356,6 +356,7 @@ static int refresh(struct top *t)
 	if (err)
 		return err;
 	session__add_side_files(&t->s, jd, jlen, pm, plen);
+	session__set_live(&t->s);
 	err = session__load(&t->s);
 	if (!err)
 		err = samples__init(&t->it, &t->s);
@@ -402,15 +403,19 @@ static int top_tick(void *ctx)
 /* One table; -EPIPE when its reader has gone. */
 static int print_table(struct top *t)
 {
-	size_t width[SK_MAX], i, shown = 0;
+	struct hist shown = t->h;
+	size_t width[SK_MAX], i;
 
 	printf("jrec top: Samples: %llu of event '%s', Event count (approx.): %llu\n",
 	       (unsigned long long)t->h.total_samples, t->meta.event,
 	       (unsigned long long)t->h.total_period);
-	hist__stdio_widths(&t->h, &t->meta, width);
-	hist__print_columns(&t->h, &t->meta, width, stdout);
-	for (i = 0; i < t->h.nr && shown < (t->entries ? t->entries : STDIO_ROWS); i++, shown++)
-		hist__print_row(&t->h, &t->h.e[i], &t->meta, width, stdout);
+	/* the columns as wide as the rows shown need */
+	if (shown.nr > t->entries)
+		shown.nr = t->entries;
+	hist__stdio_widths(&shown, &t->meta, width);
+	hist__print_columns(&shown, &t->meta, width, stdout);
+	for (i = 0; i < shown.nr; i++)
+		hist__print_row(&shown, &shown.e[i], &t->meta, width, stdout);
 	putchar('\n');
 	return fflush(stdout) || ferror(stdout) ? -EPIPE : 0;
 }
