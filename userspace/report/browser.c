@@ -50,7 +50,8 @@ bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom
 {
 	if (a->dso_set != b->dso_set || a->pid_set != b->pid_set || a->tid_set != b->tid_set)
 		return false;
-	if (a->dso_set && (a->dso != b->dso || (!a->dso && strcmp(a->anon, b->anon))))
+	if (a->dso_set && (a->anon != b->anon || strcmp(a->dso_path, b->dso_path) ||
+			   !jrec_cookie_equal(&a->cookie, &b->cookie)))
 		return false;
 	return (!a->pid_set || a->pid == b->pid) && (!a->tid_set || a->tid == b->tid);
 }
@@ -64,9 +65,10 @@ bool browser_zoom__keeps_dso(const struct browser_zoom *z, const struct resolved
 {
 	if (!z->dso_set)
 		return true;
-	if (z->dso)
-		return res->dso == z->dso;
-	return !res->dso && !strcmp(res->anon_name ? res->anon_name : "[unknown]", z->anon);
+	if (!z->anon)
+		return res->dso && !strcmp(res->dso->path, z->dso_path) &&
+		       jrec_cookie_equal(&res->dso->cookie, &z->cookie);
+	return !res->dso && !strcmp(res->anon_name ? res->anon_name : "[unknown]", z->dso_path);
 }
 
 static void free_lines(struct browser *b)
@@ -248,8 +250,7 @@ static void title(const struct browser *b, char *buf, size_t len)
 	if (n < len && z->tid_set)
 		n += (size_t)snprintf(buf + n, len - n, "  Thread: %s %u", z->tid_comm, z->tid);
 	if (n < len && z->dso_set)
-		n += (size_t)snprintf(buf + n, len - n, "  DSO: %s",
-				      z->dso ? z->dso->short_name : z->anon);
+		n += (size_t)snprintf(buf + n, len - n, "  DSO: %s", z->dso_name);
 	if (n < len && b->search[0])
 		snprintf(buf + n, len - n, "  Search: %s", b->search);
 }
@@ -468,14 +469,20 @@ static int zoom(struct browser *b, char kind)
 			return 0;
 		*set = true;
 		if (kind == 'd') {
-			z->dso = e->k.dso;
-			z->anon = e->k.dso ? NULL : e->k.anon ? e->k.anon : "[unknown]";
+			z->anon = !e->k.dso;
+			snprintf(z->dso_path, sizeof(z->dso_path), "%s", dso_text(&e->k));
+			snprintf(z->dso_name, sizeof(z->dso_name), "%.*s",
+				 (int)sizeof(z->dso_name) - 1,
+				 e->k.dso ? e->k.dso->short_name : z->dso_path);
+			memset(&z->cookie, 0, sizeof(z->cookie));
+			if (e->k.dso)
+				z->cookie = e->k.dso->cookie;
 		} else if (kind == 't') {
 			z->tid = e->k.tid;
-			z->tid_comm = e->k.comm ? e->k.comm : "";
+			snprintf(z->tid_comm, sizeof(z->tid_comm), "%s", e->k.comm ? e->k.comm : "");
 		} else {
 			z->pid = e->k.pid;
-			z->pid_comm = e->k.comm ? e->k.comm : "";
+			snprintf(z->pid_comm, sizeof(z->pid_comm), "%s", e->k.comm ? e->k.comm : "");
 		}
 		b->zooms[b->nr_zooms++] = kind;
 	}

@@ -16,13 +16,18 @@
 
 #include "hist.h"
 
-/* What the view is narrowed to: each zoom on or off. */
+/*
+ * What the view is narrowed to: each zoom on or off. By value, so that it
+ * holds across the sessions of a live source (top opens one per refresh).
+ */
 struct browser_zoom {
 	bool dso_set, pid_set, tid_set;
-	struct dso *dso;  /* the shared object zoomed into (NULL with anon) */
-	const char *anon; /* the anonymous memory zoomed into */
+	bool anon;		/* anonymous memory named dso_path, else a file */
+	char dso_path[512];	/* the file (its path and cookie) or the memory zoomed into */
+	struct jrec_cookie cookie;
+	char dso_name[128];	/* for the title */
 	uint32_t pid, tid;
-	const char *pid_comm, *tid_comm; /* their names, for the title */
+	char pid_comm[64], tid_comm[64]; /* their names, for the title */
 };
 
 /* Whether @a and @b narrow the view alike. */

@@ -661,12 +661,6 @@ int cmd_report(int argc, char **argv)
 	if (!a.format)
 		a.format = !a.output && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && tui_term() ?
 				   "tui" : "stdio";
-	if (!strcmp(a.format, "tui") && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || a.output)) {
-		fprintf(stderr, "jrec report: --tui: the browser needs a terminal on standard input and "
-				"output (and no -o)\n");
-		status = JREC_EXIT_USAGE;
-		goto out;
-	}
 	fmt = outputs__find(a.format);
 	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
@@ -676,6 +670,14 @@ int cmd_report(int argc, char **argv)
 	}
 	r.want_flame = fmt->flame;
 	ret = prepare(&r, &a, &meta);
+	/* after the recording opened: a file that cannot be read is the first thing to say */
+	if (!ret && !strcmp(a.format, "tui") &&
+	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || a.output)) {
+		fprintf(stderr, "jrec report: --tui: the browser needs a terminal on standard input and "
+				"output (and no -o)\n");
+		status = JREC_EXIT_USAGE;
+		ret = -EINVAL;
+	}
 	if (!ret) {
 		ret = session__load(&r.s);
 		if (ret)

@@ -44,7 +44,7 @@ static const char top_usage[] =
 	"  -E, --entries N         show at most N entries (default: all in the browser, 20\n"
 	"                          with --stdio)\n"
 	"  -F, --freq HZ           samples per second (default as jrec record: 4000)\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,buildid\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
 	"                          (default comm,dso,sym)\n"
 	"      --tui               the browser (the default on a terminal)\n"
 	"      --stdio             a table on standard output at every refresh, until\n"
@@ -199,6 +199,16 @@ static int start_workload(struct top *t)
 	}
 	if (!t->workload) {
 		close(fds[0]);
+		/* the browser owns the terminal: the command reads and writes none of it */
+		if (t->tui) {
+			int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+			if (null >= 0) {
+				dup2(null, STDIN_FILENO);
+				dup2(null, STDOUT_FILENO);
+				dup2(null, STDERR_FILENO);
+			}
+		}
 		execvp(t->argv[0], t->argv);
 		err = errno;
 		n = write(fds[1], &err, sizeof(err));
@@ -313,6 +323,8 @@ static int count_sample(struct samples *it, const struct sample *smp, void *ctx)
 	    !browser_zoom__keeps_dso(&t->built.zoom, res))
 		return 0;
 	hist_key__set(&k, t->h.has[SK_COMM] ? samples__comm(it) : NULL, smp->pid, smp->tid, res);
+	if (t->h.has[SK_SRCLINE])
+		k.srcline = samples__srcline(it, res);
 	return hist__add(&t->h, &k, w);
 }
 
@@ -488,9 +500,9 @@ int cmd_top(int argc, char **argv)
 
 	if (ret)
 		return ret == 1 ? 0 : ret;
-	if (hist__set_sort(&t.h, t.sort, bad, sizeof(bad)) || t.h.has[SK_SRCLINE]) {
-		fprintf(stderr, "jrec top: unknown sort key '%s' (comm,pid,tid,dso,sym,buildid)\n",
-			t.h.has[SK_SRCLINE] ? "srcline" : bad);
+	if (hist__set_sort(&t.h, t.sort, bad, sizeof(bad))) {
+		fprintf(stderr, "jrec top: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
+			bad);
 		return JREC_EXIT_USAGE;
 	}
 	if (t.tui < 0)
