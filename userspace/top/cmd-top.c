@@ -404,6 +404,8 @@ static int top_tick(void *ctx)
 	struct top *t = ctx;
 	uint64_t now = mono_ns();
 
+	if (stop_signal)
+		return -EINTR; /* SIGTERM, SIGHUP (the terminal went away): end as q does */
 	if (now < t->next_refresh) {
 		side_files__update(&t->side, now);
 		return 0;
@@ -522,6 +524,7 @@ int cmd_top(int argc, char **argv)
 		t.decay[i] = t.decay[i - 1] * 7.0 / 8.0;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 
 	snprintf(t.dir, sizeof(t.dir), "%s/jrec-top.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (strlen(t.dir) + 16 > sizeof(t.data) || !mkdtemp(t.dir)) {
@@ -544,13 +547,14 @@ int cmd_top(int argc, char **argv)
 		if (t.tui) {
 			/* the first screen at once, from what the recording holds already */
 			ret = refresh(&t);
+			src.max_rows = t.entries;
 			if (!ret)
 				ret = browser__run(&src, &t.built);
 		} else {
 			ret = run_stdio(&t);
 		}
-		if (ret == -EPIPE)
-			ret = 0; /* the reader of the tables quit */
+		if (ret == -EPIPE || ret == -EINTR)
+			ret = 0; /* the reader of the tables quit, or a signal ended the run */
 		if (ret && ret != -ECHILD && ret != -ETIMEDOUT)
 			fprintf(stderr, "jrec top: %s\n", strerror(-ret));
 	}
