@@ -4,6 +4,10 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <ncurses.h>
+#include <term.h>
+/* term.h names capabilities as macros: the browser's own fields are called so */
+#undef lines
+#undef columns
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +49,19 @@ struct browser {
 	char msg[512];	 /* shown in the status line until the next key */
 	bool colour;
 };
+
+bool browser__usable(void)
+{
+	const char *t = getenv("TERM");
+	int err;
+
+	if (!t || !*t || !strcmp(t, "dumb") || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return false;
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return false;
+	del_curterm(cur_term);
+	return true;
+}
 
 bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom *b)
 {
@@ -427,6 +444,7 @@ static int toggle(struct browser *b)
 	const struct hist_entry *e = cur_entry(b);
 	struct hist_key k;
 	size_t i;
+	int err;
 
 	if (!e)
 		return 0;
@@ -445,9 +463,9 @@ static int toggle(struct browser *b)
 			return -ENOMEM;
 		b->open[b->nr_open++] = k;
 	}
-	i = layout(b);
+	err = layout(b);
 	b->cur = find_row(b, &k, b->cur);
-	return (int)i;
+	return err;
 }
 
 /* d, t, p: zoom into the current entry's dso, thread or process, or back out of it. */
@@ -622,12 +640,15 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 {
 	struct browser b = { .src = src, .q = *q0 };
 	double next = now_ms() + src->interval_ms;
+	SCREEN *scr = NULL;
 	int err = rebuild(&b);
 
 	if (err)
 		goto out;
 	setlocale(LC_ALL, "");
-	if (!initscr()) {
+	/* newterm, not initscr: an unknown TERM is an error to return, not an exit */
+	scr = newterm(NULL, stdout, stdin);
+	if (!scr) {
 		err = -ENOTTY;
 		goto out;
 	}
@@ -670,6 +691,7 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 			break;
 	}
 	endwin();
+	delscreen(scr);
 	if (err > 0)
 		err = 0;
 out:

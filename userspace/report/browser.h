@@ -61,6 +61,12 @@ struct browser_source {
 };
 
 /*
+ * Whether standard input and output are a terminal the browser can draw on:
+ * TERM names one that ncurses knows, and it is not "dumb".
+ */
+bool browser__usable(void);
+
+/*
  * Run the browser on the terminal of standard input and output until the
  * user quits (q): 0, or the first -errno of the source or the terminal.
  */

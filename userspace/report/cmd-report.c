@@ -635,14 +635,6 @@ out:
 	return ret;
 }
 
-/* Whether the terminal can take the browser: TERM names one that is not "dumb". */
-static bool tui_term(void)
-{
-	const char *t = getenv("TERM");
-
-	return t && *t && strcmp(t, "dumb");
-}
-
 int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
@@ -659,8 +651,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!a.format)
-		a.format = !a.output && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && tui_term() ?
-				   "tui" : "stdio";
+		a.format = !a.output && browser__usable() ? "tui" : "stdio";
 	fmt = outputs__find(a.format);
 	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
@@ -671,10 +662,9 @@ int cmd_report(int argc, char **argv)
 	r.want_flame = fmt->flame;
 	ret = prepare(&r, &a, &meta);
 	/* after the recording opened: a file that cannot be read is the first thing to say */
-	if (!ret && !strcmp(a.format, "tui") &&
-	    (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || a.output)) {
-		fprintf(stderr, "jrec report: --tui: the browser needs a terminal on standard input and "
-				"output (and no -o)\n");
+	if (!ret && !strcmp(a.format, "tui") && (a.output || !browser__usable())) {
+		fprintf(stderr, "jrec report: --tui: the browser needs a terminal that TERM names "
+				"on standard input and output (and no -o)\n");
 		status = JREC_EXIT_USAGE;
 		ret = -EINVAL;
 	}

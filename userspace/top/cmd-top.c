@@ -508,11 +508,10 @@ int cmd_top(int argc, char **argv)
 		return JREC_EXIT_USAGE;
 	}
 	if (t.tui < 0)
-		t.tui = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && getenv("TERM") &&
-			strcmp(getenv("TERM"), "dumb");
-	else if (t.tui && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
-		fprintf(stderr, "jrec top: --tui: the browser needs a terminal on standard input "
-				"and output\n");
+		t.tui = browser__usable();
+	else if (t.tui && !browser__usable()) {
+		fprintf(stderr, "jrec top: --tui: the browser needs a terminal that TERM names on "
+				"standard input and output\n");
 		return JREC_EXIT_USAGE;
 	}
 	if (!t.tui && !t.entries)
