@@ -448,11 +448,19 @@ static int toggle(struct browser *b)
 
 	if (!e)
 		return 0;
+	k = e->k;
+	if (!b->d.m->graph && b->d.trees_later && !b->q.trees) {
+		/* the first tree opened: the source counts them now */
+		b->q.trees = true;
+		err = rebuild(b);
+		if (err)
+			return err;
+		b->cur = find_row(b, &k, b->cur);
+	}
 	if (!b->d.m->graph) {
 		snprintf(b->msg, sizeof(b->msg), "no call chains to open: record with -g");
 		return 0;
 	}
-	k = e->k;
 	for (i = 0; i < b->nr_open; i++)
 		if (hist__same_key(b->d.h, &b->open[i], &k))
 			break;

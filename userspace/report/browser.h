@@ -39,11 +39,13 @@ bool browser_zoom__keeps_dso(const struct browser_zoom *z, const struct resolved
 struct browser_query {
 	char sort[128]; /* the sort keys, as --sort takes them */
 	struct browser_zoom zoom;
+	bool trees;	/* count the call trees too (asked for when the first one is opened) */
 };
 
 struct browser_data {
 	const struct hist *h;	     /* sorted */
 	const struct report_meta *m; /* m->graph NULL: no call trees to open */
+	bool trees_later;	     /* m->graph NULL, but a query with trees gives them */
 };
 
 struct browser_source {

@@ -114,7 +114,9 @@ struct report {
 	struct browser_zoom zoom;     /* only the samples and frames it keeps */
 	struct browser_query built;   /* what the histograms were counted for */
 	struct report_meta tui_meta;  /* the shown event's */
-	const struct report_meta *meta;
+	struct report_meta *meta;
+	const struct report_args *args;
+	bool trees_later; /* the browser's call trees: counted when first opened */
 };
 
 static double elapsed(const struct timespec *t0)
@@ -418,6 +420,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 	return 0;
 }
 
+static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
+			const char *sort);
+
 /*
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
@@ -464,9 +469,12 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 		r->hs[i].children = r->children;
 		r->hs[i].flame_root = CT_NONE;
 	}
-	/* the browser opens call trees where there are chains, as with a bare -g */
-	if (!strcmp(a->format, "tui") && !a->graph_set && samples__have_chains(&r->it))
-		graph_opts__parse(&r->graph, "graph,0.5,caller");
+	/*
+	 * The browser opens call trees where there are chains, as with a bare
+	 * -g; they are counted when first opened (tui_build()), so that the
+	 * first screen comes as soon as the table's first line would.
+	 */
+	r->trees_later = !strcmp(a->format, "tui") && !a->graph_set && samples__have_chains(&r->it);
 	if (r->graph.mode == GRAPH_NONE)
 		return 0;
 	if (!samples__have_chains(&r->it)) {
@@ -474,15 +482,22 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 		fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", a->input);
 		return -EINVAL;
 	}
+	graph_setup(r, a, meta, a->sort);
+	return 0;
+}
+
+/* -g parsed: the rest of what it takes for the sort @sort. */
+static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
+			const char *sort)
+{
 	if (!r->graph.order_set)
 		r->graph.caller = r->children;
 	if (a->plimit_set)
 		r->graph.min_pct = meta->percent_limit;
-	r->graph.skip_first = !strncmp(a->sort, "sym", 3);
+	r->graph.skip_first = !strncmp(sort, "sym", 3);
 	r->graph.ct = &r->ct;
 	r->ct.by_address = true;
 	meta->graph = &r->graph;
-	return 0;
 }
 
 /* The events that have samples, in the recording's order (the first if none has), sorted. */
@@ -523,6 +538,13 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 	char bad[64];
 	int err;
 
+	if (q->trees && r->trees_later) {
+		/* the first tree opened: -g's default, counted from now on */
+		graph_opts__parse(&r->graph, "graph,0.5,caller");
+		graph_setup(r, r->args, r->meta, q->sort);
+		r->trees_later = false;
+		r->built.sort[0] = '\0'; /* count again */
+	}
 	if (strcmp(q->sort, r->built.sort) || !browser_zoom__equal(&q->zoom, &r->built.zoom)) {
 		for (i = 0; i < r->nr_hs; i++) {
 			hist__release(&r->hs[i]);
@@ -556,6 +578,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 	r->tui_meta.event = nattr ? samples__event(&r->it, i)->name : "";
 	d->h = &r->hs[i];
 	d->m = &r->tui_meta;
+	d->trees_later = r->trees_later;
 	return 0;
 }
 
@@ -613,6 +636,7 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 		snprintf(q0.sort, sizeof(q0.sort), "%s", a->sort);
 		r->built = q0;
 		r->meta = meta;
+		r->args = a;
 		view.live = &src;
 		view.query = &q0;
 	}
