@@ -282,7 +282,14 @@ struct jrec_symtab_sym {
  *   nr_syms struct jrec_symtab_sym (name_off into the string table), each
  *   file's in turn;
  *   nr_lines struct jrec_archive_line, each file's in turn, sorted by addr;
- *   strtab_len bytes of NUL-terminated strings, padded to 8.
+ *   strtab_len bytes of NUL-terminated strings, padded to 8;
+ * and, where some sampled address lies in inlined code, the inline scopes
+ * (readers that predate them stop at the string table):
+ *   struct jrec_archive_inlines;
+ *   nr_files uint64_t, each file's number of addresses with inline scopes;
+ *   nr_addrs struct jrec_archive_inline, each file's in turn, sorted by addr;
+ *   nr_names uint32_t, each an offset into the string table: the functions
+ *   inlined at each address, innermost first; padded to 8.
  * The files' counts add up to the header's; every offset is < strtab_len and
  * the string table ends with NUL.
  */
@@ -313,6 +320,18 @@ struct jrec_archive_file {
  * A source line from @addr up to the next entry's addr: line 0 means no line
  * (the end of a sequence or of a stored range).
  */
+struct jrec_archive_inlines {
+	uint64_t nr_addrs;
+	uint64_t nr_names;
+};
+
+/* The functions inlined at addr: names [first_name, first_name + nr_names) of the section's. */
+struct jrec_archive_inline {
+	uint64_t addr;	     /* in the file's own layout, as symbols */
+	uint32_t first_name;
+	uint32_t nr_names;   /* at most ELF_INLINE_MAX */
+};
+
 struct jrec_archive_line {
 	uint64_t addr;     /* in the file's own layout, as symbols */
 	uint32_t file_off; /* the source file's name, in the string table */

@@ -30,6 +30,7 @@ enum {
 	OPT_ARCHIVE,
 	OPT_CALL_GRAPH,
 	OPT_COMPRESSION_LEVEL,
+	OPT_OFF_CPU,
 };
 
 static const struct option long_opts[] = {
@@ -47,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "archive", no_argument, NULL, OPT_ARCHIVE },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "compression-level", optional_argument, NULL, OPT_COMPRESSION_LEVEL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -73,6 +75,9 @@ static void usage(FILE *out)
 		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d,\n"
 		"                          %d with --call-graph dwarf);\n"
 		"                          a size with K or M is rounded up to pages\n"
+		"      --off-cpu           also record where threads wait: every context switch\n"
+		"                          with its call chain (PERF_RECORD_SWITCH too), for\n"
+		"                          jrec report's offcpu-time event and wall-clock view\n"
 		"  -p, --pid PID           attach to a running process and its threads\n"
 		"  -a, --all-cpus          record the whole system\n"
 		"  -z, --compression-level[=N]\n"
@@ -256,6 +261,9 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_ARCHIVE:
 			o->archive = 1;
+			break;
+		case OPT_OFF_CPU:
+			o->off_cpu = 1;
 			break;
 		case 'h':
 			usage(stdout);

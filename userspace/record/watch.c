@@ -27,22 +27,17 @@
 #define WATCH_MAX_JITDUMPS 1024
 
 /*
- * The recorder's sample_id trailer: {pid, tid}, time, and {cpu, res} with
- * -a (Documentation/jrec-data.rst).
+ * The recorder's sample_id trailer (record__trailer_size(),
+ * Documentation/jrec-data.rst): its time follows {pid, tid}.
  */
 #define WATCH_SAMPLE_ID_TIME 8
-
-static size_t trailer_size(const struct record *r)
-{
-	return r->attr.sample_type & PERF_SAMPLE_CPU ? 24 : 16;
-}
 
 /* A MMAP2 record (header.size bytes, then the sample_id trailer) and its time. */
 static int parse_mmap2(const struct record *r, const struct perf_event_header *h,
 		       struct pr_mmap *mm, uint64_t *time)
 {
 	const uint8_t *b = (const uint8_t *)h;
-	size_t trailer = trailer_size(r);
+	size_t trailer = record__trailer_size(r);
 
 	if (perf_records__decode_mmap(h, h->size, trailer, mm))
 		return -EINVAL;

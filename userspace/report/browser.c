@@ -384,7 +384,7 @@ static const char *const help_text[] = {
 	"  t            zoom into the entry's thread, or back out",
 	"  p            zoom into the entry's process, or back out",
 	"  Esc, Left    undo the last zoom",
-	"  s            sort by other keys (comm,pid,tid,dso,sym,srcline,buildid)",
+	"  s            sort by other keys (as --sort)",
 	"  P            print the view as shown, call trees opened, to jrec.hist.N",
 	"  ?            this help",
 	"  q            quit",
@@ -519,12 +519,16 @@ static int zoom(struct browser *b, char kind)
 /* s: other sort keys, checked before the source is asked. */
 static int resort(struct browser *b)
 {
-	char spec[sizeof(b->q.sort)], bad[64];
+	char spec[sizeof(b->q.sort)], bad[64], label[160] = "Sort keys (";
 	struct hist tmp = { 0 };
-	int err;
+	int err, i;
 
+	for (i = 0; i < SK_MAX; i++) {
+		strcat(label, hist__key_name((enum sort_key)i));
+		strcat(label, i + 1 < SK_MAX ? "," : "): ");
+	}
 	snprintf(spec, sizeof(spec), "%s", b->q.sort);
-	if (!prompt(b, "Sort keys (comm,pid,tid,dso,sym,srcline,buildid): ", spec, sizeof(spec)))
+	if (!prompt(b, label, spec, sizeof(spec)))
 		return 0;
 	err = hist__set_sort(&tmp, spec, bad, sizeof(bad));
 	hist__release(&tmp);

@@ -5,7 +5,8 @@
  * and call-chain address is resolved, and for each file that has samples the
  * symbols the report found at those addresses (from whichever source it
  * used: separate debuginfo, the build-id cache, the file itself) and the
- * source lines of those functions go into one JREC_FEAT_ARCHIVE section
+ * source lines of those functions, with the inline scopes at those addresses,
+ * go into one JREC_FEAT_ARCHIVE section
  * (archive-syms.c); so do the kernel's.
  * The file is rewritten safely: a new file beside it, renamed over it.
  */
@@ -34,8 +35,9 @@
 static const char archive_usage[] =
 	"usage: jrec archive [OPTIONS]\n"
 	"\n"
-	"Store in the recording the symbols and source lines of every file that has\n"
-	"samples, so that jrec report names them on a machine without these files.\n"
+	"Store in the recording the symbols, source lines and inlined functions of\n"
+	"every file that has samples, so that jrec report names them on a machine\n"
+	"without these files.\n"
 	"\n"
 	"  -i, --input FILE        recording to rewrite in place (default jrec.data)\n"
 	"  -q, --quiet             print nothing but errors\n"
@@ -327,8 +329,46 @@ static int file_lines(struct hit_file *f, struct elf_line **lines, size_t *nr, s
 	return err;
 }
 
+/* Inline scopes to store, and their names. */
+struct inline_set {
+	struct elf_inline *inl;
+	size_t nr, cap;
+	const char **names;
+	size_t nr_names, cap_names;
+};
+
+/*
+ * The inline scopes at the sampled addresses (sorted by file_lines()) and
+ * one byte before each, where the report looks a return address up.
+ */
+static int file_inlines(struct hit_file *f, struct inline_set *s)
+{
+	const char *names[ELF_INLINE_MAX];
+	uint64_t next = 0; /* the lowest address not asked yet */
+	size_t i, n;
+
+	s->nr = s->nr_names = 0;
+	for (i = 0; i < f->hits.nr; i++) {
+		uint64_t v = f->hits.addrs[i], q = v ? v - 1 : v;
+
+		for (q = q < next ? next : q; q <= v; q++) {
+			n = elf_image__inlines(f->dso->img, q, names, ELF_INLINE_MAX);
+			if (!n)
+				continue;
+			if (array_grow(&s->inl, &s->cap, s->nr + 1) ||
+			    array_grow(&s->names, &s->cap_names, s->nr_names + n))
+				return -ENOMEM;
+			s->inl[s->nr++] = (struct elf_inline){q, (uint32_t)s->nr_names, (uint32_t)n};
+			memcpy(s->names + s->nr_names, names, n * sizeof(*names));
+			s->nr_names += n;
+		}
+		next = v + 1;
+	}
+	return 0;
+}
+
 struct archive_counts {
-	size_t files, syms, lines;
+	size_t files, syms, lines, inlines;
 };
 
 /* The sampled kernel symbols, one entry per module ("[kernel.kallsyms]" the kernel's). */
@@ -387,6 +427,7 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 {
 	struct archive_writer *w;
 	struct elf_line *lines = NULL;
+	struct inline_set inl = {0};
 	size_t i, nr_lines, cap_lines = 0;
 	int err = archive_writer__new(&w);
 
@@ -400,6 +441,8 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 		nr_lines = 0;
 		err = file_lines(f, &lines, &nr_lines, &cap_lines);
 		if (!err)
+			err = file_inlines(f, &inl);
+		if (!err)
 			err = sampled_syms(elf_image__symtab(d->img), &f->hits, &t);
 		memset(&in, 0, sizeof(in));
 		in.cookie = d->cookie;
@@ -411,11 +454,15 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 		in.syms = &t;
 		in.lines = lines;
 		in.nr_lines = nr_lines;
+		in.inlines = inl.inl;
+		in.nr_inlines = inl.nr;
+		in.inline_names = inl.names;
 		if (!err)
 			err = archive_writer__add(w, &in);
 		n->files++;
 		n->syms += t.nr;
 		n->lines += nr_lines;
+		n->inlines += inl.nr;
 		symtab__release(&t);
 	}
 	if (!err)
@@ -423,6 +470,8 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 	if (!err)
 		err = archive_writer__finish(w, sec);
 	free(lines);
+	free(inl.inl);
+	free(inl.names);
 	archive_writer__free(w);
 	return err;
 }
@@ -541,9 +590,10 @@ int archive__file(const char *path, bool quiet)
 	if (!quiet)
 		fprintf(stderr,
 			"jrec archive: %s: symbols of %zu files with samples (%zu symbols, %zu "
-			"source lines, %zu bytes); %zu jitdumps and %zu perf-map lines of this "
-			"machine added\n",
-			path, n.files, n.syms, n.lines, sec.len, a.nr_jitdumps, a.nr_perfmap_lines);
+			"source lines, %zu addresses in inlined code, %zu bytes); %zu jitdumps and "
+			"%zu perf-map lines of this machine added\n",
+			path, n.files, n.syms, n.lines, n.inlines, sec.len, a.nr_jitdumps,
+			a.nr_perfmap_lines);
 out:
 	buf__release(&sec);
 	buf__release(&jd);

@@ -38,8 +38,14 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
-	"                          (default comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid,\n"
+	"                          state (default comm,dso,sym)\n"
+	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
+	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
+	"                          first event's unless one is chosen so\n"
+	"      --wall              wall-clock time: on-CPU samples as time and the\n"
+	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
+	"                          one table that adds up to the threads' wall time\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
 	"  -c, --comm COMMS        only these commands\n"
@@ -53,14 +59,16 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
+	"      --no-inline         call chains without the functions inlined into their\n"
+	"                          frames (shown by default, from DWARF, as 'name (inlined)')\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -v, --verbose           C++ names with their parameter lists (as perf report -v)\n"
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER };
+enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD,
+       OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -82,6 +90,10 @@ static const struct option report_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "wall", no_argument, NULL, OPT_WALL },
+	{ "event", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -95,8 +107,10 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_comm;
+	bool need_srcline, need_comm, need_state;
 	bool children;
+	bool wall; /* --wall: every event's samples as time, in hs[0] */
+	const char *event; /* -e: only this event's samples, NULL: all */
 	struct graph_opts graph; /* -g */
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
@@ -133,6 +147,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	hist_key__set(k, comm, smp->pid, smp->tid, res);
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
+	if (r->need_state)
+		k->state = samples__state(&r->it);
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
@@ -159,6 +175,7 @@ static bool frame_key(struct report *r, const struct sample *smp, const char *co
 struct chain_memo {
 	uint64_t ip, from, until; /* until 0: empty */
 	const char *comm;
+	const char *sym; /* an address's inlined functions are frames of their own */
 	const struct hist *h;
 	uint32_t pid, tid;
 	uint32_t idx; /* the hist entry, or MEMO_SKIP */
@@ -174,7 +191,8 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	uint32_t idx = MEMO_SKIP;
 	int err = 0;
 
-	if (m->ip == ip && m->level == res->level && m->h == h && m->pid == smp->pid &&
+	if (m->ip == ip && m->sym == res->sym && m->level == res->level && m->h == h &&
+	    m->pid == smp->pid &&
 	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
 		if (m->idx != MEMO_SKIP)
 			hist__add_chain_idx(h, m->idx, smp->period);
@@ -184,6 +202,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 		err = hist__add_chain_at(h, &k, smp->period, &idx);
 	if (!err && res->valid_until > smp->time) {
 		m->ip = ip;
+		m->sym = res->sym;
 		m->level = res->level;
 		m->h = h;
 		m->pid = smp->pid;
@@ -290,10 +309,12 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
 	    !browser_zoom__keeps_task(&r->zoom, smp->pid, smp->tid))
 		return 0;
+	if (r->event && strcmp(smp->event_name, r->event))
+		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (!filters__comm(&r->f, comm))
 		return 0;
-	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	res = samples__self(it);
 	if (!filters__dso(&r->f, res->dso, res->anon_name) || !browser_zoom__keeps_dso(&r->zoom, res))
 		return 0;
@@ -324,7 +345,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 /* What the command line asks for, beyond what it sets in the report and its meta. */
 struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
-	bool plimit_set, quiet, no_pager, graph_set;
+	bool plimit_set, quiet, no_pager, graph_set, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
 };
 
@@ -336,7 +357,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -393,6 +414,16 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_NO_PAGER:
 			a->no_pager = true;
 			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			a->inline_frames = c == OPT_INLINE;
+			break;
+		case OPT_WALL:
+			r->wall = true;
+			break;
+		case 'e':
+			r->event = optarg;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 1;
@@ -423,6 +454,14 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
 			const char *sort);
 
+/* What each sample's key needs resolved for the sort keys of @h. */
+static void set_needs(struct report *r, const struct hist *h)
+{
+	r->need_srcline = h->has[SK_SRCLINE];
+	r->need_state = h->has[SK_STATE];
+	r->need_comm = h->has[SK_COMM] || r->f.nr_comms || r->want_flame;
+}
+
 /*
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
@@ -435,12 +474,11 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	int ret;
 
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
-		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
-			bad);
+		fprintf(stderr, "jrec report: unknown sort key '%s' "
+				"(comm,pid,tid,dso,sym,srcline,buildid,state)\n", bad);
 		return -EINVAL;
 	}
-	r->need_srcline = one.has[SK_SRCLINE];
-	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
+	set_needs(r, &one);
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
 	if (ret) {
@@ -449,6 +487,7 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	}
 	r->opened = true;
 	samples__init(&r->it, &r->s);
+	r->it.inlines = a->inline_frames;
 	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
 		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
 		return ret;
@@ -500,6 +539,37 @@ static void graph_setup(struct report *r, const struct report_args *a, struct re
 	meta->graph = &r->graph;
 }
 
+/*
+ * After the first pass: --wall needs the switch-outs and the switch records
+ * that end them, and -e an event of the recording. 0, or -EINVAL after the
+ * error is printed.
+ */
+static int check_events(struct report *r, const struct report_args *a)
+{
+	size_t i, n = samples__nr_events(&r->it);
+	char names[256] = "";
+	int len = 0;
+
+	if (r->wall && samples__set_wall(&r->it)) {
+		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
+				"record --off-cpu)\n", a->input);
+		return -EINVAL;
+	}
+	if (!r->event || r->wall)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = samples__event_name(&r->it, i);
+
+		if (!strcmp(name, r->event))
+			return 0;
+		if (len >= 0 && (size_t)len < sizeof(names))
+			len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s", i ? ", " : "",
+					name);
+	}
+	fprintf(stderr, "jrec report: -e %s: %s has no such event (%s)\n", r->event, a->input, names);
+	return -EINVAL;
+}
+
 /* The events that have samples, in the recording's order (the first if none has), sorted. */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
 			size_t *nr)
@@ -511,16 +581,19 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	*events = calloc(r->nr_hs, sizeof(**events));
 	if (!*shown || !*events)
 		return -ENOMEM;
-	for (i = 0; i < r->nr_hs; i++) {
-		if (!r->hs[i].total_samples)
+	for (i = 0; i < r->nr_hs && !r->wall; i++) {
+		if (!r->hs[i].total_samples && !(r->event && r->hs[i].nr_keys &&
+						 !strcmp(samples__event_name(&r->it, i), r->event)))
 			continue;
 		hist__sort(&r->hs[i]);
 		(*shown)[*nr] = &r->hs[i];
-		(*events)[(*nr)++] = nattr ? samples__event(&r->it, i)->name : "";
+		(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, i) : "";
 	}
 	if (!*nr) {
+		/* --wall: every event's time in the first */
+		hist__sort(&r->hs[0]);
 		(*shown)[0] = &r->hs[0];
-		(*events)[0] = nattr ? samples__event(&r->it, 0)->name : "";
+		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
 	}
 	return 0;
@@ -558,8 +631,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 		r->ct.sym_params = r->meta->sym_params;
 		if (r->memo)
 			memset(r->memo, 0, CHAIN_MEMO_SIZE * sizeof(*r->memo));
-		r->need_srcline = r->hs[0].has[SK_SRCLINE];
-		r->need_comm = r->hs[0].has[SK_COMM] || r->f.nr_comms || r->want_flame;
+		set_needs(r, &r->hs[0]);
 		r->graph.skip_first = !strncmp(q->sort, "sym", 3);
 		r->zoom = q->zoom;
 		r->built = *q;
@@ -626,11 +698,9 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	/* the text table on a terminal through the pager; a pager that cannot start is no error */
 	if (!a->output && !a->no_pager && !strcmp(fmt->name, "stdio") && !pager__start(&pager))
 		out = pager.out;
-	if (fmt->flame && samples__nr_events(&r->it)) {
-		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
-
-		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
-	}
+	if (fmt->flame && samples__nr_events(&r->it))
+		fi.period_ns = r->wall || samples__event_ns(&r->it, (size_t)(shown[0] - r->hs));
+	fi.by_period = r->wall || !strcmp(events[0], OFFCPU_EVENT_NAME);
 	fi.event = events[0];
 	if (!strcmp(fmt->name, "tui")) {
 		snprintf(q0.sort, sizeof(q0.sort), "%s", a->sort);
@@ -663,7 +733,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1 };
+	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1,
+				 .inline_frames = true };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
@@ -697,6 +768,8 @@ int cmd_report(int argc, char **argv)
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
 	}
+	if (!ret)
+		ret = check_events(&r, &a);
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
 		r.progress = isatty(2) && !a.quiet;

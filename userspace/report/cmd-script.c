@@ -15,6 +15,7 @@
 #include "demangle.h"
 #include "jmmap-reader.h"
 #include "samples.h"
+#include "script-switch.h"
 #include "session.h"
 
 static const char script_usage[] =
@@ -24,17 +25,26 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
+	"      --no-inline         call chains without the functions inlined into their\n"
+	"                          frames (shown by default, from DWARF, as perf prints them)\n"
+	"      --show-switch-events\n"
+	"                          also print context switch records (PERF_RECORD_SWITCH\n"
+	"                          of jrec record --off-cpu); the waits they end are\n"
+	"                          printed as offcpu-time samples either way\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_INLINE, OPT_NO_INLINE, OPT_SWITCH };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
+	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -42,7 +52,7 @@ static const struct option script_opts[] = {
 struct script {
 	struct session s;
 	struct samples it;
-	bool mmaps, tasks;
+	bool mmaps, tasks, inline_frames, switches;
 	FILE *out;
 };
 
@@ -65,8 +75,12 @@ static void print_sym(struct script *sc, uint64_t ip, const struct resolved *res
 	} else {
 		fputs("[unknown]", sc->out);
 	}
-	fprintf(sc->out, " (%s)",
-		res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
+	/* an inlined function's frame, as perf prints it: the offset in the function it is in */
+	if (res->inlined)
+		fputs(" (inlined)", sc->out);
+	else
+		fprintf(sc->out, " (%s)",
+			res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
 }
 
 /* A sample: its line, then its call chain's frames below it, each on a line of its own. */
@@ -74,6 +88,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct script *sc = ctx;
 	const struct sample_frames *fr;
+	bool skipped = false;
 	size_t i;
 	int err;
 
@@ -85,8 +100,15 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	err = samples__frames(it, &fr);
 	if (err)
 		return err;
-	/* the chain starts with the sample's own address, printed above */
-	for (i = fr->first_is_ip ? 1 : 0; i < fr->nr_chain; i++) {
+	/*
+	 * When the chain starts with the sample's own address, its function is
+	 * printed above: its frame is left out, the inlined ones before it kept.
+	 */
+	for (i = 0; i < fr->nr_chain; i++) {
+		if (fr->first_is_ip && !fr->res[i].inlined && !skipped) {
+			skipped = true;
+			continue;
+		}
 		fputs("\t", sc->out);
 		print_sym(sc, fr->ips[i], &fr->res[i]);
 		fputc('\n', sc->out);
@@ -99,6 +121,16 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
 
+	if (script_switch__is(ev)) {
+		if (!sc->switches)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
+			ev->id.tid);
+		print_time(sc->out, t);
+		fputs(": ", sc->out);
+		script_switch__print(sc->out, ev);
+		return 0;
+	}
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -217,7 +249,7 @@ static void print_jit_loads(struct script *sc)
 
 int cmd_script(int argc, char **argv)
 {
-	struct script sc = { 0 };
+	struct script sc = { .inline_frames = true };
 	const char *input = "jrec.data", *symfs = NULL;
 	char err[512] = "";
 	int c, ret;
@@ -235,8 +267,15 @@ int cmd_script(int argc, char **argv)
 		case OPT_TASK:
 			sc.tasks = true;
 			break;
+		case OPT_SWITCH:
+			sc.switches = true;
+			break;
 		case OPT_SYMFS:
 			symfs = optarg;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			sc.inline_frames = c == OPT_INLINE;
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
@@ -266,6 +305,7 @@ int cmd_script(int argc, char **argv)
 		print_jit_loads(&sc);
 	}
 	ret = samples__init(&sc.it, &sc.s);
+	sc.it.inlines = sc.inline_frames;
 	if (!ret)
 		ret = samples__for_each(&sc.it, on_sample, on_record, &sc);
 	if (ret) {

@@ -7,9 +7,6 @@
 #include "hist.h"
 #include "json.h"
 
-static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
-					       "sym",  "srcline", "buildid" };
-
 /*
  * -g: the call tree of an entry, nested: each node its frame's name, its
  * period and samples, and the nodes under it; branches below the threshold
@@ -105,6 +102,10 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fputs(", \"srcline\": ", out);
 			json__str(out, e->k.srcline ? e->k.srcline : "??:0");
 		}
+		if (h->has[SK_STATE]) {
+			fputs(", \"state\": ", out);
+			json__str(out, e->k.state ? e->k.state : "?");
+		}
 		if (m->graph && e->tree != CT_NONE) {
 			fputs(", \"call_tree\": ", out);
 			print_tree(h, m->graph->ct, e->tree, min_hit, &kids, &cap_kids, out);
@@ -178,7 +179,7 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
 		(unsigned long long)h->total_period);
 	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "%s\"%s\"", k ? ", " : "", key_names[h->keys[k]]);
+		fprintf(out, "%s\"%s\"", k ? ", " : "", hist__key_name(h->keys[k]));
 	fputs("],\n", out);
 	print_arrays(h, m, "  ", out);
 	/* a recording of several events: one report each, the first above */

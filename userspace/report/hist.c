@@ -7,8 +7,13 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
-					       "sym",  "srcline", "buildid" };
+static const char *const key_names[SK_MAX] = { "comm",	 "pid",	    "tid",   "dso",
+					       "sym",	 "srcline", "buildid", "state" };
+
+const char *hist__key_name(enum sort_key k)
+{
+	return k < SK_MAX ? key_names[k] : "?";
+}
 
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 {
@@ -60,11 +65,13 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
 	if (h->has[SK_SYM]) {
-		x = mix(x, k->sym ? (uintptr_t)k->sym : k->addr);
+		x = mix(x, k->sym ? (uintptr_t)k->sym ^ k->sym_start : k->addr);
 		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)k->level);
 	}
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
+	if (h->has[SK_STATE])
+		x = mix(x, (uintptr_t)k->state);
 	return x;
 }
 
@@ -82,10 +89,12 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if (h->has[SK_SYM]) {
 		if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
 			return false;
-		if (a->sym ? a->sym != b->sym : a->addr != b->addr)
+		if (a->sym ? a->sym != b->sym || a->sym_start != b->sym_start : a->addr != b->addr)
 			return false;
 	}
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
+		return false;
+	if (h->has[SK_STATE] && a->state != b->state)
 		return false;
 	return true;
 }
@@ -100,6 +109,7 @@ void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t 
 	k->dso = res->dso;
 	k->anon = res->dso ? NULL : res->anon_name;
 	k->sym = res->sym;
+	k->sym_start = res->sym && !res->jit && !res->inlined ? res->sym_start : 0;
 	k->plt = res->plt;
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;

@@ -15,7 +15,7 @@
 #include "calltree.h"
 #include "resolve.h"
 
-enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_MAX };
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_MAX };
 
 struct hist_key {
 	const char *comm;
@@ -23,9 +23,16 @@ struct hist_key {
 	struct dso *dso;
 	const char *anon; /* when dso is NULL */
 	const char *sym;
+	/*
+	 * where a file's function starts: two local functions of one name are
+	 * two entries, as in perf; 0 for JIT code and inlined functions, whose
+	 * entries are by name
+	 */
+	uint64_t sym_start;
 	bool plt;
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
+	const char *state; /* the task state (offcpu.h's OFFCPU_STATE_*), a constant */
 	char level;
 };
 
@@ -64,9 +71,11 @@ struct hist {
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 
-/* The key of a sample of @pid/@tid running @comm at @res (no srcline). */
+/* The key of a sample of @pid/@tid running @comm at @res (no srcline, no state). */
 void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t tid,
 		   const struct resolved *res);
+/* The sort key's name as --sort spells it. */
+const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */

@@ -50,13 +50,15 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, bool para
 	case SK_BUILDID:
 		build_id_hex(&e->k, buf);
 		return buf;
+	case SK_STATE:
+		return e->k.state ? e->k.state : "?";
 	default:
 		return "";
 	}
 }
 
-static const char *const headers[SK_MAX] = { "Command", "Pid",   "Tid",     "Shared Object",
-					      "Symbol",  "Source:Line", "Build-ID" };
+static const char *const headers[SK_MAX] = { "Command", "Pid",	 "Tid",	     "Shared Object",
+					      "Symbol",	 "Source:Line", "Build-ID", "State" };
 
 
 /* perf's way: 7975 samples print as "7K" */

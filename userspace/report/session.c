@@ -163,6 +163,16 @@ static int pass1(const struct pr_event *ev, void *ctx)
 	case PERF_RECORD_LOST_SAMPLES:
 		s->nr_lost += ev->lost.lost;
 		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* the thread is the sample_id's: the one leaving, or the one coming in */
+		if (!ev->id.has_time)
+			return 0;
+		return ctx_switches__add(&s->switches, ev->id.tid, t,
+					 !(ev->misc & PERF_RECORD_MISC_SWITCH_OUT) ? CTX_SWITCH_IN
+					 : ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT
+					     ? CTX_SWITCH_OUT_PREEMPT
+					     : CTX_SWITCH_OUT);
 	default:
 		return 0;
 	}
@@ -370,6 +380,7 @@ int session__load(struct session *s)
 	if (err)
 		return err;
 	session__machine_perfmaps(s);
+	ctx_switches__finish(&s->switches);
 	err = addrspace__finish(&s->as);
 	if (!err)
 		err = jit_symbols__finish(&s->jit, &s->as);
@@ -391,6 +402,7 @@ void session__close(struct session *s)
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);
 	file_cookies__release(&s->cookies);
+	ctx_switches__release(&s->switches);
 	session__free_caches(s);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);

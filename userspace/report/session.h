@@ -14,6 +14,7 @@
 
 #include "addrspace.h"
 #include "archive-syms.h"
+#include "ctx-switches.h"
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
@@ -40,6 +41,7 @@ struct session {
 	struct perf_reader *r;
 	struct sym_cache_ent *sym_cache;
 	struct res_cache_ent *res_cache;
+	struct inline_cache_ent *inline_cache;
 	const char *path;
 	struct addrspace as;
 	struct jit_symbols jit;
@@ -49,6 +51,7 @@ struct session {
 	struct strpool strings;
 	struct proc_history procs;   /* threads, names, forks, execs; as and jit subscribe */
 	struct file_cookies cookies; /* cookies of mapped files their records lack */
+	struct ctx_switches switches; /* PERF_RECORD_SWITCH(_CPU_WIDE): off-CPU intervals */
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */

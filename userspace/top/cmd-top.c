@@ -44,7 +44,8 @@ static const char top_usage[] =
 	"  -E, --entries N         show at most N entries (default: all in the browser, 20\n"
 	"                          with --stdio)\n"
 	"  -F, --freq HZ           samples per second (default as jrec record: 4000)\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid,\n"
+	"                          state\n"
 	"                          (default comm,dso,sym)\n"
 	"      --tui               the browser (the default on a terminal)\n"
 	"      --stdio             a table on standard output at every refresh, until\n"
@@ -325,6 +326,8 @@ static int count_sample(struct samples *it, const struct sample *smp, void *ctx)
 	hist_key__set(&k, t->h.has[SK_COMM] ? samples__comm(it) : NULL, smp->pid, smp->tid, res);
 	if (t->h.has[SK_SRCLINE])
 		k.srcline = samples__srcline(it, res);
+	if (t->h.has[SK_STATE])
+		k.state = samples__state(it);
 	return hist__add(&t->h, &k, w);
 }
 
@@ -503,8 +506,8 @@ int cmd_top(int argc, char **argv)
 	if (ret)
 		return ret == 1 ? 0 : ret;
 	if (hist__set_sort(&t.h, t.sort, bad, sizeof(bad))) {
-		fprintf(stderr, "jrec top: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
-			bad);
+		fprintf(stderr, "jrec top: unknown sort key '%s' "
+				"(comm,pid,tid,dso,sym,srcline,buildid,state)\n", bad);
 		return JREC_EXIT_USAGE;
 	}
 	if (t.tui < 0)
