@@ -22,6 +22,7 @@ int cmd_script(int argc, char **argv);
 int cmd_buildid_cache(int argc, char **argv);
 int cmd_archive(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 /*
  * The one line for an option getopt_long() refused (with opterr = 0: an

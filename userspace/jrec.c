@@ -13,6 +13,7 @@ static const struct jrec_command commands[] = {
 	{ "report", cmd_report, "Read jrec.data (or perf.data) and display the profile" },
 	{ "top", cmd_top, "Show the live hot spots of the system, a process or a command" },
 	{ "script", cmd_script, "Read jrec.data (or perf.data) and print its events" },
+	{ "annotate", cmd_annotate, "Show the sampled functions' instructions with their shares" },
 	{ "archive", cmd_archive, "Store the symbols of the sampled files in the recording" },
 	{ "buildid-cache", cmd_buildid_cache, "List, remove and prune the build-id cache" },
 };

@@ -140,6 +140,8 @@ enum jrec_feature {
 	JREC_FEAT_FILES = 205,    /* what happened to each mapped file */
 	JREC_FEAT_SYMTAB = 206,   /* stored symbol tables */
 	JREC_FEAT_ARCHIVE = 207,  /* symbols and source lines of sampled files (jrec archive) */
+	JREC_FEAT_CODE = 208,     /* code bytes of sampled perf-map JIT symbols, read from the process */
+	JREC_FEAT_ARCHIVE_CODE = 209, /* code bytes of sampled functions of files (jrec archive) */
 };
 
 /*
@@ -336,6 +338,34 @@ struct jrec_archive_line {
 	uint64_t addr;     /* in the file's own layout, as symbols */
 	uint32_t file_off; /* the source file's name, in the string table */
 	uint32_t line;
+};
+
+/*
+ * JREC_FEAT_CODE (written by jrec record) and JREC_FEAT_ARCHIVE_CODE
+ * (written by jrec archive): machine code, one entry per function, each
+ * followed by its len bytes padded to 8; code-bytes.c writes and reads them.
+ * CODE holds what the recorder read out of a process's memory for the
+ * perf-map symbols that were sampled (JREC_CODE_PROCESS: pid, runtime
+ * address, the time it was read); ARCHIVE_CODE the sampled functions of
+ * mapped files by cookie and their address in the file's own layout
+ * (JREC_CODE_FILE), or of the kernel at run-time addresses (JREC_CODE_KERNEL).
+ */
+#define JREC_CODE_MAX (1u << 20) /* one function's bytes above this: corrupt */
+
+enum jrec_code_kind { JREC_CODE_PROCESS = 1, JREC_CODE_FILE = 2, JREC_CODE_KERNEL = 3 };
+
+struct jrec_code_entry {
+	uint64_t addr;	     /* where the code starts */
+	uint64_t time;	     /* JREC_CODE_PROCESS: when it was read (CLOCK_MONOTONIC ns) */
+	uint32_t pid;	     /* JREC_CODE_PROCESS: the process, as the recorder saw it */
+	uint32_t len;	     /* bytes of code that follow, at most JREC_CODE_MAX */
+	uint16_t machine;    /* EM_* of the code */
+	uint8_t kind;	     /* enum jrec_code_kind */
+	uint8_t cookie_kind; /* JREC_CODE_FILE: enum jmmap_cookie_kind */
+	uint8_t cookie_len;
+	uint8_t pad[3];
+	uint8_t cookie[20];
+	uint32_t pad2;
 };
 
 #endif /* JREC_PERF_FILE_H */

@@ -422,6 +422,7 @@ static void cleanup(struct record *r)
 	events__close(r);
 	watch__free(r);
 	ksamples__free(r);
+	perfmap_code__free(r);
 	bidcache__free(r->bid);
 	jmmap_client__free(r->jm);
 	perf_writer__free(r->w);

@@ -417,6 +417,8 @@ static int handle(struct record *r, const struct perf_event_header *h)
 		else
 			r->nr_samples++;
 		err = ksamples__add(r, h);
+		if (!err)
+			err = perfmap_code__sample(r, h);
 		if (err)
 			return err;
 		break;

@@ -31,6 +31,7 @@ enum {
 	OPT_CALL_GRAPH,
 	OPT_COMPRESSION_LEVEL,
 	OPT_OFF_CPU,
+	OPT_NO_PERFMAP_CODE,
 };
 
 static const struct option long_opts[] = {
@@ -46,6 +47,7 @@ static const struct option long_opts[] = {
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
+	{ "no-perfmap-code", no_argument, NULL, OPT_NO_PERFMAP_CODE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "archive", no_argument, NULL, OPT_ARCHIVE },
 	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
@@ -87,6 +89,8 @@ static void usage(FILE *out)
 		"  -v, --verbose           say more about what is recorded\n"
 		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
 		"      --no-buildid-cache  do not copy mapped binaries into the build-id cache\n"
+		"      --no-perfmap-code   do not copy the code of sampled perf-map JIT symbols\n"
+		"                          out of the processes (for jrec annotate)\n"
 		"      --buildid-dir DIR   build-id cache directory (default $JREC_BUILDID_DIR,\n"
 		"                          else ~/.cache/jrec)\n"
 		"      --archive           then store the symbols of the sampled files in the\n"
@@ -255,6 +259,9 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_NO_BUILDID_CACHE:
 			o->no_buildid_cache = 1;
+			break;
+		case OPT_NO_PERFMAP_CODE:
+			o->no_perfmap_code = 1;
 			break;
 		case OPT_BUILDID_DIR:
 			o->buildid_dir = optarg;

@@ -35,6 +35,7 @@ struct record_opts {
 	int mmap_pages_given;
 	int quiet, verbose;
 	int no_jmmap, no_buildid_cache;
+	int no_perfmap_code; /* --no-perfmap-code */
 	int comp_level; /* -z: zstd level of the data section, 0 = not compressed */
 	const char *buildid_dir;
 	int archive; /* --archive: jrec archive the output when done */
@@ -88,6 +89,7 @@ struct record {
 	size_t nr_perfmaps;
 	int inotify_fd; /* perf maps and their /tmp, -1: polled */
 	struct buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
+	struct perfmap_code *pmcode; /* perf-map symbols' code read from the processes */
 
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;
@@ -191,6 +193,19 @@ int ksamples__add(struct record *r, const struct perf_event_header *h);
 /* Sorted, each once. */
 size_t ksamples__sorted(struct record *r, const uint64_t **addrs);
 void ksamples__free(struct record *r);
+
+/*
+ * perfmap-code.c: the code of the perf-map symbols that samples hit, read
+ * out of the processes as their lines are seen (JREC_FEAT_CODE).
+ */
+struct perfmap_code;
+/* Read the code the perf-map lines at r->perfmap_lines[@from..] name. 0 or -ENOMEM. */
+int perfmap_code__lines(struct record *r, size_t from);
+/* Note a sample's user address. 0 or -ENOMEM. */
+int perfmap_code__sample(struct record *r, const struct perf_event_header *h);
+/* The entries of the code of the symbols that samples hit, into @b. 0 or -errno. */
+int perfmap_code__emit(struct record *r, struct buf *b, size_t *nr);
+void perfmap_code__free(struct record *r);
 
 /* features.c */
 int features__write(struct record *r);

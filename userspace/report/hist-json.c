@@ -97,6 +97,9 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 				fputs("null", out);
 			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",
 				(unsigned long long)e->k.addr, e->k.level == 'k' ? "true" : "false");
+			if (e->k.sym)
+				fprintf(out, ", \"sym_start\": \"0x%llx\"",
+					(unsigned long long)e->k.sym_start);
 		}
 		if (h->has[SK_SRCLINE]) {
 			fputs(", \"srcline\": ", out);

@@ -65,7 +65,7 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
 	if (h->has[SK_SYM]) {
-		x = mix(x, k->sym ? (uintptr_t)k->sym ^ k->sym_start : k->addr);
+		x = mix(x, k->sym ? (uintptr_t)k->sym ^ (k->sym_by_name ? 0 : k->sym_start) : k->addr);
 		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)k->level);
 	}
 	if (h->has[SK_SRCLINE])
@@ -89,7 +89,9 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if (h->has[SK_SYM]) {
 		if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
 			return false;
-		if (a->sym ? a->sym != b->sym || a->sym_start != b->sym_start : a->addr != b->addr)
+		if (a->sym ? a->sym != b->sym || a->sym_by_name != b->sym_by_name ||
+				     (!a->sym_by_name && a->sym_start != b->sym_start)
+			   : a->addr != b->addr)
 			return false;
 	}
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
@@ -109,7 +111,8 @@ void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t 
 	k->dso = res->dso;
 	k->anon = res->dso ? NULL : res->anon_name;
 	k->sym = res->sym;
-	k->sym_start = res->sym && !res->jit && !res->inlined ? res->sym_start : 0;
+	k->sym_start = res->sym ? res->sym_start : 0;
+	k->sym_by_name = res->jit || res->inlined;
 	k->plt = res->plt;
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;

@@ -24,11 +24,13 @@ struct hist_key {
 	const char *anon; /* when dso is NULL */
 	const char *sym;
 	/*
-	 * where a file's function starts: two local functions of one name are
-	 * two entries, as in perf; 0 for JIT code and inlined functions, whose
-	 * entries are by name
+	 * where sym starts (a file's address; JIT and kernel: the run-time one):
+	 * two local functions of one name are two entries, as in perf; JIT code
+	 * and inlined functions are one entry a name (sym_by_name), whose
+	 * sym_start is the first one seen
 	 */
 	uint64_t sym_start;
+	bool sym_by_name;
 	bool plt;
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
