@@ -74,25 +74,12 @@ static void print_count(FILE *out, const char *label, uint64_t n)
 	fprintf(out, "# %s: %llu%.*s", label, (unsigned long long)n, u ? 1 : 0, &units[u]);
 }
 
-void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX])
 {
-	size_t width[SK_MAX] = { 0 }, i, k, shown = 0;
 	char buf[1200];
+	size_t i, k;
 
-	if (!m->section_only) {
-		fprintf(out, "# jrec report of %s%s%s\n", m->file,
-			m->mode && *m->mode ? ", recorded in mode " : "",
-			m->mode && *m->mode ? m->mode : "");
-		if (m->cut_short)
-			fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
-				m->cut_short);
-		fprintf(out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)m->lost);
-	}
-	fputs("#\n", out);
-	print_count(out, "Samples", h->total_samples);
-	fprintf(out, " of event '%s'\n", m->event);
-	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
-
+	memset(width, 0, SK_MAX * sizeof(width[0]));
 	for (k = 0; k < h->nr_keys; k++)
 		width[h->keys[k]] = strlen(headers[h->keys[k]]);
 	for (i = 0; i < h->nr; i++) {
@@ -105,6 +92,13 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 				width[h->keys[k]] = l;
 		}
 	}
+}
+
+void hist__print_columns(const struct hist *h, const struct report_meta *m,
+			 const size_t width[SK_MAX], FILE *out)
+{
+	size_t k;
+
 	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
 		m->show_nr_samples ? "       Samples" : "");
 	for (k = 0; k < h->nr_keys; k++)
@@ -118,29 +112,64 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 		for (w = 0; w < width[h->keys[k]]; w++)
 			fputc('.', out);
 	}
-	fputs("\n#\n", out);
+	fputs("\n", out);
+}
+
+void hist__print_row(const struct hist *h, const struct hist_entry *e, const struct report_meta *m,
+		     const size_t width[SK_MAX], FILE *out)
+{
+	char buf[1200];
+	size_t k;
+
+	if (h->children)
+		fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
+	fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
+	if (m->show_nr_samples)
+		fprintf(out, "  %12llu", (unsigned long long)e->samples);
+	for (k = 0; k < h->nr_keys; k++) {
+		const char *c = cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+
+		if (k + 1 == h->nr_keys)
+			fprintf(out, "  %s", c);
+		else
+			fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
+	}
+	fputc('\n', out);
+}
+
+void hist__print_title(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	if (!m->section_only) {
+		fprintf(out, "# jrec report of %s%s%s\n", m->file,
+			m->mode && *m->mode ? ", recorded in mode " : "",
+			m->mode && *m->mode ? m->mode : "");
+		if (m->cut_short)
+			fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
+				m->cut_short);
+		fprintf(out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)m->lost);
+	}
+	fputs("#\n", out);
+	print_count(out, "Samples", h->total_samples);
+	fprintf(out, " of event '%s'\n", m->event);
+	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+}
+
+void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	size_t width[SK_MAX], i;
+
+	hist__print_title(h, m, out);
+	hist__stdio_widths(h, m, width);
+	hist__print_columns(h, m, width, out);
+	fputs("#\n", out);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
 
 		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
-		if (h->children)
-			fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
-		fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
-		if (m->show_nr_samples)
-			fprintf(out, "  %12llu", (unsigned long long)e->samples);
-		for (k = 0; k < h->nr_keys; k++) {
-			const char *c = cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
-
-			if (k + 1 == h->nr_keys)
-				fprintf(out, "  %s", c);
-			else
-				fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
-		}
-		fputc('\n', out);
+		hist__print_row(h, e, m, width, out);
 		if (m->graph && e->tree != CT_NONE)
 			hist__print_graph(h, e, m->graph, out);
-		shown++;
 	}
 	if (h->nr_img) {
 		fprintf(out, "#\n# Mapped files whose code JIT records named (share of samples, file, cookie):\n");
