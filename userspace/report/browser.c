@@ -10,7 +10,9 @@
 #undef columns
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -386,6 +388,7 @@ static const char *const help_text[] = {
 	"  Esc, Left    undo the last zoom",
 	"  s            sort by other keys (as --sort)",
 	"  P            print the view as shown, call trees opened, to jrec.hist.N",
+	"  a            annotate the entry's function (jrec annotate, in $PAGER or less)",
 	"  ?            this help",
 	"  q            quit",
 	"",
@@ -582,6 +585,71 @@ static int refresh_live(struct browser *b)
 }
 
 /* One key: 1 to quit, else 0 or -errno. */
+/*
+ * a: the entry's function annotated by jrec annotate (this program run
+ * again) on the recording, through $PAGER (else less -RS, which waits for q
+ * however short the text); the browser gives the terminal back meanwhile and
+ * takes it again after.
+ */
+static void annotate(struct browser *b)
+{
+	const struct hist_entry *e = cur_entry(b);
+	void (*old_int)(int), (*old_quit)(int);
+	int st = 0;
+	pid_t pid;
+
+	if (!b->src->file || !e || !e->k.sym) {
+		snprintf(b->msg, sizeof(b->msg), "%s", !b->src->file ? "no annotate in this view"
+								 : "the entry has no function to annotate");
+		return;
+	}
+	def_prog_mode();
+	endwin();
+	/* a Ctrl-C there is the annotate's (and the pager's), not the browser's */
+	old_int = signal(SIGINT, SIG_IGN);
+	old_quit = signal(SIGQUIT, SIG_IGN);
+	pid = fork();
+	if (pid == 0) {
+		const char *argv[12];
+		int n = 0;
+
+		signal(SIGINT, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
+		/* less waits for q even when the text fits on the screen, then clears it */
+		setenv("PAGER", "less -RS", 0);
+		argv[n++] = "jrec";
+		argv[n++] = "annotate";
+		argv[n++] = "--stdio";
+		argv[n++] = "-i";
+		argv[n++] = b->src->file;
+		if (b->src->symfs) {
+			argv[n++] = "--symfs";
+			argv[n++] = b->src->symfs;
+		}
+		if (e->k.dso) {
+			argv[n++] = "--dsos";
+			argv[n++] = e->k.dso->path;
+		}
+		argv[n++] = "--";
+		argv[n++] = e->k.sym;
+		argv[n] = NULL;
+		execv("/proc/self/exe", (char *const *)argv);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	signal(SIGINT, old_int);
+	signal(SIGQUIT, old_quit);
+	reset_prog_mode();
+	clear();
+	refresh();
+	if (pid < 0)
+		snprintf(b->msg, sizeof(b->msg), "cannot run jrec annotate: %s", strerror(errno));
+	else if (!WIFEXITED(st) || WEXITSTATUS(st))
+		snprintf(b->msg, sizeof(b->msg), "jrec annotate %s: exit status %d", e->k.sym,
+			 WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+}
+
 static int on_key(struct browser *b, int ch)
 {
 	switch (ch) {
@@ -634,6 +702,9 @@ static int on_key(struct browser *b, int ch)
 		return resort(b);
 	case 'P':
 		print_view(b);
+		break;
+	case 'a':
+		annotate(b);
 		break;
 	case '?':
 	case 'h':

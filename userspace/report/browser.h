@@ -59,6 +59,8 @@ struct browser_source {
 	int (*tick)(void *ctx);
 	int interval_ms;
 	size_t max_rows; /* at most this many entries, 0: all */
+	/* the recording, for 'a' (jrec annotate on it); NULL: no annotate */
+	const char *file, *symfs;
 	void *ctx;
 };
 

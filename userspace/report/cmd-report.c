@@ -660,7 +660,8 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 {
 	struct flame_info fi = { .file = a->input };
 	struct output_view view = { .meta = meta, .flame = &r->flame, .fi = &fi };
-	struct browser_source src = { .name = "jrec report", .build = tui_build, .ctx = r };
+	struct browser_source src = { .name = "jrec report", .build = tui_build, .file = a->input,
+				      .symfs = a->symfs, .ctx = r };
 	struct browser_query q0 = { 0 };
 	const struct hist **shown = NULL;
 	const char **events = NULL;
