@@ -172,6 +172,14 @@ typedef int (*pr_event_fn)(const struct pr_event *ev, void *ctx);
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx);
 
 /*
+ * Decode the whole record at @rec, in file byte order (a copy of a walk's
+ * ev->raw, ev->size bytes), found at file offset @off, into @ev, which
+ * points into @rec. 0 or -EBADMSG.
+ */
+int perf_reader__decode(const struct perf_reader *r, const void *rec, uint64_t off,
+			struct pr_event *ev);
+
+/*
  * Let for_each_event() step over samples without decoding or passing them;
  * kernel-mode samples are still passed (a report's first pass starts loading
  * kernel symbols when it sees one).

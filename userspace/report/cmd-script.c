@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jrec script: print a recording's events one per line, like perf script:
- *   COMM  TID [CPU] SEC.USEC: PERIOD EVENT:  IP SYM+0xOFF (DSO)
- * --show-mmap-events adds the kernel's MMAP/MMAP2 records, jmmap's
- * MMAP3/MUNMAP/EXEC records and the JIT loads known from jitdump and perf maps.
+ * jrec script: print a recording's samples in perf script's format
+ * (script-format.c), with perf's filters; --show-mmap-events adds the
+ * kernel's MMAP/MMAP2 records, jmmap's MMAP3/MUNMAP/EXEC records and the JIT
+ * loads known from jitdump and perf maps.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,15 +12,32 @@
 #include <string.h>
 
 #include "commands.h"
-#include "demangle.h"
+#include "filters.h"
 #include "jmmap-reader.h"
 #include "samples.h"
+#include "script-format.h"
 #include "session.h"
 
 static const char script_usage[] =
 	"usage: jrec script [OPTIONS]\n"
 	"\n"
 	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"  -F, --fields LIST       the fields to print, perf's names: comm,tid,pid,time,cpu,\n"
+	"                          event,ip,sym,symoff,dso,period,srcline,addr; \"+f,-f\"\n"
+	"                          add to or remove from the defaults; \"TYPE:LIST\" for one\n"
+	"                          event type (hw, sw, trace, raw, break, synth)\n"
+	"  -G, --hide-call-graph   print the sample's own frame, not its call chain\n"
+	"      --max-stack N       print at most N frames of a call chain (default 127)\n"
+	"      --ns                times with nanoseconds\n"
+	"  -c, --comms LIST        only the samples of these commands\n"
+	"      --pid LIST          only the samples of these processes\n"
+	"      --tid LIST          only the samples of these threads\n"
+	"  -C, --cpu LIST          only the samples of these CPUs (\"0-3,6\")\n"
+	"  -S, --symbols LIST      only the samples in these functions\n"
+	"      --dsos LIST         only the samples in these files\n"
+	"      --time RANGES       only the samples in START,END (seconds; several apart\n"
+	"                          by blanks) or in percentages of the recording:\n"
+	"                          A%-B% or P%/N (the Nth slice of P%), apart by commas\n"
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
@@ -28,10 +45,23 @@ static const char script_usage[] =
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_MAX_STACK, OPT_NS, OPT_PID, OPT_TID, OPT_DSOS,
+       OPT_TIME };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "fields", required_argument, NULL, 'F' },
+	{ "hide-call-graph", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "ns", no_argument, NULL, OPT_NS },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
@@ -42,6 +72,8 @@ static const struct option script_opts[] = {
 struct script {
 	struct session s;
 	struct samples it;
+	struct script_format fmt;
+	struct filters f;
 	bool mmaps, tasks;
 	FILE *out;
 };
@@ -52,46 +84,27 @@ static void print_time(FILE *out, uint64_t t)
 		(unsigned long long)(t % 1000000000ULL / 1000));
 }
 
-static void print_sym(struct script *sc, uint64_t ip, const struct resolved *res)
+/* Whether the filters keep the current sample. */
+static bool keep(struct script *sc, struct samples *it, const struct sample *smp)
 {
-	char *dm;
+	const struct resolved *self;
 
-	fprintf(sc->out, "%16llx ", (unsigned long long)ip);
-	if (res->sym) {
-		dm = jrec_demangle(res->sym, false); /* as perf script: no parameter lists */
-		fprintf(sc->out, "%s%s+0x%llx", dm ? dm : res->sym, res->plt ? "@plt" : "",
-			(unsigned long long)(res->addr - res->sym_start));
-		free(dm);
-	} else {
-		fputs("[unknown]", sc->out);
-	}
-	fprintf(sc->out, " (%s)",
-		res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
+	if (!filters__task(&sc->f, smp->pid, smp->tid, smp->time) ||
+	    !filters__cpu(&sc->f, smp->cpu) || !filters__comm(&sc->f, samples__comm(it)))
+		return false;
+	if (!sc->f.nr_syms && !sc->f.nr_dsos)
+		return true;
+	self = samples__self(it);
+	return filters__dso(&sc->f, self->dso, self->anon_name) && filters__sym(&sc->f, self->sym);
 }
 
-/* A sample: its line, then its call chain's frames below it, each on a line of its own. */
 static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct script *sc = ctx;
-	const struct sample_frames *fr;
-	size_t i;
-	int err;
 
-	fprintf(sc->out, "%16s %7u [%03u] ", samples__comm(it), smp->tid, smp->cpu);
-	print_time(sc->out, smp->time);
-	fprintf(sc->out, ": %10llu %s: ", (unsigned long long)smp->period, smp->event_name);
-	print_sym(sc, smp->ev->sample.ip, samples__self(it));
-	fputc('\n', sc->out);
-	err = samples__frames(it, &fr);
-	if (err)
-		return err;
-	/* the chain starts with the sample's own address, printed above */
-	for (i = fr->first_is_ip ? 1 : 0; i < fr->nr_chain; i++) {
-		fputs("\t", sc->out);
-		print_sym(sc, fr->ips[i], &fr->res[i]);
-		fputc('\n', sc->out);
-	}
-	return 0;
+	if (!keep(sc, it, smp))
+		return 0;
+	return script_format__sample(&sc->fmt, it, smp, sc->out);
 }
 
 static int on_record(const struct pr_event *ev, void *ctx)
@@ -215,19 +228,73 @@ static void print_jit_loads(struct script *sc)
 	}
 }
 
+/* A filter option's argument; 0 or JREC_EXIT_USAGE. */
+static int add_filter(struct script *sc, int kind, const char *opt, const char *arg)
+{
+	if (!filters__parse(&sc->f, kind, arg))
+		return 0;
+	fprintf(stderr, "jrec script: %s: bad argument '%s'\n", opt, arg);
+	return JREC_EXIT_USAGE;
+}
+
 int cmd_script(int argc, char **argv)
 {
 	struct script sc = { 0 };
-	const char *input = "jrec.data", *symfs = NULL;
-	char err[512] = "";
-	int c, ret;
+	const char *input = "jrec.data", *symfs = NULL, *time_arg = NULL;
+	char err[512] = "", *end;
+	uint64_t first, last;
+	unsigned long n;
+	int c, ret = 0;
 
+	script_format__init(&sc.fmt);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:h", script_opts, NULL)) != -1) {
+	while (!ret && (c = getopt_long(argc, argv, "i:F:Gc:C:S:h", script_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
+			break;
+		case 'F':
+			if (script_format__parse(&sc.fmt, optarg, err, sizeof(err))) {
+				fprintf(stderr, "jrec script: %s\n", err);
+				ret = JREC_EXIT_USAGE;
+			}
+			break;
+		case 'G':
+			sc.fmt.hide_chain = true;
+			break;
+		case OPT_MAX_STACK:
+			n = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || n > 0xffff) {
+				fprintf(stderr, "jrec script: --max-stack: bad number '%s'\n", optarg);
+				ret = JREC_EXIT_USAGE;
+			}
+			sc.fmt.max_stack = (unsigned int)n;
+			break;
+		case OPT_NS:
+			sc.fmt.ns = true;
+			break;
+		case 'c':
+			ret = add_filter(&sc, 'c', "--comms", optarg);
+			break;
+		case OPT_PID:
+			ret = add_filter(&sc, 'p', "--pid", optarg);
+			break;
+		case OPT_TID:
+			ret = add_filter(&sc, 't', "--tid", optarg);
+			break;
+		case 'C':
+			ret = add_filter(&sc, 'C', "--cpu", optarg);
+			break;
+		case 'S':
+			ret = add_filter(&sc, 'S', "--symbols", optarg);
+			break;
+		case OPT_DSOS:
+			ret = add_filter(&sc, 'd', "--dsos", optarg);
+			break;
+		case OPT_TIME:
+			time_arg = optarg;
+			ret = add_filter(&sc, 'T', "--time", optarg);
 			break;
 		case OPT_MMAP:
 			sc.mmaps = true;
@@ -240,16 +307,26 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
-			return 0;
+			goto out_args;
 		default:
-			return cmd__bad_option("script", argv);
+			ret = cmd__bad_option("script", argv);
+			goto out_args;
 		}
+	}
+	if (ret)
+		goto out_args;
+	if (optind < argc) {
+		fprintf(stderr, "jrec script: unexpected argument '%s'; see 'jrec script --help'\n",
+			argv[optind]);
+		ret = JREC_EXIT_USAGE;
+		goto out_args;
 	}
 	sc.out = stdout;
 	ret = session__open(&sc.s, input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec script: %s\n", err[0] ? err : strerror(-ret));
-		return 1;
+		ret = 1;
+		goto out_args;
 	}
 	if (symfs && (ret = session__set_symfs(&sc.s, symfs))) {
 		fprintf(stderr, "jrec script: --symfs %s: %s\n", symfs, strerror(-ret));
@@ -261,13 +338,28 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
 		goto out;
 	}
+	if (filters__time_needs_bounds(&sc.f)) {
+		ret = session__sample_span(&sc.s, &first, &last);
+		if (!ret && filters__time_bounds(&sc.f, first, last))
+			ret = -EINVAL;
+		if (ret) {
+			fprintf(stderr, "jrec script: --time %s: %s\n", time_arg,
+				ret == -ENOENT ? "the samples have no times" : "bad percentages");
+			ret = ret == -ENOENT ? -ENOENT : JREC_EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (sc.mmaps) {
 		session__jmmap_walk(&sc.s, on_jmmap, &sc);
 		print_jit_loads(&sc);
 	}
 	ret = samples__init(&sc.it, &sc.s);
+	if (!ret && (ret = script_format__setup(&sc.fmt, &sc.it, err, sizeof(err)))) {
+		fprintf(stderr, "jrec script: %s: %s\n", input, err);
+		goto out;
+	}
 	if (!ret)
-		ret = samples__for_each(&sc.it, on_sample, on_record, &sc);
+		ret = samples__for_each_ordered(&sc.it, on_sample, on_record, &sc);
 	if (ret) {
 		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
 		goto out;
@@ -278,5 +370,11 @@ int cmd_script(int argc, char **argv)
 out:
 	samples__release(&sc.it);
 	session__close(&sc.s);
-	return ret ? 1 : 0;
+	if (ret == JREC_EXIT_USAGE)
+		goto out_args;
+	ret = ret ? 1 : 0;
+out_args:
+	script_format__release(&sc.fmt);
+	filters__release(&sc.f);
+	return ret;
 }
