@@ -433,6 +433,14 @@ static int setup_output(struct record *r)
 	}
 	/* one attribute; every fd's id belongs to it */
 	err = perf_writer__add_attr(r->w, &r->attr, r->ids, r->nr_fds);
+	if (!err) {
+		char name[64];
+
+		/* as perf names it: a user-only recording's event is "cpu-clock:u" */
+		snprintf(name, sizeof(name), "%s%s", r->event_name,
+			 r->attr.exclude_kernel ? ":u" : "");
+		err = perf_writer__name_attr(r->w, 0, name);
+	}
 	if (!err && r->opts.comp_level)
 		err = perf_writer__set_compression(r->w, r->opts.comp_level);
 	if (!err)
