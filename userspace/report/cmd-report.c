@@ -42,8 +42,10 @@ static const char report_usage[] =
 	"  -d, --dsos DSOS         only these shared objects (base name or path)\n"
 	"  -S, --symbols SYMS      only these symbols (percentages stay the whole\n"
 	"                          profile's; with call chains, their Children too)\n"
-	"      --time START,END    only samples in this range, in seconds as jrec script\n"
-	"                          prints them; either end may be empty\n"
+	"      --time RANGES       only samples in START,END (seconds; either end may be\n"
+	"                          empty; the end exact to the ns), several apart by\n"
+	"                          blanks, or percentages of the recording: A%-B% or\n"
+	"                          P%/N (the Nth slice of P%), apart by commas\n"
 	"      --percent-limit PCT hide entries (and with -g, branches) below PCT percent\n"
 	"      --children          rank by the samples whose call chain passes through each\n"
 	"                          entry (Children column), the default when the recording\n"
@@ -596,6 +598,16 @@ int cmd_report(int argc, char **argv)
 		ret = session__load(&r.s);
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	if (!ret && filters__time_needs_bounds(&r.f)) {
+		uint64_t first, last;
+
+		ret = session__sample_span(&r.s, &first, &last);
+		if (!ret && filters__time_bounds(&r.f, first, last))
+			ret = -EINVAL;
+		if (ret)
+			fprintf(stderr, "jrec report: --time: %s\n",
+				ret == -ENOENT ? "the samples have no times" : "bad percentages");
 	}
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
