@@ -34,8 +34,14 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid\n"
-	"                          (default comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
+	"                          srcline,srcfile,cpu,buildid (default comm,dso,sym)\n"
+	"      --percentage MODE   with filters, shares of all samples (absolute, the\n"
+	"                          default) or of those the filters keep (relative)\n"
+	"  -t, --field-separator S columns apart by S, unaligned, no rule lines\n"
+	"  -G, --inverted          the call tree with the outermost caller first (-g caller)\n"
+	"      --max-stack N       use at most N frames of each call chain\n"
+	"      --no-demangle       C++ symbols as recorded (mangled)\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
 	"  -c, --comm COMMS        only these commands\n"
@@ -58,7 +64,7 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER };
+       OPT_SYMFS, OPT_NO_PAGER, OPT_PERCENTAGE, OPT_MAX_STACK, OPT_NO_DEMANGLE };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -79,6 +85,11 @@ static const struct option report_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "field-separator", required_argument, NULL, 't' },
+	{ "inverted", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -92,8 +103,11 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_comm;
+	bool need_srcline, need_srcfile, need_comm;
 	bool children;
+	bool relative;		/* --percentage relative: shares of the samples the filters keep */
+	bool have_cpu;		/* the samples carry their CPU */
+	unsigned int max_stack; /* frames of a chain used, 0: all */
 	struct graph_opts graph; /* -g */
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
@@ -130,8 +144,18 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->plt = res->plt;
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;
+	k->cpu = r->have_cpu ? (int32_t)smp->cpu : -1;
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
+	if (r->need_srcfile) {
+		const char *line = samples__srcline_found(&r->it, res), *colon;
+		char file[512];
+
+		/* perf's srcfile: the file of the line, empty when no line table has it */
+		colon = line ? strrchr(line, ':') : NULL;
+		snprintf(file, sizeof(file), "%.*s", colon ? (int)(colon - line) : 0, line ? line : "");
+		k->srcfile = strpool__str(&r->s.strings, file);
+	}
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
@@ -277,6 +301,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct report *r = ctx;
 	const struct sample_frames *fr;
+	struct sample_frames lim;
 	const struct resolved *res;
 	struct hist_key k, *self = NULL;
 	const char *comm;
@@ -285,14 +310,19 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
+	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	/* --time selects the samples the report is of, as perf's; the other filters hide */
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
-	if (!filters__comm(&r->f, comm))
-		return 0;
-	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
 	res = samples__self(it);
-	if (!filters__dso(&r->f, res->dso, res->anon_name))
+	if (!filters__comm(&r->f, comm) || !filters__dso(&r->f, res->dso, res->anon_name)) {
+		/* as perf's --percentage absolute: shares stay those of all samples */
+		if (!r->relative)
+			hist__count(h, smp->period);
+		return 0;
+	}
+	if (r->relative && !filters__sym(&r->f, res->sym))
 		return 0;
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
@@ -309,6 +339,13 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (err || !(r->children || (self && (r->graph.mode != GRAPH_NONE || r->want_flame))))
 		return err;
 	err = samples__frames(it, &fr);
+	if (!err && r->max_stack && (fr->nr > r->max_stack || fr->nr_chain > r->max_stack)) {
+		/* --max-stack: the innermost frames only */
+		lim = *fr;
+		lim.nr = lim.nr > r->max_stack ? r->max_stack : lim.nr;
+		lim.nr_chain = lim.nr_chain > r->max_stack ? r->max_stack : lim.nr_chain;
+		fr = &lim;
+	}
 	if (!err && r->children)
 		err = add_children(r, h, smp, comm, self, fr);
 	if (!err && self && r->graph.mode != GRAPH_NONE)
@@ -323,6 +360,7 @@ struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
 	bool plimit_set, quiet, no_pager;
 	int children; /* -1: as perf, on when there are call chains */
+	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
 };
 
 /* 0, 1 after --help, or -EINVAL after the error is printed. */
@@ -333,7 +371,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:t:G", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -356,6 +394,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 			if (!spec && optind < argc && argv[optind][0] != '-')
 				spec = argv[optind++];
+			a->graph_given = true;
 			/* a bare -g is perf's default: graph,0.5,caller */
 			if (graph_opts__parse(&r->graph, spec ? spec : "graph,0.5,caller")) {
 				fprintf(stderr, "jrec report: bad call graph '%s' "
@@ -377,9 +416,41 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			a->quiet = true;
 			break;
 		case 'v':
-			meta->sym_params = true;
-			r->ct.sym_params = r->flame.sym_params = true;
+			meta->sym_params = SYM_PARAMS;
+			r->ct.sym_params = r->flame.sym_params = SYM_PARAMS;
 			break;
+		case OPT_NO_DEMANGLE:
+			meta->sym_params = SYM_RAW;
+			r->ct.sym_params = r->flame.sym_params = SYM_RAW;
+			break;
+		case OPT_PERCENTAGE:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
+				fprintf(stderr, "jrec report: --percentage: '%s' is neither relative "
+						"nor absolute\n",
+					optarg);
+				return -EINVAL;
+			}
+			r->relative = !strcmp(optarg, "relative");
+			break;
+		case 't':
+			meta->field_sep = optarg;
+			break;
+		case 'G':
+			/* perf's --inverted: the call graph, outermost caller first */
+			a->graph_given = true;
+			graph_opts__parse(&r->graph, "graph,0.5,caller");
+			break;
+		case OPT_MAX_STACK: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || n > 0xffff) {
+				fprintf(stderr, "jrec report: --max-stack: bad number '%s'\n", optarg);
+				return -EINVAL;
+			}
+			r->max_stack = (unsigned int)n;
+			break;
+		}
 		case OPT_SYMFS:
 			a->symfs = optarg;
 			break;
@@ -425,11 +496,13 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	int ret;
 
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
-		fprintf(stderr, "jrec report: unknown sort key '%s' (comm,pid,tid,dso,sym,srcline,buildid)\n",
+		fprintf(stderr, "jrec report: unknown sort key '%s' "
+				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,buildid)\n",
 			bad);
 		return -EINVAL;
 	}
 	r->need_srcline = one.has[SK_SRCLINE];
+	r->need_srcfile = one.has[SK_SRCFILE];
 	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
@@ -445,6 +518,9 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
 	nattr = samples__nr_events(&r->it);
+	for (i = 0; i < nattr; i++)
+		if (samples__event(&r->it, i)->sample_type & PERF_SAMPLE_CPU)
+			r->have_cpu = true;
 	r->nr_hs = nattr ? nattr : 1;
 	r->hs = calloc(r->nr_hs, sizeof(*r->hs));
 	if (!r->hs) {
@@ -459,6 +535,9 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 		r->hs[i].children = r->children;
 		r->hs[i].flame_root = CT_NONE;
 	}
+	/* as perf report --stdio: each entry's call tree whenever the samples have chains */
+	if (!a->graph_given && !strcmp(a->format, "stdio") && samples__have_chains(&r->it))
+		graph_opts__parse(&r->graph, "graph,0.5");
 	if (r->graph.mode == GRAPH_NONE)
 		return 0;
 	if (!samples__have_chains(&r->it)) {
@@ -574,7 +653,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1 };
+	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1,
+				 false };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;

@@ -7,8 +7,8 @@
 #include "hist.h"
 #include "json.h"
 
-static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
-					       "sym",  "srcline", "buildid" };
+static const char *const key_names[SK_MAX] = { "comm",    "pid", "tid",	   "dso", "sym",
+					       "srcline", "buildid", "cpu", "srcfile" };
 
 /*
  * -g: the call tree of an entry, nested: each node its frame's name, its
@@ -83,6 +83,12 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"pid\": %u", e->k.pid);
 		if (h->has[SK_TID])
 			fprintf(out, ", \"tid\": %u", e->k.tid);
+		if (h->has[SK_CPU])
+			fprintf(out, ", \"cpu\": %d", (int)e->k.cpu);
+		if (h->has[SK_SRCFILE]) {
+			fputs(", \"srcfile\": ", out);
+			json__str(out, e->k.srcfile ? e->k.srcfile : "");
+		}
 		if (h->has[SK_DSO] || h->has[SK_BUILDID]) {
 			fputs(", \"dso\": ", out);
 			json__str(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));

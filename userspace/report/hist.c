@@ -7,8 +7,8 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm", "pid", "tid", "dso",
-					       "sym",  "srcline", "buildid" };
+static const char *const key_names[SK_MAX] = { "comm",    "pid", "tid",	   "dso", "sym",
+					       "srcline", "buildid", "cpu", "srcfile" };
 
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 {
@@ -22,6 +22,8 @@ int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 		for (i = 0; i < SK_MAX; i++)
 			if (strlen(key_names[i]) == n && !strncmp(p, key_names[i], n))
 				break;
+		if (n == 6 && !strncmp(p, "symbol", n)) /* perf's name */
+			i = SK_SYM;
 		if (i == SK_MAX) {
 			snprintf(bad, badlen, "%.*s", (int)n, p);
 			return -EINVAL;
@@ -65,6 +67,10 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 	}
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
+	if (h->has[SK_SRCFILE])
+		x = mix(x, (uintptr_t)k->srcfile);
+	if (h->has[SK_CPU])
+		x = mix(x, (uint32_t)k->cpu);
 	return x;
 }
 
@@ -86,6 +92,10 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 			return false;
 	}
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
+		return false;
+	if (h->has[SK_SRCFILE] && a->srcfile != b->srcfile)
+		return false;
+	if (h->has[SK_CPU] && a->cpu != b->cpu)
 		return false;
 	return true;
 }
@@ -293,7 +303,7 @@ double hist__rank_pct(const struct hist *h, const struct hist_entry *e)
 	return hist__pct(h->children ? e->children : e->period, h->total_period);
 }
 
-const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, size_t len)
+const char *hist__sym_name(const struct hist_key *k, int style, char *buf, size_t len)
 {
 	char *dm;
 
@@ -301,7 +311,7 @@ const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, siz
 		snprintf(buf, len, "0x%016llx", (unsigned long long)k->addr);
 		return buf;
 	}
-	dm = jrec_demangle(k->sym, params);
+	dm = style == SYM_RAW ? NULL : jrec_demangle(k->sym, style == SYM_PARAMS);
 	snprintf(buf, len, "%s%s", dm ? dm : k->sym, k->plt ? "@plt" : "");
 	free(dm);
 	return buf;

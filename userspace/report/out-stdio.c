@@ -26,7 +26,7 @@ static void build_id_hex(const struct hist_key *k, char *buf)
 }
 
 /* One cell's text for key @key of entry @e. */
-static const char *cell(const struct hist_entry *e, enum sort_key key, bool params, char *buf,
+static const char *cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
 			size_t len)
 {
 	char sym[1024];
@@ -43,8 +43,14 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, bool para
 	case SK_DSO:
 		return dso_name(&e->k);
 	case SK_SYM:
-		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, params, sym, sizeof(sym)));
+		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, style, sym, sizeof(sym)));
 		return buf;
+	case SK_CPU:
+		/* perf's: three digits, -001 when the samples carry no CPU */
+		snprintf(buf, len, "%3.3d", (int)e->k.cpu);
+		return buf;
+	case SK_SRCFILE:
+		return e->k.srcfile ? e->k.srcfile : "";
 	case SK_SRCLINE:
 		return e->k.srcline ? e->k.srcline : "??:0";
 	case SK_BUILDID:
@@ -55,8 +61,9 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, bool para
 	}
 }
 
-static const char *const headers[SK_MAX] = { "Command", "Pid",   "Tid",     "Shared Object",
-					      "Symbol",  "Source:Line", "Build-ID" };
+static const char *const headers[SK_MAX] = { "Command",  "Pid", "Tid",	   "Shared Object",
+					      "Symbol",	  "Source:Line", "Build-ID", "CPU",
+					      "Source File" };
 
 
 /* perf's way: 7975 samples print as "7K" */
@@ -69,12 +76,23 @@ static void print_count(FILE *out, const char *label, uint64_t n)
 		n /= 1000;
 		u++;
 	}
-	fprintf(out, "# %s: %llu%.*s", label, (unsigned long long)n, u ? 1 : 0, &units[u]);
+	/* a blank where the unit would be: "414  of event", as perf prints it */
+	fprintf(out, "# %s: %llu%c", label, (unsigned long long)n, units[u]);
+}
+
+/* perf's percentage in a -t table: " 12.34% ", left-aligned in eight */
+static void print_sep_pct(FILE *out, double pct)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%.2f%%", pct);
+	fprintf(out, " %-7s", b);
 }
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
 {
 	size_t width[SK_MAX] = { 0 }, i, k, shown = 0;
+	const char *sep = m->field_sep;
 	char buf[1200];
 
 	if (!m->section_only) {
@@ -103,25 +121,55 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 				width[h->keys[k]] = l;
 		}
 	}
-	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
-		m->show_nr_samples ? "       Samples" : "");
-	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
-	fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
-		m->show_nr_samples ? "  ............" : "");
-	for (k = 0; k < h->nr_keys; k++) {
-		size_t w;
+	if (sep) {
+		/* perf's -t: every column padded to its width, apart by the separator */
+		fprintf(out, "# %s", h->children ? "Children" : "Overhead");
+		if (h->children)
+			fprintf(out, "%s    Self", sep);
+		if (m->show_nr_samples)
+			fprintf(out, "%s     Samples", sep);
+		for (k = 0; k < h->nr_keys; k++)
+			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], headers[h->keys[k]]);
+		fputc('\n', out);
+	} else {
+		fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
+			m->show_nr_samples ? "       Samples" : "");
+		for (k = 0; k < h->nr_keys; k++)
+			fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
+		fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
+			m->show_nr_samples ? "  ............" : "");
+		for (k = 0; k < h->nr_keys; k++) {
+			size_t w;
 
-		fputs("  ", out);
-		for (w = 0; w < width[h->keys[k]]; w++)
-			fputc('.', out);
+			fputs("  ", out);
+			for (w = 0; w < width[h->keys[k]]; w++)
+				fputc('.', out);
+		}
+		fputs("\n#\n", out);
 	}
-	fputs("\n#\n", out);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
 
 		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
+		if (sep) {
+			print_sep_pct(out, hist__pct(h->children ? e->children : e->period,
+						     h->total_period));
+			if (h->children) {
+				fputs(sep, out);
+				print_sep_pct(out, hist__pct(e->period, h->total_period));
+			}
+			if (m->show_nr_samples)
+				fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
+			for (k = 0; k < h->nr_keys; k++)
+				fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]],
+					cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
+			fputc('\n', out);
+			if (m->graph && e->tree != CT_NONE)
+				hist__print_graph(h, e, m->graph, out);
+			shown++;
+			continue;
+		}
 		if (h->children)
 			fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
 		fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
