@@ -30,6 +30,7 @@ enum {
 	OPT_ARCHIVE,
 	OPT_CALL_GRAPH,
 	OPT_COMPRESSION_LEVEL,
+	OPT_NO_INHERIT,
 };
 
 static const struct option long_opts[] = {
@@ -43,6 +44,7 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
@@ -56,7 +58,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: jrec record [OPTIONS] -- COMMAND [ARGS]\n"
-		"       jrec record [OPTIONS] -p PID\n"
+		"       jrec record [OPTIONS] -p PID [-- COMMAND [ARGS]]\n"
 		"       jrec record [OPTIONS] -a [-- COMMAND [ARGS]]\n"
 		"\n"
 		"  -o, --output FILE       write to FILE (default jrec.data; an existing file\n"
@@ -64,8 +66,12 @@ static void usage(FILE *out)
 		"  -F, --freq HZ           sample at HZ samples per second (default %d; above\n"
 		"                          kernel.perf_event_max_sample_rate, lowered to it)\n"
 		"  -c, --count N           sample every N events instead\n"
-		"  -e, --event EVENT       cycles (default), instructions, cpu-clock, task-clock;\n"
-		"                          cycles falls back to cpu-clock without hardware counters\n"
+		"  -e, --event EVENT       the sampled event as perf names it: hardware (cycles,\n"
+		"                          the default, instructions, branch-misses...), software\n"
+		"                          (cpu-clock, task-clock, page-faults...), cache\n"
+		"                          (L1-dcache-load-misses...) or raw (rHEX), with perf's\n"
+		"                          modifiers :u :k :h :G :H :p; cycles falls back to\n"
+		"                          cpu-clock without hardware counters\n"
 		"  -g                      record call chains: frame pointers (--call-graph fp)\n"
 		"      --call-graph MODE   fp: frame pointers; dwarf[,SIZE]: copy the user\n"
 		"                          registers and SIZE bytes of user stack (default 8192)\n"
@@ -73,8 +79,11 @@ static void usage(FILE *out)
 		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d,\n"
 		"                          %d with --call-graph dwarf);\n"
 		"                          a size with K or M is rounded up to pages\n"
-		"  -p, --pid PID           attach to a running process and its threads\n"
+		"  -p, --pid PID           attach to a running process and its threads; with a\n"
+		"                          COMMAND, record it while COMMAND runs (not COMMAND)\n"
 		"  -a, --all-cpus          record the whole system\n"
+		"      --no-inherit        not the children the command starts, its own threads\n"
+		"                          neither (as perf's --no-inherit)\n"
 		"  -z, --compression-level[=N]\n"
 		"                          compress the records with zstd at level N (1-22,\n"
 		"                          default %d), as perf record -z does\n"
@@ -137,21 +146,6 @@ static int parse_pages(const char *s, unsigned int *pages)
 	return 0;
 }
 
-static int parse_event(const char *s, enum record_event *ev)
-{
-	if (!strcmp(s, "cycles") || !strcmp(s, "cpu-cycles"))
-		*ev = RECORD_EV_CYCLES;
-	else if (!strcmp(s, "instructions"))
-		*ev = RECORD_EV_INSTRUCTIONS;
-	else if (!strcmp(s, "cpu-clock"))
-		*ev = RECORD_EV_CPU_CLOCK;
-	else if (!strcmp(s, "task-clock"))
-		*ev = RECORD_EV_TASK_CLOCK;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 /* 0 to record, 1 when --help was printed, -EINVAL after printing the error. */
 int record_opts__parse(int argc, char **argv, struct record_opts *o)
 {
@@ -162,6 +156,7 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	o->output = DEFAULT_OUTPUT;
 	o->freq = DEFAULT_FREQ;
 	o->mmap_pages = DEFAULT_MMAP_PAGES;
+	event_spec__parse("cycles", &o->event, NULL, 0);
 	o->full_argc = argc;
 	o->full_argv = argv;
 	optind = 1;
@@ -185,13 +180,18 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			}
 			o->period = v;
 			break;
-		case 'e':
-			if (parse_event(optarg, &o->event)) {
-				fprintf(stderr, "jrec record: unknown event '%s' (cycles, "
-						"instructions, cpu-clock, task-clock)\n", optarg);
+		case 'e': {
+			char why[160];
+
+			if (event_spec__parse(optarg, &o->event, why, sizeof(why))) {
+				fprintf(stderr, "jrec record: -e: %s\n", why);
 				return -EINVAL;
 			}
 			o->event_given = 1;
+			break;
+		}
+		case OPT_NO_INHERIT:
+			o->no_inherit = 1;
 			break;
 		case 'g':
 			if (o->callgraph == CALLGRAPH_NONE)
@@ -267,8 +267,9 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
-	if (o->pid && (o->argc || o->system_wide)) {
-		fprintf(stderr, "jrec record: -p cannot be combined with a command or -a\n");
+	/* -p PID -- COMMAND: PID is recorded while COMMAND runs, as perf's */
+	if (o->pid && o->system_wide) {
+		fprintf(stderr, "jrec record: -p cannot be combined with -a\n");
 		return -EINVAL;
 	}
 	if (!o->pid && !o->argc && !o->system_wide) {

@@ -161,8 +161,10 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 			}
 			if (m->show_nr_samples)
 				fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
+			/* the last column unpadded, as perf prints it */
 			for (k = 0; k < h->nr_keys; k++)
-				fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]],
+				fprintf(out, "%s%-*s", sep,
+					k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
 					cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
 			fputc('\n', out);
 			if (m->graph && e->tree != CT_NONE)
