@@ -570,6 +570,11 @@ uint64_t perf_reader__data_size(const struct perf_reader *r)
 	return r->data.size;
 }
 
+uint64_t perf_reader__data_offset(const struct perf_reader *r)
+{
+	return r->data.offset;
+}
+
 const struct pr_attr *pr_attr_by_id(const struct perf_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi = r->nr_ids;

@@ -194,6 +194,7 @@ uint64_t perf_reader__nr_bad(const struct perf_reader *r);
 size_t perf_reader__nr_attrs(const struct perf_reader *r);
 const struct pr_attr *perf_reader__attr(const struct perf_reader *r, size_t i);
 uint64_t perf_reader__data_size(const struct perf_reader *r);
+uint64_t perf_reader__data_offset(const struct perf_reader *r);
 
 /* The bytes of feature @feat, or -ENOENT. Private sections keep their prefix. */
 int perf_reader__feature(const struct perf_reader *r, unsigned int feat, const void **data,

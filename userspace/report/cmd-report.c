@@ -11,6 +11,7 @@
 #include "array.h"
 #include "commands.h"
 #include "filters.h"
+#include "header-info.h"
 #include "hist.h"
 #include "outputs.h"
 #include "pager.h"
@@ -42,6 +43,8 @@ static const char report_usage[] =
 	"  -G, --inverted          the call tree with the outermost caller first (-g caller)\n"
 	"      --max-stack N       use at most N frames of each call chain\n"
 	"      --no-demangle       C++ symbols as recorded (mangled)\n"
+	"      --header            first what the recording says of itself, as perf's\n"
+	"      --header-only       only that\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
 	"  -c, --comm COMMS        only these commands\n"
@@ -64,7 +67,8 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER, OPT_PERCENTAGE, OPT_MAX_STACK, OPT_NO_DEMANGLE };
+       OPT_SYMFS, OPT_NO_PAGER, OPT_PERCENTAGE, OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER,
+       OPT_HEADER_ONLY };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -90,6 +94,8 @@ static const struct option report_opts[] = {
 	{ "inverted", no_argument, NULL, 'G' },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -361,6 +367,7 @@ struct report_args {
 	bool plimit_set, quiet, no_pager;
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
+	int header;	  /* 1: --header, 2: --header-only */
 };
 
 /* 0, 1 after --help, or -EINVAL after the error is printed. */
@@ -418,6 +425,13 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case 'v':
 			meta->sym_params = SYM_PARAMS;
 			r->ct.sym_params = r->flame.sym_params = SYM_PARAMS;
+			break;
+		case OPT_HEADER:
+			if (!a->header)
+				a->header = 1;
+			break;
+		case OPT_HEADER_ONLY:
+			a->header = 2;
 			break;
 		case OPT_NO_DEMANGLE:
 			meta->sym_params = SYM_RAW;
@@ -637,6 +651,8 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	fi.event = events[0];
 	view.hs = shown;
 	view.events = events;
+	if (a->header && !strcmp(fmt->name, "stdio"))
+		header_info__print(&r->s, a->input, out);
 	ret = outputs__write(fmt, &view, out);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
@@ -659,7 +675,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
 	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1,
-				 false };
+				 false, 0 };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
@@ -679,6 +695,15 @@ int cmd_report(int argc, char **argv)
 	}
 	r.want_flame = fmt->flame;
 	ret = prepare(&r, &a, &meta);
+	if (!ret && a.header == 2) {
+		/* --header-only: what the recording says of itself, no pass over the samples */
+		header_info__print(&r.s, a.input, stdout);
+		ret = fflush(stdout) ? -EIO : 0;
+		status = ret ? 1 : 0;
+		session__close(&r.s);
+		samples__release(&r.it);
+		goto out;
+	}
 	if (!ret) {
 		ret = session__load(&r.s);
 		if (ret)

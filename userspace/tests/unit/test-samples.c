@@ -122,6 +122,7 @@ static int make_recording(const char *path, const char *exe)
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			   PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 	attr.sample_id_all = 1;
+	attr.exclude_guest = 1; /* as perf record and jrec record set it: the event is "cpu-clock" */
 	attr.mmap2 = 1;
 	attr.comm = 1;
 	err = perf_writer__new(path, &w);
