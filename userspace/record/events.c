@@ -105,6 +105,10 @@ static int target_tids(struct record *r, pid_t **tids, size_t *nr)
 		t[n++] = r->child;
 		goto out;
 	}
+	if (r->opts.tid) {
+		t[n++] = r->opts.tid;
+		goto out;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)r->opts.pid);
 	d = opendir(path);
 	if (!d) {

@@ -45,6 +45,7 @@ static const struct option long_opts[] = {
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "tid", required_argument, NULL, 't' },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
@@ -58,7 +59,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: jrec record [OPTIONS] -- COMMAND [ARGS]\n"
-		"       jrec record [OPTIONS] -p PID [-- COMMAND [ARGS]]\n"
+		"       jrec record [OPTIONS] -p PID|-t TID [-- COMMAND [ARGS]]\n"
 		"       jrec record [OPTIONS] -a [-- COMMAND [ARGS]]\n"
 		"\n"
 		"  -o, --output FILE       write to FILE (default jrec.data; an existing file\n"
@@ -81,6 +82,7 @@ static void usage(FILE *out)
 		"                          a size with K or M is rounded up to pages\n"
 		"  -p, --pid PID           attach to a running process and its threads; with a\n"
 		"                          COMMAND, record it while COMMAND runs (not COMMAND)\n"
+		"  -t, --tid TID           attach to one thread of a running process\n"
 		"  -a, --all-cpus          record the whole system\n"
 		"      --no-inherit        not the children the command starts, its own threads\n"
 		"                          neither (as perf's --no-inherit)\n"
@@ -146,6 +148,24 @@ static int parse_pages(const char *s, unsigned int *pages)
 	return 0;
 }
 
+/* The process of thread @tid (/proc/TID/status "Tgid:"), or -1. */
+static pid_t thread_group(pid_t tid)
+{
+	char path[64], line[256];
+	long tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid > 0 && tgid <= INT32_MAX ? (pid_t)tgid : -1;
+}
+
 /* 0 to record, 1 when --help was printed, -EINVAL after printing the error. */
 int record_opts__parse(int argc, char **argv, struct record_opts *o)
 {
@@ -161,7 +181,7 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	o->full_argv = argv;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:azh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:t:azh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -229,6 +249,13 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			}
 			o->pid = (pid_t)v;
 			break;
+		case 't':
+			if (parse_u64(optarg, &v) || !v || v > INT32_MAX) {
+				fprintf(stderr, "jrec record: invalid thread id '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->tid = (pid_t)v;
+			break;
 		case 'a':
 			o->system_wide = 1;
 			break;
@@ -267,6 +294,21 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
+	if (o->tid) {
+		/* -t TID: its process is the target, its one thread sampled */
+		pid_t tgid = thread_group(o->tid);
+
+		if (tgid <= 0) {
+			fprintf(stderr, "jrec record: -t %d: no such thread\n", (int)o->tid);
+			return -EINVAL;
+		}
+		if (o->pid && o->pid != tgid) {
+			fprintf(stderr, "jrec record: -t %d is not a thread of -p %d\n", (int)o->tid,
+				(int)o->pid);
+			return -EINVAL;
+		}
+		o->pid = tgid;
+	}
 	/* -p PID -- COMMAND: PID is recorded while COMMAND runs, as perf's */
 	if (o->pid && o->system_wide) {
 		fprintf(stderr, "jrec record: -p cannot be combined with -a\n");

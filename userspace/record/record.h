@@ -34,6 +34,7 @@ struct record_opts {
 	const char *buildid_dir;
 	int archive; /* --archive: jrec archive the output when done */
 	pid_t pid;
+	pid_t tid; /* -t: only this thread of process pid */
 	int system_wide;
 	int argc;
 	char **argv;   /* the workload, NULL-terminated */

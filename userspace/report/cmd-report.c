@@ -2,6 +2,7 @@
 /* jrec report: read a recording and show where the samples went. */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,13 +37,16 @@ static const char report_usage[] =
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
-	"                          srcline,srcfile,cpu,buildid (default comm,dso,sym)\n"
+	"                          srcline,srcfile,cpu,parent,buildid (default comm,dso,sym)\n"
 	"      --percentage MODE   with filters, shares of all samples (absolute, the\n"
 	"                          default) or of those the filters keep (relative)\n"
 	"  -t, --field-separator S columns apart by S, unaligned, no rule lines\n"
 	"  -G, --inverted          the call tree with the outermost caller first (-g caller)\n"
 	"      --max-stack N       use at most N frames of each call chain\n"
 	"      --no-demangle       C++ symbols as recorded (mangled)\n"
+	"  -p, --parent REGEX      the parent key (added to --sort): the first frame of\n"
+	"                          the chain matching REGEX (default ^sys_|^do_page_fault)\n"
+	"  -x, --exclude-other     only samples with such a parent\n"
 	"      --header            first what the recording says of itself, as perf's\n"
 	"      --header-only       only that\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
@@ -95,6 +99,8 @@ static const struct option report_opts[] = {
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "parent", required_argument, NULL, 'p' },
+	{ "exclude-other", no_argument, NULL, 'x' },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -109,8 +115,12 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_srcfile, need_comm;
+	bool need_srcline, need_srcfile, need_comm, need_parent;
+	regex_t parent_re; /* -p */
+	bool have_parent_re;
+	bool exclude_other; /* -x */
 	bool children;
+	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
 	bool have_cpu;		/* the samples carry their CPU */
 	unsigned int max_stack; /* frames of a chain used, 0: all */
@@ -137,6 +147,17 @@ static double elapsed(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* The first frame of the chain whose function matches -p's pattern (perf's parent), or NULL. */
+static const char *find_parent(struct report *r, const struct sample_frames *fr)
+{
+	size_t i;
+
+	for (i = 0; i < fr->nr; i++)
+		if (fr->res[i].sym && !regexec(&r->parent_re, fr->res[i].sym, 0, NULL, 0))
+			return fr->res[i].sym;
+	return NULL;
+}
+
 static void fill_key(struct report *r, const struct sample *smp, const char *comm,
 		     const struct resolved *res, struct hist_key *k)
 {
@@ -151,6 +172,7 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;
 	k->cpu = r->have_cpu ? (int32_t)smp->cpu : -1;
+	k->parent = r->parent;
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
 	if (r->need_srcfile) {
@@ -330,6 +352,18 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	}
 	if (r->relative && !filters__sym(&r->f, res->sym))
 		return 0;
+	if (r->need_parent || r->exclude_other) {
+		err = samples__frames(it, &fr);
+		if (err)
+			return err;
+		r->parent = find_parent(r, fr);
+		if (r->exclude_other && !r->parent) {
+			/* -x: a sample without a parent is left out, its share kept (absolute) */
+			if (!r->relative)
+				hist__count(h, smp->period);
+			return 0;
+		}
+	}
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
 		fill_key(r, smp, comm, res, self);
@@ -368,6 +402,8 @@ struct report_args {
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
 	int header;	  /* 1: --header, 2: --header-only */
+	const char *parent; /* -p's pattern, NULL: not given */
+	char sort_buf[256]; /* --sort with parent added */
 };
 
 /* 0, 1 after --help, or -EINVAL after the error is printed. */
@@ -378,7 +414,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:t:G", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:t:Gp:x", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -429,6 +465,12 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_HEADER:
 			if (!a->header)
 				a->header = 1;
+			break;
+		case 'p':
+			a->parent = optarg;
+			break;
+		case 'x':
+			r->exclude_other = true;
 			break;
 		case OPT_HEADER_ONLY:
 			a->header = 2;
@@ -502,21 +544,37 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
  */
-static int prepare(struct report *r, const struct report_args *a, struct report_meta *meta)
+static int prepare(struct report *r, struct report_args *a, struct report_meta *meta)
 {
 	char err[512] = "", bad[64];
 	struct hist one = { 0 };
 	size_t i, nattr;
 	int ret;
 
+	if (a->parent && !strstr(a->sort, "parent")) {
+		/* as perf's -p: the parent key joins the sort */
+		snprintf(a->sort_buf, sizeof(a->sort_buf), "%s,parent", a->sort);
+		a->sort = a->sort_buf;
+	}
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' "
-				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,buildid)\n",
+				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid)\n",
 			bad);
 		return -EINVAL;
 	}
 	r->need_srcline = one.has[SK_SRCLINE];
 	r->need_srcfile = one.has[SK_SRCFILE];
+	r->need_parent = one.has[SK_PARENT];
+	if (r->need_parent || r->exclude_other) {
+		int rc = regcomp(&r->parent_re, a->parent ? a->parent : "^sys_|^do_page_fault",
+				 REG_EXTENDED | REG_NOSUB);
+
+		if (rc) {
+			fprintf(stderr, "jrec report: -p '%s': not a regular expression\n", a->parent);
+			return -EINVAL;
+		}
+		r->have_parent_re = true;
+	}
 	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
@@ -675,7 +733,7 @@ int cmd_report(int argc, char **argv)
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
 	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1,
-				 false, 0 };
+				 false, 0, NULL, "" };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
@@ -742,5 +800,7 @@ out:
 		hist__release(&r.hs[i]);
 	free(r.hs);
 	filters__release(&r.f);
+	if (r.have_parent_re)
+		regfree(&r.parent_re);
 	return status >= 0 ? status : ret ? 1 : 0;
 }

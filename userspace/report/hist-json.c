@@ -7,8 +7,8 @@
 #include "hist.h"
 #include "json.h"
 
-static const char *const key_names[SK_MAX] = { "comm",    "pid", "tid",	   "dso", "sym",
-					       "srcline", "buildid", "cpu", "srcfile" };
+static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid", "dso",	  "sym",
+					       "srcline", "buildid", "cpu", "srcfile", "parent" };
 
 /*
  * -g: the call tree of an entry, nested: each node its frame's name, its
@@ -85,6 +85,10 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"tid\": %u", e->k.tid);
 		if (h->has[SK_CPU])
 			fprintf(out, ", \"cpu\": %d", (int)e->k.cpu);
+		if (h->has[SK_PARENT]) {
+			fputs(", \"parent\": ", out);
+			json__str(out, e->k.parent ? e->k.parent : "[other]");
+		}
 		if (h->has[SK_SRCFILE]) {
 			fputs(", \"srcfile\": ", out);
 			json__str(out, e->k.srcfile ? e->k.srcfile : "");

@@ -7,8 +7,8 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm",    "pid", "tid",	   "dso", "sym",
-					       "srcline", "buildid", "cpu", "srcfile" };
+static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid", "dso",	  "sym",
+					       "srcline", "buildid", "cpu", "srcfile", "parent" };
 
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 {
@@ -84,6 +84,8 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 		x = mix(x, (uintptr_t)k->srcfile);
 	if (h->has[SK_CPU])
 		x = mix(x, (uint32_t)k->cpu);
+	if (h->has[SK_PARENT])
+		x = mix(x, (uintptr_t)k->parent);
 	return x;
 }
 
@@ -109,6 +111,8 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if (h->has[SK_SRCFILE] && a->srcfile != b->srcfile)
 		return false;
 	if (h->has[SK_CPU] && a->cpu != b->cpu)
+		return false;
+	if (h->has[SK_PARENT] && a->parent != b->parent)
 		return false;
 	return true;
 }

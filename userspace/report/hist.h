@@ -16,7 +16,7 @@
 #include "resolve.h"
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_CPU, SK_SRCFILE,
-		SK_MAX };
+		SK_PARENT, SK_MAX };
 
 
 struct hist_key {
@@ -30,6 +30,7 @@ struct hist_key {
 	const char *srcline;
 	const char *srcfile; /* srcline's file, "" when no line table has it */
 	int32_t cpu;	     /* -1 when the samples carry none */
+	const char *parent;  /* the first frame matching -p's pattern (interned), or "[other]" */
 	char level;
 };
 

@@ -51,6 +51,8 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, int style
 		return buf;
 	case SK_SRCFILE:
 		return e->k.srcfile ? e->k.srcfile : "";
+	case SK_PARENT:
+		return e->k.parent ? e->k.parent : "[other]";
 	case SK_SRCLINE:
 		return e->k.srcline ? e->k.srcline : "??:0";
 	case SK_BUILDID:
@@ -63,7 +65,7 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, int style
 
 static const char *const headers[SK_MAX] = { "Command",  "Pid", "Tid",	   "Shared Object",
 					      "Symbol",	  "Source:Line", "Build-ID", "CPU",
-					      "Source File" };
+					      "Source File", "Parent symbol" };
 
 
 /* perf's way: 7975 samples print as "7K" */
