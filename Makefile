@@ -8,9 +8,12 @@
 #   make demo-guest      the module at work in the 6.12 guest, beside perf: the demo JIT's
 #                        mapping records and a library replaced mid-run (scripts/demo-guest)
 #   make bench           the benchmarks: jrec report against perf (scripts/bench), the
-#                        same on a --call-graph dwarf recording (scripts/bench-dwarf), then
+#                        same on a --call-graph dwarf recording (scripts/bench-dwarf), the
+#                        cost of record --off-cpu against perf's (scripts/bench-offcpu),
+#                        the JIT runtimes' table (scripts/bench-runtimes), then
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
-#                        BENCH_ONLY=report, dwarf or guest runs one of them
+#                        BENCH_ONLY=report, dwarf, offcpu, runtimes or guest runs one
+
 #   make dkms-install KERNELRELEASE=<release>
 #   make install         jrec, its man pages and bash completion under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
@@ -69,11 +72,15 @@ demo-guest:
 	scripts/demo-guest
 
 BENCH_ONLY ?=
+# $(call bench_on,NAME): NAME when BENCH_ONLY is empty or names it
+bench_on = $(if $(BENCH_ONLY),$(filter $(1),$(BENCH_ONLY)),$(1))
 bench: deps
 	$(MAKE) --no-print-directory jrec tests
-	$(if $(filter guest dwarf,$(BENCH_ONLY)),,scripts/bench)
-	$(if $(filter guest report,$(BENCH_ONLY)),,scripts/bench-dwarf)
-	$(if $(filter report dwarf,$(BENCH_ONLY)),,scripts/bench-guest)
+	$(if $(call bench_on,report),scripts/bench)
+	$(if $(call bench_on,dwarf),scripts/bench-dwarf)
+	$(if $(call bench_on,offcpu),scripts/bench-offcpu)
+	$(if $(call bench_on,runtimes),scripts/bench-runtimes)
+	$(if $(call bench_on,guest),scripts/bench-guest)
 
 dkms-install:
 	scripts/dkms-install $(VERSION) $(KREL)

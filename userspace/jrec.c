@@ -12,6 +12,7 @@ static const struct jrec_command commands[] = {
 	{ "record", cmd_record, "Run a command and record its profile into jrec.data" },
 	{ "report", cmd_report, "Read jrec.data (or perf.data) and display the profile" },
 	{ "script", cmd_script, "Read jrec.data (or perf.data) and print its events" },
+	{ "annotate", cmd_annotate, "Show the sampled functions' instructions with their shares" },
 	{ "archive", cmd_archive, "Store the symbols of the sampled files in the recording" },
 	{ "buildid-cache", cmd_buildid_cache, "List, remove and prune the build-id cache" },
 };

@@ -93,6 +93,31 @@ static inline void tj_jitdump_load_code(FILE *f, uint64_t addr, const char *name
 	fflush(f);
 }
 
+/*
+ * A JIT_CODE_DEBUG_INFO record for the code at @addr (it precedes that
+ * code's LOAD): @n entries, the code from @addr + @offs[i] on compiled from
+ * line @lines[i] of @file.
+ */
+static inline void tj_jitdump_debug(FILE *f, uint64_t addr, const char *file, size_t n,
+				    const uint32_t *offs, const uint32_t *lines)
+{
+	uint32_t flen = (uint32_t)strlen(file) + 1;
+	size_t i;
+
+	tj_put32(f, 2); /* JIT_CODE_DEBUG_INFO */
+	tj_put32(f, (uint32_t)(16 + 16 + n * (16 + flen)));
+	tj_put64(f, tj_mono_ns());
+	tj_put64(f, addr);
+	tj_put64(f, n);
+	for (i = 0; i < n; i++) {
+		tj_put64(f, addr + offs[i]);
+		tj_put32(f, lines[i]);
+		tj_put32(f, 0); /* discriminator */
+		fwrite(file, flen, 1, f);
+	}
+	fflush(f);
+}
+
 /* A JIT_CODE_LOAD record for the loop at @addr, stamped now. */
 static inline void tj_jitdump_load(FILE *f, uint64_t addr, const char *name, uint64_t index)
 {

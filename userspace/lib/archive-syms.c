@@ -17,8 +17,9 @@
 
 struct archive_writer {
 	struct buf files, loads, syms, lines, strtab;
+	struct buf inl_counts, inl, inl_names; /* the inline scopes */
 	uint32_t nr_files, nr_loads;
-	uint64_t nr_syms, nr_lines;
+	uint64_t nr_syms, nr_lines, nr_inl, nr_inl_names;
 	uint32_t *slots; /* string table offset + 1 of each distinct string; 0 = free */
 	size_t nslots, nstrings;
 };
@@ -92,6 +93,38 @@ static int intern(struct archive_writer *w, const char *s, uint32_t *off)
 	return 0;
 }
 
+/* One file's inline scopes and their count (queued with the file, in its order). */
+static int add_inlines(struct archive_writer *w, const struct archive_file_in *f)
+{
+	uint64_t n = f->nr_inlines;
+	size_t i, k;
+	int err = 0;
+
+	for (i = 0; !err && i < f->nr_inlines; i++) {
+		const struct elf_inline *x = &f->inlines[i];
+		struct jrec_archive_inline y = {x->addr, (uint32_t)w->nr_inl_names, x->nr};
+
+		if (x->nr > ELF_INLINE_MAX || (i && x->addr <= f->inlines[i - 1].addr) ||
+		    w->nr_inl_names + x->nr > UINT32_MAX)
+			return -EINVAL;
+		for (k = 0; !err && k < x->nr; k++) {
+			uint32_t off;
+
+			err = intern(w, f->inline_names[x->first + k], &off);
+			if (!err)
+				err = buf__append(&w->inl_names, &off, sizeof(off));
+			w->nr_inl_names += !err;
+		}
+		if (!err)
+			err = buf__append(&w->inl, &y, sizeof(y));
+	}
+	if (!err)
+		err = buf__append(&w->inl_counts, &n, sizeof(n));
+	if (!err)
+		w->nr_inl += n;
+	return err;
+}
+
 int archive_writer__add(struct archive_writer *w, const struct archive_file_in *f)
 {
 	const struct symtab *t = f->syms;
@@ -142,6 +175,8 @@ int archive_writer__add(struct archive_writer *w, const struct archive_file_in *
 			err = buf__append(&w->lines, &y, sizeof(y));
 	}
 	if (!err)
+		err = add_inlines(w, f);
+	if (!err)
 		err = buf__append(&w->files, &e, sizeof(e));
 	if (err)
 		return err;
@@ -170,6 +205,21 @@ int archive_writer__finish(struct archive_writer *w, struct buf *b)
 		err = buf__append(b, w->lines.data, w->lines.len);
 	if (!err)
 		err = buf__append(b, w->strtab.data, w->strtab.len);
+	/* the inline scopes, when there are any, from the next multiple of 8 of the payload */
+	if (!err && w->nr_inl) {
+		static const uint8_t zeros[8];
+		struct jrec_archive_inlines ih = {w->nr_inl, w->nr_inl_names};
+
+		err = buf__append(b, zeros, PAD8(w->strtab.len) - w->strtab.len);
+		if (!err)
+			err = buf__append(b, &ih, sizeof(ih));
+		if (!err)
+			err = buf__append(b, w->inl_counts.data, w->inl_counts.len);
+		if (!err)
+			err = buf__append(b, w->inl.data, w->inl.len);
+		if (!err)
+			err = buf__append(b, w->inl_names.data, w->inl_names.len);
+	}
 	if (!err)
 		err = buf__pad(b, 8);
 	return err;
@@ -184,6 +234,9 @@ void archive_writer__free(struct archive_writer *w)
 	buf__release(&w->syms);
 	buf__release(&w->lines);
 	buf__release(&w->strtab);
+	buf__release(&w->inl_counts);
+	buf__release(&w->inl);
+	buf__release(&w->inl_names);
 	free(w->slots);
 	free(w);
 }
@@ -203,8 +256,9 @@ static const uint8_t *take(const uint8_t *p, size_t len, size_t *off, uint64_t n
 
 int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, bool swapped)
 {
-	const uint8_t *p = data, *files, *loads, *syms, *lines;
+	const uint8_t *p = data, *files, *loads, *syms, *lines, *inl_counts = NULL, *inl = NULL;
 	uint64_t nr_syms, nr_lines, sum_syms = 0, sum_lines = 0, sum_loads = 0;
+	uint64_t nr_inl = 0, sum_inl = 0;
 	uint32_t nr_files, nr_loads, i;
 	size_t off = sizeof(struct jrec_archive_header);
 	int err = -EBADMSG;
@@ -227,6 +281,21 @@ int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, b
 	as->strtab = (const char *)p + off;
 	if (as->strtab_len && as->strtab[as->strtab_len - 1])
 		return -EBADMSG;
+	/* the inline scopes, when the section goes on after its string table */
+	off = PAD8(off + as->strtab_len);
+	if (off < len) {
+		if (len - off < sizeof(struct jrec_archive_inlines))
+			return -EBADMSG;
+		nr_inl = bo_u64(p + off + offsetof(struct jrec_archive_inlines, nr_addrs), swapped);
+		as->nr_inline_names =
+		    bo_u64(p + off + offsetof(struct jrec_archive_inlines, nr_names), swapped);
+		off += sizeof(struct jrec_archive_inlines);
+		inl_counts = take(p, len, &off, nr_files, sizeof(uint64_t));
+		inl = inl_counts ? take(p, len, &off, nr_inl, sizeof(struct jrec_archive_inline)) : NULL;
+		as->inline_names = inl ? take(p, len, &off, as->nr_inline_names, sizeof(uint32_t)) : NULL;
+		if (!as->inline_names)
+			return -EBADMSG;
+	}
 	if (!nr_files)
 		return 0;
 	as->files = calloc(nr_files, sizeof(*as->files));
@@ -244,6 +313,11 @@ int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, b
 		f->nr_loads = bo_u32(e + offsetof(struct jrec_archive_file, nr_loads), swapped);
 		f->nr_syms = bo_u64(e + offsetof(struct jrec_archive_file, nr_syms), swapped);
 		f->nr_lines = bo_u64(e + offsetof(struct jrec_archive_file, nr_lines), swapped);
+		f->nr_inlines = inl_counts ? bo_u64(inl_counts + (size_t)i * sizeof(uint64_t), swapped) : 0;
+		if (f->nr_inlines > nr_inl - sum_inl)
+			goto fail;
+		f->inlines = inl + sum_inl * sizeof(struct jrec_archive_inline);
+		sum_inl += f->nr_inlines;
 		if (f->cookie.len > sizeof(f->cookie.bytes) || path_off >= as->strtab_len ||
 		    f->nr_loads > JREC_SYMTAB_MAX_LOADS || f->nr_loads > nr_loads - sum_loads ||
 		    f->nr_syms > nr_syms - sum_syms || f->nr_lines > nr_lines - sum_lines)
@@ -258,7 +332,8 @@ int archive_syms__parse(struct archive_syms *as, const void *data, size_t len, b
 		sum_syms += f->nr_syms;
 		sum_lines += f->nr_lines;
 	}
-	if (sum_loads != nr_loads || sum_syms != nr_syms || sum_lines != nr_lines)
+	if (sum_loads != nr_loads || sum_syms != nr_syms || sum_lines != nr_lines ||
+	    sum_inl != nr_inl)
 		goto fail;
 	as->nr = nr_files;
 	return 0;
@@ -369,6 +444,52 @@ static int open_lines(const struct archive_syms *as, const struct archive_file *
 	return 0;
 }
 
+/* The entry's inline scopes, checked, for elf_image__inlines(): names point into the section. */
+static int open_inlines(const struct archive_syms *as, const struct archive_file *f,
+			struct elf_image *img)
+{
+	struct elf_inline *inl;
+	const char **names;
+	uint64_t i, k, m = 0;
+
+	if (!f->nr_inlines)
+		return 0;
+	if (f->nr_inlines > SIZE_MAX / (ELF_INLINE_MAX * sizeof(*names)))
+		return -ENOMEM;
+	inl = malloc(f->nr_inlines * sizeof(*inl));
+	names = malloc(f->nr_inlines * ELF_INLINE_MAX * sizeof(*names));
+	if (!inl || !names) {
+		free(inl);
+		free(names);
+		return -ENOMEM;
+	}
+	for (i = 0; i < f->nr_inlines; i++) {
+		const uint8_t *y = f->inlines + i * sizeof(struct jrec_archive_inline);
+		uint64_t addr = bo_u64(y, as->swapped);
+		uint32_t first = bo_u32(y + offsetof(struct jrec_archive_inline, first_name), as->swapped);
+		uint32_t n = bo_u32(y + offsetof(struct jrec_archive_inline, nr_names), as->swapped);
+
+		if (n > ELF_INLINE_MAX || (uint64_t)first + n > as->nr_inline_names ||
+		    (i && addr <= inl[i - 1].addr))
+			goto bad;
+		inl[i] = (struct elf_inline){addr, (uint32_t)m, n};
+		for (k = 0; k < n; k++) {
+			uint32_t off = bo_u32(as->inline_names + (first + k) * sizeof(uint32_t),
+					      as->swapped);
+
+			if (off >= as->strtab_len)
+				goto bad;
+			names[m++] = as->strtab + off;
+		}
+	}
+	elf_image__set_inlines(img, inl, f->nr_inlines, names);
+	return 0;
+bad:
+	free(inl);
+	free(names);
+	return -EBADMSG;
+}
+
 int archive_syms__open(const struct archive_syms *as, const struct archive_file *f,
 		       struct elf_image **out)
 {
@@ -396,6 +517,8 @@ int archive_syms__open(const struct archive_syms *as, const struct archive_file 
 		err = add_syms(as, f, t, 0);
 	if (!err)
 		err = open_lines(as, f, img);
+	if (!err)
+		err = open_inlines(as, f, img);
 	if (err) {
 		elf_image__close(img);
 		return err;

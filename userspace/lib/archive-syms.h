@@ -5,7 +5,8 @@
  * that has samples, the symbols the report found there and the source lines
  * of the ranges that were sampled, and shares one string table among them all;
  * the reader indexes the section, checked, and opens an entry as an
- * elf_image (symbols, PT_LOAD layout and line table, no ELF behind it).
+ * elf_image (symbols, PT_LOAD layout, line table and the sampled addresses'
+ * inline scopes, no ELF behind it).
  */
 #ifndef JREC_ARCHIVE_SYMS_H
 #define JREC_ARCHIVE_SYMS_H
@@ -34,6 +35,9 @@ struct archive_file_in {
 	const struct symtab *syms;    /* finished */
 	const struct elf_line *lines; /* sorted by addr, as elf_image__lines() gives them */
 	size_t nr_lines;
+	const struct elf_inline *inlines; /* sampled addresses' inline scopes, sorted by addr */
+	size_t nr_inlines;
+	const char *const *inline_names; /* what their first/nr index */
 };
 
 struct archive_writer;
@@ -50,8 +54,8 @@ struct archive_file {
 	const char *path;
 	uint16_t flags;
 	uint32_t nr_loads;
-	uint64_t nr_syms, nr_lines;
-	const uint8_t *loads, *syms, *lines; /* raw, in file byte order */
+	uint64_t nr_syms, nr_lines, nr_inlines;
+	const uint8_t *loads, *syms, *lines, *inlines; /* raw, in file byte order */
 };
 
 struct archive_syms {
@@ -59,6 +63,8 @@ struct archive_syms {
 	size_t nr;
 	const char *strtab;
 	uint64_t strtab_len;
+	const uint8_t *inline_names; /* uint32_t offsets into strtab, raw */
+	uint64_t nr_inline_names;
 	bool swapped;
 };
 

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <lzma.h>
@@ -37,6 +38,9 @@ struct elf_image {
 	size_t build_id_len;
 	struct elf_line *lines; /* stored source lines, when there is no DWARF */
 	size_t nr_lines;
+	struct elf_inline *inl; /* stored inline scopes, when there is no DWARF */
+	size_t nr_inl;
+	const char **inl_names;
 };
 
 /* Whether section @shndx holds code: where an untyped symbol is a label of hand-written code. */
@@ -447,6 +451,8 @@ void elf_image__close(struct elf_image *img)
 		dwarf_end(img->dw);
 	symtab__release(&img->syms);
 	free(img->lines);
+	free(img->inl);
+	free(img->inl_names);
 	if (img->mini)
 		elf_end(img->mini);
 	free(img->mini_buf);
@@ -604,6 +610,85 @@ const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf,
 	if (!file || dwarf_lineno(line, &lineno))
 		return NULL;
 	return format_srcline(file, lineno, buf, len);
+}
+
+/* An inline scope's name: the linkage name, which demangles to the qualified one, else its own. */
+static const char *scope_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = NULL;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &a) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a))
+		name = dwarf_formstring(&a);
+	return name ? name : dwarf_diename(die);
+}
+
+/* elf_image__inlines() from the scopes of elf_image__set_inlines(). */
+static size_t stored_inlines(const struct elf_image *img, uint64_t vaddr, const char **names,
+			     size_t max)
+{
+	size_t lo = 0, hi = img->nr_inl, nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (img->inl[mid].addr < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == img->nr_inl || img->inl[lo].addr != vaddr)
+		return 0;
+	nr = img->inl[lo].nr < max ? img->inl[lo].nr : max;
+	memcpy(names, img->inl_names + img->inl[lo].first, nr * sizeof(*names));
+	return nr;
+}
+
+void elf_image__set_inlines(struct elf_image *img, struct elf_inline *inl, size_t nr,
+			    const char **names)
+{
+	free(img->inl);
+	free(img->inl_names);
+	img->inl = inl;
+	img->nr_inl = nr;
+	img->inl_names = names;
+}
+
+size_t elf_image__inlines(struct elf_image *img, uint64_t vaddr, const char **names, size_t max)
+{
+	Dwarf_Die cu, *scopes = NULL, *nest = NULL;
+	size_t nr = 0;
+	int i, n;
+
+	if (!max)
+		return 0;
+	if (!elf_image__has_dwarf(img))
+		return stored_inlines(img, vaddr, names, max);
+	if (!dwarf_addrdie(img->dw, vaddr, &cu))
+		return 0;
+	/*
+	 * dwarf_getscopes() goes from the innermost inlined instance on into its
+	 * abstract definition's scopes; the instances it was inlined into are
+	 * its parents in the concrete tree, which dwarf_getscopes_die() gives.
+	 */
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine; i++)
+		;
+	n = i < n ? dwarf_getscopes_die(&scopes[i], &nest) : 0;
+	/* innermost first, up to the function the code was inlined into */
+	for (i = 0; i < n && nr < max; i++) {
+		int tag = dwarf_tag(&nest[i]);
+		const char *name;
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag == DW_TAG_inlined_subroutine && (name = scope_name(&nest[i])))
+			names[nr++] = name;
+	}
+	free(nest);
+	free(scopes);
+	return nr;
 }
 
 static int add_line(struct elf_line **arr, size_t *nr, size_t *cap, uint64_t addr,

@@ -71,6 +71,29 @@ int elf_image__debuglink(const struct elf_image *img, char *name, size_t len, ui
  */
 const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len);
 
+/* The most inlined functions one address gives (deeper nests are cut at the outer end). */
+#define ELF_INLINE_MAX 8
+/*
+ * The functions inlined at @vaddr, innermost first, from DWARF's inline
+ * scopes: their names (DW_AT_linkage_name when the scope has one, else
+ * DW_AT_name, pointing into the image) into @names, at most @max; without
+ * DWARF, from the scopes of elf_image__set_inlines(). How many; 0 outside
+ * any inlined function.
+ */
+size_t elf_image__inlines(struct elf_image *img, uint64_t vaddr, const char **names, size_t max);
+/* The functions inlined at @addr, innermost first: names[first, first + nr) of the array beside. */
+struct elf_inline {
+	uint64_t addr;
+	uint32_t first, nr;
+};
+/*
+ * Give an image without DWARF these addresses' inline scopes (sorted by
+ * addr, each nr at most ELF_INLINE_MAX) and their names: the image frees
+ * the two arrays, not the names.
+ */
+void elf_image__set_inlines(struct elf_image *img, struct elf_inline *inl, size_t nr,
+			    const char **names);
+
 /* A source line from @addr up to the next one's addr; file NULL: no line there. */
 struct elf_line {
 	uint64_t addr;

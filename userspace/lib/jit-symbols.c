@@ -174,6 +174,7 @@ struct jd_ctx {
 	uint32_t pid;
 	struct jit_proc *p;
 	bool untimed; /* the dump's times are the CPU's counter, not the samples' clock */
+	uint16_t machine; /* the dump header's EM_* */
 };
 
 /*
@@ -256,6 +257,21 @@ static void attach_unwind(struct jit_proc *p, struct jit_sym *s)
 	p->pending_eh = NULL;
 }
 
+static int keep_code(const struct jd_ctx *c, struct jit_sym *s, const struct jitdump_event *ev)
+{
+	const struct jit_symbols *js = c->js;
+
+	s->machine = c->machine;
+	if (!js->keep_code || !ev->code || !ev->code_size)
+		return 0;
+	s->code = malloc(ev->code_size);
+	if (!s->code)
+		return -ENOMEM;
+	memcpy(s->code, ev->code, ev->code_size);
+	s->code_len = ev->code_size;
+	return 0;
+}
+
 static int on_jitdump(const struct jitdump_event *ev, void *ctx)
 {
 	struct jd_ctx *c = ctx;
@@ -270,6 +286,7 @@ static int on_jitdump(const struct jitdump_event *ev, void *ctx)
 		if (!err) {
 			attach_pending(c->p, &c->p->syms[c->p->nr - 1]);
 			attach_unwind(c->p, &c->p->syms[c->p->nr - 1]);
+			err = keep_code(c, &c->p->syms[c->p->nr - 1], ev);
 		}
 		return err;
 	case JITDUMP_MOVE:
@@ -289,7 +306,7 @@ int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *b
 			     bool *truncated)
 {
 	struct jitdump_info info;
-	struct jd_ctx c = { js, pid, NULL, false };
+	struct jd_ctx c = { js, pid, NULL, false, 0 };
 	int err;
 
 	*truncated = false;
@@ -300,6 +317,7 @@ int jit_symbols__add_jitdump(struct jit_symbols *js, uint32_t pid, const void *b
 	if (!c.pid)
 		c.pid = info.pid;
 	c.untimed = info.flags & JITDUMP_FLAGS_ARCH_TIMESTAMP;
+	c.machine = (uint16_t)info.elf_mach;
 	c.p = get_proc(js, c.pid);
 	if (!c.p)
 		return -ENOMEM;
@@ -532,6 +550,7 @@ void jit_symbols__release(struct jit_symbols *js)
 			free(p->syms[k].name);
 			free(p->syms[k].lines);
 			free(p->syms[k].eh);
+			free(p->syms[k].code);
 		}
 		free(p->pending_eh);
 		for (k = 0; k < p->nr_pending; k++)

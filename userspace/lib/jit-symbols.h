@@ -48,6 +48,10 @@ struct jit_sym {
 	/* UNWINDING_INFO: .eh_frame then .eh_frame_hdr (its last eh_hdr_len bytes), or NULL */
 	uint8_t *eh;
 	uint32_t eh_len, eh_hdr_len;
+	/* a jitdump LOAD's code bytes, kept when jit_symbols.keep_code is set; else NULL */
+	uint8_t *code;
+	uint64_t code_len;
+	uint16_t machine; /* a jitdump's code: its header's EM_*; 0 unknown */
 };
 
 struct jit_proc {
@@ -80,6 +84,7 @@ struct jit_symbols {
 	 * this many ns after the sample is taken.
 	 */
 	uint64_t perfmap_slack;
+	bool keep_code; /* keep each jitdump LOAD's code bytes (annotate), set before adding */
 };
 
 int jit_symbols__add(struct jit_symbols *js, uint32_t pid, uint64_t time, uint64_t start,

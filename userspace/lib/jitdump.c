@@ -145,6 +145,7 @@ int jitdump__parse(const void *buf, size_t len, jitdump_fn fn, void *ctx,
 		return -EINVAL;
 	info->swapped = j.swapped;
 	info->version = u32(&j, j.p + 4);
+	info->elf_mach = u32(&j, j.p + 12);
 	info->pid = u32(&j, j.p + 20);
 	info->time = u64(&j, j.p + 24);
 	info->flags = u64(&j, j.p + 32);
@@ -180,6 +181,7 @@ int jitdump__parse(const void *buf, size_t len, jitdump_fn fn, void *ctx,
 			ev.name = str(b + 40, end, &after);
 			if (!ev.name || ev.code_size > (uint64_t)(end - after))
 				goto bad;
+			ev.code = (const uint8_t *)after;
 			break;
 		case JITDUMP_MOVE:
 			if (end - b < 48)

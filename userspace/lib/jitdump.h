@@ -44,6 +44,7 @@ struct jitdump_event {
 	uint64_t vma, code_addr, code_size, code_index;
 	uint64_t old_addr, new_addr; /* MOVE */
 	const char *name;            /* LOAD: NUL-terminated inside the buffer */
+	const uint8_t *code;         /* LOAD: its code_size bytes of code, inside the buffer */
 	const struct jitdump_line *lines; /* DEBUG_INFO */
 	size_t nr_lines;
 	/*
@@ -57,6 +58,7 @@ struct jitdump_event {
 
 struct jitdump_info {
 	uint32_t version;
+	uint32_t elf_mach; /* the code's machine, EM_* */
 	uint32_t pid;
 	uint64_t time;
 	uint64_t flags;

@@ -19,10 +19,10 @@ static uint64_t padded(uint64_t n)
 }
 
 /*
- * Read side of padded(): the @n bytes at *@off of a payload of @len bytes,
+ * (jrec-sections.h) Read side of padded(): the @n bytes at *@off of a payload of @len bytes,
  * and *@off moved past them and their padding; NULL when they do not fit.
  */
-static const uint8_t *take(const uint8_t *p, size_t len, size_t *off, uint64_t n)
+const uint8_t *jrec_entry__take(const uint8_t *p, size_t len, size_t *off, uint64_t n)
 {
 	const uint8_t *at = p + *off;
 
@@ -33,7 +33,7 @@ static const uint8_t *take(const uint8_t *p, size_t len, size_t *off, uint64_t n
 }
 
 /* An entry's header and then @n bytes of @p, padded. */
-static int emit_entry(struct buf *b, const void *hdr, size_t hdr_len, const void *p, size_t n)
+int jrec_entry__emit(struct buf *b, const void *hdr, size_t hdr_len, const void *p, size_t n)
 {
 	int err = buf__append(b, hdr, hdr_len);
 
@@ -309,7 +309,7 @@ int jrec_files__emit(struct buf *b, const struct jrec_file_rec *f)
 	e.cookie_len = f->cookie.len;
 	memcpy(e.cookie, f->cookie.bytes, sizeof(e.cookie));
 	e.path_len = (uint32_t)strlen(f->path) + 1;
-	return emit_entry(b, &e, sizeof(e), f->path, e.path_len);
+	return jrec_entry__emit(b, &e, sizeof(e), f->path, e.path_len);
 }
 
 int jrec_files__walk(const void *payload, size_t len, bool swapped,
@@ -320,9 +320,9 @@ int jrec_files__walk(const void *payload, size_t len, bool swapped,
 	int err;
 
 	while (len - off >= sizeof(struct jrec_file_entry)) {
-		const uint8_t *fe = take(p, len, &off, sizeof(struct jrec_file_entry));
+		const uint8_t *fe = jrec_entry__take(p, len, &off, sizeof(struct jrec_file_entry));
 		uint64_t plen = bo_u32(fe + offsetof(struct jrec_file_entry, path_len), swapped);
-		const uint8_t *path = take(p, len, &off, plen);
+		const uint8_t *path = jrec_entry__take(p, len, &off, plen);
 		struct jrec_file_rec f;
 
 		if (!plen || !path || path[plen - 1])
@@ -355,7 +355,7 @@ int jrec_jitdumps__emit(struct buf *b, const struct jrec_jitdump_rec *j)
 	e.name_len = (uint32_t)strlen(j->path) + 1;
 	e.data_len = j->len;
 	e.time = j->time;
-	err = emit_entry(b, &e, sizeof(e), j->path, e.name_len);
+	err = jrec_entry__emit(b, &e, sizeof(e), j->path, e.name_len);
 	if (!err)
 		err = buf__append(b, j->data, j->len);
 	if (!err)
@@ -371,14 +371,14 @@ int jrec_jitdumps__walk(const void *payload, size_t len, bool swapped,
 	int err;
 
 	while (len - off >= sizeof(struct jrec_jitdump_entry)) {
-		const uint8_t *e = take(p, len, &off, sizeof(struct jrec_jitdump_entry));
+		const uint8_t *e = jrec_entry__take(p, len, &off, sizeof(struct jrec_jitdump_entry));
 		uint64_t name_len =
 		    bo_u32(e + offsetof(struct jrec_jitdump_entry, name_len), swapped);
-		const uint8_t *name = take(p, len, &off, name_len);
+		const uint8_t *name = jrec_entry__take(p, len, &off, name_len);
 		struct jrec_jitdump_rec j;
 
 		j.len = bo_u64(e + offsetof(struct jrec_jitdump_entry, data_len), swapped);
-		j.data = name ? take(p, len, &off, j.len) : NULL;
+		j.data = name ? jrec_entry__take(p, len, &off, j.len) : NULL;
 		if (!j.data)
 			return -EBADMSG;
 		j.pid = bo_u32(e + offsetof(struct jrec_jitdump_entry, pid), swapped);
@@ -403,7 +403,7 @@ int jrec_perfmaps__emit(struct buf *b, const struct jrec_perfmap_rec *l)
 	e.time = l->time;
 	e.pid = l->pid;
 	e.len = (uint32_t)l->len;
-	return emit_entry(b, &e, sizeof(e), l->line, l->len);
+	return jrec_entry__emit(b, &e, sizeof(e), l->line, l->len);
 }
 
 int jrec_perfmaps__walk(const void *payload, size_t len, bool swapped,
@@ -414,13 +414,13 @@ int jrec_perfmaps__walk(const void *payload, size_t len, bool swapped,
 	int err;
 
 	while (len - off >= sizeof(struct jrec_perfmap_entry)) {
-		const uint8_t *e = take(p, len, &off, sizeof(struct jrec_perfmap_entry));
+		const uint8_t *e = jrec_entry__take(p, len, &off, sizeof(struct jrec_perfmap_entry));
 		struct jrec_perfmap_rec l;
 
 		l.time = bo_u64(e + offsetof(struct jrec_perfmap_entry, time), swapped);
 		l.pid = bo_u32(e + offsetof(struct jrec_perfmap_entry, pid), swapped);
 		l.len = bo_u32(e + offsetof(struct jrec_perfmap_entry, len), swapped);
-		l.line = (const char *)take(p, len, &off, l.len);
+		l.line = (const char *)jrec_entry__take(p, len, &off, l.len);
 		if (!l.line)
 			return -EBADMSG;
 		err = fn(&l, ctx);

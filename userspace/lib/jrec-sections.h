@@ -26,6 +26,18 @@
 
 /* ------------------------------------------------------------ any section */
 
+/*
+ * Entries, for the sections whose home is another file (code-bytes.c): an
+ * entry's header and then @n bytes of @p, padded to JREC_SECTION_ALIGN.
+ * 0 or -ENOMEM.
+ */
+int jrec_entry__emit(struct buf *b, const void *hdr, size_t hdr_len, const void *p, size_t n);
+/*
+ * The read side: the @n bytes at *@off of a payload @p of @len bytes, and
+ * *@off moved past them and their padding; NULL when they do not fit.
+ */
+const uint8_t *jrec_entry__take(const uint8_t *p, size_t len, size_t *off, uint64_t n);
+
 /* Start section @id in @b: its prefix. 0 or -ENOMEM. */
 int jrec_section__begin(struct buf *b, unsigned int id);
 /* A whole section whose payload is @len bytes as they are (KALLSYMS, JMMAP). */

@@ -140,6 +140,8 @@ enum jrec_feature {
 	JREC_FEAT_FILES = 205,    /* what happened to each mapped file */
 	JREC_FEAT_SYMTAB = 206,   /* stored symbol tables */
 	JREC_FEAT_ARCHIVE = 207,  /* symbols and source lines of sampled files (jrec archive) */
+	JREC_FEAT_CODE = 208,     /* code bytes of sampled perf-map JIT symbols, read from the process */
+	JREC_FEAT_ARCHIVE_CODE = 209, /* code bytes of sampled functions of files (jrec archive) */
 };
 
 /*
@@ -282,7 +284,14 @@ struct jrec_symtab_sym {
  *   nr_syms struct jrec_symtab_sym (name_off into the string table), each
  *   file's in turn;
  *   nr_lines struct jrec_archive_line, each file's in turn, sorted by addr;
- *   strtab_len bytes of NUL-terminated strings, padded to 8.
+ *   strtab_len bytes of NUL-terminated strings, padded to 8;
+ * and, where some sampled address lies in inlined code, the inline scopes
+ * (readers that predate them stop at the string table):
+ *   struct jrec_archive_inlines;
+ *   nr_files uint64_t, each file's number of addresses with inline scopes;
+ *   nr_addrs struct jrec_archive_inline, each file's in turn, sorted by addr;
+ *   nr_names uint32_t, each an offset into the string table: the functions
+ *   inlined at each address, innermost first; padded to 8.
  * The files' counts add up to the header's; every offset is < strtab_len and
  * the string table ends with NUL.
  */
@@ -313,10 +322,50 @@ struct jrec_archive_file {
  * A source line from @addr up to the next entry's addr: line 0 means no line
  * (the end of a sequence or of a stored range).
  */
+struct jrec_archive_inlines {
+	uint64_t nr_addrs;
+	uint64_t nr_names;
+};
+
+/* The functions inlined at addr: names [first_name, first_name + nr_names) of the section's. */
+struct jrec_archive_inline {
+	uint64_t addr;	     /* in the file's own layout, as symbols */
+	uint32_t first_name;
+	uint32_t nr_names;   /* at most ELF_INLINE_MAX */
+};
+
 struct jrec_archive_line {
 	uint64_t addr;     /* in the file's own layout, as symbols */
 	uint32_t file_off; /* the source file's name, in the string table */
 	uint32_t line;
+};
+
+/*
+ * JREC_FEAT_CODE (written by jrec record) and JREC_FEAT_ARCHIVE_CODE
+ * (written by jrec archive): machine code, one entry per function, each
+ * followed by its len bytes padded to 8; code-bytes.c writes and reads them.
+ * CODE holds what the recorder read out of a process's memory for the
+ * perf-map symbols that were sampled (JREC_CODE_PROCESS: pid, runtime
+ * address, the time it was read); ARCHIVE_CODE the sampled functions of
+ * mapped files by cookie and their address in the file's own layout
+ * (JREC_CODE_FILE), or of the kernel at run-time addresses (JREC_CODE_KERNEL).
+ */
+#define JREC_CODE_MAX (1u << 20) /* one function's bytes above this: corrupt */
+
+enum jrec_code_kind { JREC_CODE_PROCESS = 1, JREC_CODE_FILE = 2, JREC_CODE_KERNEL = 3 };
+
+struct jrec_code_entry {
+	uint64_t addr;	     /* where the code starts */
+	uint64_t time;	     /* JREC_CODE_PROCESS: when it was read (CLOCK_MONOTONIC ns) */
+	uint32_t pid;	     /* JREC_CODE_PROCESS: the process, as the recorder saw it */
+	uint32_t len;	     /* bytes of code that follow, at most JREC_CODE_MAX */
+	uint16_t machine;    /* EM_* of the code */
+	uint8_t kind;	     /* enum jrec_code_kind */
+	uint8_t cookie_kind; /* JREC_CODE_FILE: enum jmmap_cookie_kind */
+	uint8_t cookie_len;
+	uint8_t pad[3];
+	uint8_t cookie[20];
+	uint32_t pad2;
 };
 
 #endif /* JREC_PERF_FILE_H */

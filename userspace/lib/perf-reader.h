@@ -126,6 +126,11 @@ struct pr_lost {
 	uint64_t id, lost;
 };
 
+/* SWITCH_CPU_WIDE: the task coming in (after a switch-out) or the one that left (a switch-in) */
+struct pr_switch {
+	uint32_t next_prev_pid, next_prev_tid;
+};
+
 struct pr_event {
 	uint32_t type;
 	uint16_t misc;
@@ -139,6 +144,7 @@ struct pr_event {
 		struct pr_comm comm;
 		struct pr_task task;
 		struct pr_lost lost;
+		struct pr_switch sw;
 	};
 	const void *raw; /* the whole record, in file byte order */
 };

@@ -383,6 +383,12 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 			return -EBADMSG;
 		ev->lost.lost = pr_u64(r, body);
 		return 0;
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		if (tend - body < 8)
+			return -EBADMSG;
+		ev->sw.next_prev_pid = pr_u32(r, body);
+		ev->sw.next_prev_tid = pr_u32(r, body + 4);
+		return 0;
 	default:
 		return 0;
 	}

@@ -64,7 +64,16 @@ static void limit_freq(struct record *r)
 
 static void events_error(struct record *r, int err)
 {
-	if (err == -EACCES || err == -EPERM)
+	if (r->cs_failed && (err == -EACCES || err == -EPERM))
+		fprintf(stderr,
+			"jrec record: --off-cpu: context-switch events with kernel call chains are not "
+			"permitted (kernel.perf_event_paranoid = %d); run as root, give jrec "
+			"CAP_PERFMON, or lower it with: sysctl kernel.perf_event_paranoid=1\n",
+			paranoid_level());
+	else if (r->cs_failed)
+		fprintf(stderr, "jrec record: --off-cpu: cannot open the context-switch event: %s\n",
+			strerror(-err));
+	else if (err == -EACCES || err == -EPERM)
 		fprintf(stderr,
 			"jrec record: no permission to open perf events (kernel.perf_event_paranoid"
 			" = %d); run as root, give jrec CAP_PERFMON, or lower it with: sysctl "
@@ -369,7 +378,7 @@ static void closing_line(struct record *r)
 {
 	double mb = (double)perf_writer__file_size(r->w) / (1024.0 * 1024.0);
 	uint64_t lost = r->nr_lost + (r->jm ? r->jm->lost : 0);
-	char zinfo[96] = "";
+	char zinfo[96] = "", switches[64] = "";
 
 	if (r->opts.verbose && r->bid) {
 		unsigned int c[8], linked, cloned;
@@ -391,9 +400,12 @@ static void closing_line(struct record *r)
 		snprintf(zinfo, sizeof(zinfo), ", compressed (original %.3f MB, ratio is %.3f)",
 			 (double)raw / (1024.0 * 1024.0), comp ? (double)raw / (double)comp : 0.0);
 	}
-	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples, %llu module "
+	if (r->opts.off_cpu)
+		snprintf(switches, sizeof(switches), " and %llu context switches",
+			 (unsigned long long)r->nr_switch_samples);
+	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples%s, %llu module "
 			"records, %llu lost) ]\n",
-		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples,
+		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples, switches,
 		(unsigned long long)(r->jm ? r->jm->nr_records : 0), (unsigned long long)lost);
 }
 
@@ -410,6 +422,7 @@ static void cleanup(struct record *r)
 	events__close(r);
 	watch__free(r);
 	ksamples__free(r);
+	perfmap_code__free(r);
 	bidcache__free(r->bid);
 	jmmap_client__free(r->jm);
 	perf_writer__free(r->w);
@@ -417,6 +430,40 @@ static void cleanup(struct record *r)
 		close(r->sig_fd);
 	if (r->pid_fd >= 0)
 		close(r->pid_fd);
+}
+
+/* The sampling event's attribute with its fds' ids, then --off-cpu's context-switch event's. */
+static int add_attrs(struct record *r)
+{
+	uint64_t *ids[2];
+	size_t n[2] = { 0, 0 }, i;
+	int err;
+
+	ids[0] = calloc(r->nr_fds + 1, sizeof(uint64_t));
+	ids[1] = calloc(r->nr_fds + 1, sizeof(uint64_t));
+	err = ids[0] && ids[1] ? 0 : -ENOMEM;
+	for (i = 0; i < r->nr_fds && !err; i++) {
+		int k = r->is_cs[i] ? 1 : 0;
+
+		ids[k][n[k]++] = r->ids[i];
+	}
+	if (!err)
+		err = perf_writer__add_attr(r->w, &r->attr, ids[0], n[0]);
+	if (!err) {
+		char name[64];
+
+		/* as perf names it: a user-only recording's event is "cpu-clock:u" */
+		snprintf(name, sizeof(name), "%s%s", r->event_name,
+			 r->attr.exclude_kernel && !r->opts.event.has_modifiers ? ":u" : "");
+		err = perf_writer__name_attr(r->w, 0, name);
+	}
+	if (!err && r->opts.off_cpu)
+		err = perf_writer__add_attr(r->w, &r->cs_attr, ids[1], n[1]);
+	if (!err && r->opts.off_cpu)
+		err = perf_writer__name_attr(r->w, 1, "context-switches");
+	free(ids[0]);
+	free(ids[1]);
+	return err;
 }
 
 static int setup_output(struct record *r)
@@ -431,16 +478,7 @@ static int setup_output(struct record *r)
 			strerror(-err));
 		return err;
 	}
-	/* one attribute; every fd's id belongs to it */
-	err = perf_writer__add_attr(r->w, &r->attr, r->ids, r->nr_fds);
-	if (!err) {
-		char name[64];
-
-		/* as perf names it: a user-only recording's event is "cpu-clock:u" */
-		snprintf(name, sizeof(name), "%s%s", r->event_name,
-			 r->attr.exclude_kernel && !r->opts.event.has_modifiers ? ":u" : "");
-		err = perf_writer__name_attr(r->w, 0, name);
-	}
+	err = add_attrs(r);
 	if (!err && r->opts.comp_level)
 		err = perf_writer__set_compression(r->w, r->opts.comp_level);
 	if (!err)

@@ -7,9 +7,14 @@
  * into it through PERF_EVENT_IOC_SET_OUTPUT. With jmmap, perf's MMAP and
  * MMAP2 records are off: the module reports every mapping, and the
  * recorder writes the MMAP2 records from its MMAP3s (synth__mmap3()).
+ * --off-cpu opens a second event beside each one: context-switches at
+ * period 1 with the same call chains, and PERF_RECORD_SWITCH records, so
+ * that each switch-out carries the stack the thread blocked in and its next
+ * switch-in the time it resumed (Documentation/jrec-offcpu.rst).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +49,36 @@ static void set_event(struct record *r, const struct event_spec *ev)
 	a->exclude_host = ev->exclude_host;
 	a->precise_ip = ev->precise_ip;
 	r->event_name = ev->name;
+}
+
+/*
+ * --off-cpu: every switch-out of the target's threads as a sample with the
+ * sampling event's call chain mode and sample layout (the same trailer on
+ * every record, as perf wants), and PERF_RECORD_SWITCH records for the
+ * switch-ins. Mappings, comms and tasks come from the sampling event only.
+ * Its samples are taken in the kernel: it never excludes kernel mode.
+ */
+static void init_cs_attr(struct record *r)
+{
+	const struct perf_event_attr *a = &r->attr;
+	struct perf_event_attr *c = &r->cs_attr;
+
+	memset(c, 0, sizeof(*c));
+	c->size = sizeof(*c);
+	c->type = PERF_TYPE_SOFTWARE;
+	c->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	c->sample_period = 1;
+	c->sample_type = a->sample_type;
+	c->sample_regs_user = a->sample_regs_user;
+	c->sample_stack_user = a->sample_stack_user;
+	c->exclude_callchain_user = a->exclude_callchain_user;
+	c->disabled = a->disabled;
+	c->inherit = a->inherit;
+	c->enable_on_exec = a->enable_on_exec;
+	c->context_switch = 1;
+	c->sample_id_all = 1;
+	c->use_clockid = 1;
+	c->clockid = CLOCK_MONOTONIC;
 }
 
 static void init_attr(struct record *r)
@@ -83,6 +118,11 @@ static void init_attr(struct record *r)
 	a->build_id = !r->mmap2_from_jmmap;
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(r->opts.mmap_pages * (unsigned long)page / 4);
+	if (r->opts.off_cpu) {
+		/* two events: each sample and record says whose it is, where perf looks first */
+		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
+		init_cs_attr(r);
+	}
 }
 
 /* The threads to open events for: the -p process's, or just -1/child. */
@@ -175,22 +215,82 @@ static int open_one(struct record *r, pid_t tid, int cpu)
 	}
 }
 
+/* The context-switch event of --off-cpu: no fallbacks, its samples are the kernel's. */
+static int open_cs(struct record *r, pid_t tid, int cpu)
+{
+	int fd = sys_perf_event_open(&r->cs_attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	return fd >= 0 ? fd : -errno;
+}
+
+/* One more fd of the events, its id asked for; @out the ring it writes into, or -1. */
+static int add_fd(struct record *r, int fd, int out, bool cs)
+{
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[r->nr_fds])) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	r->out_fds[r->nr_fds] = out;
+	r->is_cs[r->nr_fds] = cs;
+	r->fds[r->nr_fds++] = fd;
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The context-switch event's ids, sorted, to tell its samples from the sampling event's. */
+static int sort_cs_ids(struct record *r)
+{
+	size_t i;
+
+	if (!r->opts.off_cpu)
+		return 0;
+	r->cs_ids = calloc(r->nr_fds + 1, sizeof(*r->cs_ids));
+	if (!r->cs_ids)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->is_cs[i])
+			r->cs_ids[r->nr_cs_ids++] = r->ids[i];
+	qsort(r->cs_ids, r->nr_cs_ids, sizeof(*r->cs_ids), cmp_u64);
+	return 0;
+}
+
+/* Whether sample @h is a switch-out: its IDENTIFIER, first, is the context-switch event's. */
+static bool is_switch_sample(const struct record *r, const struct perf_event_header *h)
+{
+	uint64_t id;
+
+	if (!r->nr_cs_ids || h->size < sizeof(*h) + sizeof(id))
+		return false;
+	memcpy(&id, h + 1, sizeof(id));
+	return bsearch(&id, r->cs_ids, r->nr_cs_ids, sizeof(id), cmp_u64) != NULL;
+}
+
 int events__open(struct record *r)
 {
 	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
 	pid_t *tids = NULL;
-	size_t nr_tids = 0, i;
+	size_t nr_tids = 0, nr, i;
 	int cpu, err;
 
 	init_attr(r);
 	err = target_tids(r, &tids, &nr_tids);
 	if (err)
 		return err;
-	r->fds = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->fds));
-	r->ids = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->ids));
-	r->out_fds = calloc((size_t)nr_cpus * nr_tids, sizeof(*r->out_fds));
+	nr = (size_t)nr_cpus * nr_tids * (r->opts.off_cpu ? 2 : 1);
+	r->fds = calloc(nr, sizeof(*r->fds));
+	r->ids = calloc(nr, sizeof(*r->ids));
+	r->out_fds = calloc(nr, sizeof(*r->out_fds));
+	r->is_cs = calloc(nr, sizeof(*r->is_cs));
 	r->rings = calloc((size_t)nr_cpus, sizeof(*r->rings));
-	if (!r->fds || !r->ids || !r->out_fds || !r->rings) {
+	if (!r->fds || !r->ids || !r->out_fds || !r->is_cs || !r->rings) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -208,22 +308,34 @@ int events__open(struct record *r)
 				err = fd;
 				goto out;
 			}
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[r->nr_fds])) {
-				err = -errno;
-				close(fd);
+			/* redirected into first once it is mapped */
+			err = add_fd(r, fd, first, false);
+			if (err)
 				goto out;
-			}
-			r->out_fds[r->nr_fds] = first; /* redirected once first is mapped */
-			r->fds[r->nr_fds++] = fd;
 			if (first < 0) {
 				first = fd;
 				r->rings[r->nr_rings].fd = fd;
 				r->rings[r->nr_rings].cpu = cpu;
 				r->nr_rings++;
 			}
+			if (!r->opts.off_cpu)
+				continue;
+			fd = open_cs(r, tids[i], cpu);
+			if (fd == -ESRCH && r->opts.pid)
+				continue;
+			if (fd < 0) {
+				err = fd;
+				r->cs_failed = 1;
+				goto out;
+			}
+			err = add_fd(r, fd, first, true);
+			if (err)
+				goto out;
 		}
 	}
 	err = r->nr_rings ? 0 : -ENODEV;
+	if (!err)
+		err = sort_cs_ids(r);
 out:
 	free(tids);
 	return err;
@@ -294,8 +406,13 @@ static int handle(struct record *r, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		r->nr_samples++;
+		if (is_switch_sample(r, h))
+			r->nr_switch_samples++;
+		else
+			r->nr_samples++;
 		err = ksamples__add(r, h);
+		if (!err)
+			err = perfmap_code__sample(r, h);
 		if (err)
 			return err;
 		break;
@@ -418,7 +535,12 @@ void events__close(struct record *r)
 	free(r->fds);
 	free(r->ids);
 	free(r->out_fds);
+	free(r->is_cs);
+	free(r->cs_ids);
 	r->out_fds = NULL;
+	r->is_cs = NULL;
+	r->cs_ids = NULL;
+	r->nr_cs_ids = 0;
 	r->rings = NULL;
 	r->fds = NULL;
 	r->ids = NULL;

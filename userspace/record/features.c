@@ -304,6 +304,13 @@ static int side_files(struct record *r)
 		err = add(r, JREC_FEAT_PERFMAP, &b, err);
 		if (err)
 			return err;
+		err = perfmap_code__emit(r, &b, &n);
+		if (!err && n)
+			err = add(r, JREC_FEAT_CODE, &b, err);
+		else
+			buf__release(&b);
+		if (err)
+			return err;
 	}
 	if (r->bid) {
 		n = bidcache__results(r->bid, &res);

@@ -31,6 +31,8 @@ enum {
 	OPT_CALL_GRAPH,
 	OPT_COMPRESSION_LEVEL,
 	OPT_NO_INHERIT,
+	OPT_OFF_CPU,
+	OPT_NO_PERFMAP_CODE,
 };
 
 static const struct option long_opts[] = {
@@ -48,8 +50,10 @@ static const struct option long_opts[] = {
 	{ "tid", required_argument, NULL, 't' },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
+	{ "no-perfmap-code", no_argument, NULL, OPT_NO_PERFMAP_CODE },
 	{ "buildid-dir", required_argument, NULL, OPT_BUILDID_DIR },
 	{ "archive", no_argument, NULL, OPT_ARCHIVE },
+	{ "off-cpu", no_argument, NULL, OPT_OFF_CPU },
 	{ "compression-level", optional_argument, NULL, OPT_COMPRESSION_LEVEL },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -80,6 +84,9 @@ static void usage(FILE *out)
 		"  -m, --mmap-pages N      ring buffer pages per CPU, a power of two (default %d,\n"
 		"                          %d with --call-graph dwarf);\n"
 		"                          a size with K or M is rounded up to pages\n"
+		"      --off-cpu           also record where threads wait: every context switch\n"
+		"                          with its call chain (PERF_RECORD_SWITCH too), for\n"
+		"                          jrec report's offcpu-time event and wall-clock view\n"
 		"  -p, --pid PID           attach to a running process and its threads; with a\n"
 		"                          COMMAND, record it while COMMAND runs (not COMMAND)\n"
 		"  -t, --tid TID           attach to one thread of a running process\n"
@@ -93,6 +100,8 @@ static void usage(FILE *out)
 		"  -v, --verbose           say more about what is recorded\n"
 		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
 		"      --no-buildid-cache  do not copy mapped binaries into the build-id cache\n"
+		"      --no-perfmap-code   do not copy the code of sampled perf-map JIT symbols\n"
+		"                          out of the processes (for jrec annotate)\n"
 		"      --buildid-dir DIR   build-id cache directory (default $JREC_BUILDID_DIR,\n"
 		"                          else ~/.cache/jrec)\n"
 		"      --archive           then store the symbols of the sampled files in the\n"
@@ -278,11 +287,17 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 		case OPT_NO_BUILDID_CACHE:
 			o->no_buildid_cache = 1;
 			break;
+		case OPT_NO_PERFMAP_CODE:
+			o->no_perfmap_code = 1;
+			break;
 		case OPT_BUILDID_DIR:
 			o->buildid_dir = optarg;
 			break;
 		case OPT_ARCHIVE:
 			o->archive = 1;
+			break;
+		case OPT_OFF_CPU:
+			o->off_cpu = 1;
 			break;
 		case 'h':
 			usage(stdout);

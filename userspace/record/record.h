@@ -30,9 +30,11 @@ struct record_opts {
 	int mmap_pages_given;
 	int quiet, verbose;
 	int no_jmmap, no_buildid_cache;
+	int no_perfmap_code; /* --no-perfmap-code */
 	int comp_level; /* -z: zstd level of the data section, 0 = not compressed */
 	const char *buildid_dir;
 	int archive; /* --archive: jrec archive the output when done */
+	int off_cpu;  /* --off-cpu: a context-switch event beside the sampling one */
 	pid_t pid;
 	pid_t tid; /* -t: only this thread of process pid */
 	int system_wide;
@@ -54,8 +56,14 @@ struct record {
 	struct record_opts opts;
 	struct perf_event_attr attr;
 	const char *event_name;
+	/* --off-cpu: context-switches with call chains, and PERF_RECORD_SWITCH (events.c) */
+	struct perf_event_attr cs_attr;
 	int *fds;
 	uint64_t *ids;
+	uint8_t *is_cs; /* the fd of the same index is cs_attr's */
+	int cs_failed;	/* the error of events__open() is cs_attr's */
+	uint64_t *cs_ids; /* cs_attr's ids, sorted: which samples are switch-outs */
+	size_t nr_cs_ids;
 	int *out_fds; /* the ring fd each event writes into, -1 for ring owners */
 	size_t nr_fds;
 	struct events_ring *rings;
@@ -77,10 +85,12 @@ struct record {
 	size_t nr_perfmaps;
 	int inotify_fd; /* perf maps and their /tmp, -1: polled */
 	struct buf perfmap_lines; /* JREC_FEAT_PERFMAP entries */
+	struct perfmap_code *pmcode; /* perf-map symbols' code read from the processes */
 
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
+	uint64_t nr_switch_samples; /* --off-cpu: the samples that are switch-outs */
 	uint64_t nr_rounds, last_round;
 	int round_written; /* records written since the last FINISHED_ROUND */
 	/*
@@ -103,6 +113,16 @@ struct record {
 	int pid_fd;	 /* -p target */
 	int stop_signal; /* SIGINT/SIGTERM received */
 };
+
+/*
+ * The sample_id trailer every record carries: {pid, tid}, time, {cpu, res}
+ * with -a, and the event's id with --off-cpu (two events: PERF_SAMPLE_IDENTIFIER).
+ */
+static inline size_t record__trailer_size(const struct record *r)
+{
+	return 16 + (r->attr.sample_type & PERF_SAMPLE_CPU ? 8 : 0) +
+	       (r->attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
+}
 
 #define RECORDER_TICK_NS 10000000ull /* jitdump polling, and perf maps inotify does not cover */
 #define ROUND_NS 100000000ull /* a FINISHED_ROUND at most this often */
@@ -169,6 +189,19 @@ int ksamples__add(struct record *r, const struct perf_event_header *h);
 /* Sorted, each once. */
 size_t ksamples__sorted(struct record *r, const uint64_t **addrs);
 void ksamples__free(struct record *r);
+
+/*
+ * perfmap-code.c: the code of the perf-map symbols that samples hit, read
+ * out of the processes as their lines are seen (JREC_FEAT_CODE).
+ */
+struct perfmap_code;
+/* Read the code the perf-map lines at r->perfmap_lines[@from..] name. 0 or -ENOMEM. */
+int perfmap_code__lines(struct record *r, size_t from);
+/* Note a sample's user address. 0 or -ENOMEM. */
+int perfmap_code__sample(struct record *r, const struct perf_event_header *h);
+/* The entries of the code of the symbols that samples hit, into @b. 0 or -errno. */
+int perfmap_code__emit(struct record *r, struct buf *b, size_t *nr);
+void perfmap_code__free(struct record *r);
 
 /* features.c */
 int features__write(struct record *r);

@@ -27,22 +27,17 @@
 #define WATCH_MAX_JITDUMPS 1024
 
 /*
- * The recorder's sample_id trailer: {pid, tid}, time, and {cpu, res} with
- * -a (Documentation/jrec-data.rst).
+ * The recorder's sample_id trailer (record__trailer_size(),
+ * Documentation/jrec-data.rst): its time follows {pid, tid}.
  */
 #define WATCH_SAMPLE_ID_TIME 8
-
-static size_t trailer_size(const struct record *r)
-{
-	return r->attr.sample_type & PERF_SAMPLE_CPU ? 24 : 16;
-}
 
 /* A MMAP2 record (header.size bytes, then the sample_id trailer) and its time. */
 static int parse_mmap2(const struct record *r, const struct perf_event_header *h,
 		       struct pr_mmap *mm, uint64_t *time)
 {
 	const uint8_t *b = (const uint8_t *)h;
-	size_t trailer = trailer_size(r);
+	size_t trailer = record__trailer_size(r);
 
 	if (perf_records__decode_mmap(h, h->size, trailer, mm))
 		return -EINVAL;
@@ -69,10 +64,23 @@ static void cache_map_of(const struct pr_mmap *mm, struct bidcache_map *bm)
 	bm->path = mm->filename;
 }
 
+/*
+ * Read what @pm's map gained since the last look, and the code of the
+ * symbols its new lines name, while their process is there to read.
+ */
+static int update_map(struct record *r, struct perfmap_watch *pm, uint64_t now)
+{
+	size_t from = r->perfmap_lines.len;
+	int err = perfmap_watch__update(pm, r->inotify_fd, now, &r->perfmap_lines);
+	int cerr = perfmap_code__lines(r, from);
+
+	return err ? err : cerr;
+}
+
 /* The map may exist already: read it now, and watch the file from here on. */
 static int first_read(struct record *r, struct perfmap_watch *pm)
 {
-	int err = perfmap_watch__update(pm, r->inotify_fd, recorder__now(), &r->perfmap_lines);
+	int err = update_map(r, pm, recorder__now());
 
 	return err == -ENOMEM ? err : 0;
 }
@@ -167,7 +175,7 @@ static int on_exit_pid(struct record *r, uint32_t pid)
 		if (pm->pid != pid || pm->gone)
 			continue;
 		/* a runtime may write its whole map as it exits: read it for the last time */
-		perfmap_watch__update(pm, r->inotify_fd, recorder__now(), &r->perfmap_lines);
+		update_map(r, pm, recorder__now());
 		pm->gone = 1; /* no more reads of a dead pid's map */
 		perfmap_watch__close(pm, r->inotify_fd);
 	}
@@ -262,7 +270,7 @@ int watch__tick(struct record *r, int final)
 
 		if (pm->gone || (!final && !perfmap_watch__polled(pm)))
 			continue;
-		err = perfmap_watch__update(pm, r->inotify_fd, now, &r->perfmap_lines);
+		err = update_map(r, pm, now);
 		if (err == -ENOMEM)
 			return err;
 	}
@@ -294,7 +302,7 @@ static int on_inotify(struct record *r, const struct inotify_event *ev, uint64_t
 
 		if (pm->gone || !(ev->mask & IN_Q_OVERFLOW || perfmap_watch__wants(pm, ev)))
 			continue;
-		err = perfmap_watch__update(pm, r->inotify_fd, now, &r->perfmap_lines);
+		err = update_map(r, pm, now);
 		if (err == -ENOMEM)
 			return err;
 	}

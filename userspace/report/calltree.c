@@ -17,7 +17,7 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 static uint64_t frame_hash(const struct ct_frame *f)
 {
-	uint64_t h = mix(f->kind, (uint64_t)f->plt << 8 | (uint8_t)f->level);
+	uint64_t h = mix(f->kind, (uint64_t)f->inlined << 9 | (uint64_t)f->plt << 8 | (uint8_t)f->level);
 
 	h = mix(h, (uintptr_t)f->dso ^ (uintptr_t)f->anon);
 	h = mix(h, f->sym ? (uintptr_t)f->sym : f->comm ? (uintptr_t)f->comm : f->addr);
@@ -26,7 +26,9 @@ static uint64_t frame_hash(const struct ct_frame *f)
 
 static bool frame_eq(const struct ct_frame *a, const struct ct_frame *b)
 {
-	return a->kind == b->kind && a->level == b->level && a->plt == b->plt && a->dso == b->dso &&
+	return a->kind == b->kind && a->level == b->level && a->plt == b->plt &&
+	       a->inlined == b->inlined && a->dso == b->dso &&
+	       (!a->sym || a->kind == CT_JIT || a->inlined || a->sym_start == b->sym_start) &&
 	       a->anon == b->anon && a->sym == b->sym && a->comm == b->comm &&
 	       (a->sym || a->comm || a->addr == b->addr);
 }
@@ -120,6 +122,7 @@ int calltree__frame(struct calltree *t, const struct resolved *res, uint32_t *id
 	f.sym_start = res->sym_start;
 	f.level = res->level;
 	f.plt = res->plt;
+	f.inlined = res->inlined;
 	f.kind = res->level == RES_KERNEL ? CT_KERNEL : res->jit ? CT_JIT : CT_NATIVE;
 	if (!f.sym && !t->by_address)
 		f.addr = 0;
@@ -293,7 +296,8 @@ static char *make_name(const struct ct_frame *f, int style)
 		return strdup(f->comm);
 	if (f->sym) {
 		dm = style == SYM_RAW ? NULL : jrec_demangle(f->sym, style == SYM_PARAMS);
-		if (asprintf(&s, "%s%s", dm ? dm : f->sym, f->plt ? "@plt" : "") < 0)
+		if (asprintf(&s, "%s%s%s", dm ? dm : f->sym, f->plt ? "@plt" : "",
+			     f->inlined ? " (inlined)" : "") < 0)
 			s = NULL;
 		free(dm);
 		return s;

@@ -39,6 +39,7 @@ struct ct_frame {
 	enum ct_kind kind;
 	char level;
 	bool plt;
+	bool inlined; /* shown with " (inlined)", as perf's chains show such frames */
 	char *name; /* as shown, made on first use by calltree__name() */
 };
 

@@ -5,7 +5,8 @@
  * and call-chain address is resolved, and for each file that has samples the
  * symbols the report found at those addresses (from whichever source it
  * used: separate debuginfo, the build-id cache, the file itself) and the
- * source lines of those functions go into one JREC_FEAT_ARCHIVE section
+ * source lines of those functions, with the inline scopes at those addresses,
+ * go into one JREC_FEAT_ARCHIVE section
  * (archive-syms.c); so do the kernel's.
  * The file is rewritten safely: a new file beside it, renamed over it.
  */
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "archive-syms.h"
+#include "annotate.h"
 #include "array.h"
 #include "commands.h"
 #include "elf-image.h"
@@ -34,8 +36,9 @@
 static const char archive_usage[] =
 	"usage: jrec archive [OPTIONS]\n"
 	"\n"
-	"Store in the recording the symbols and source lines of every file that has\n"
-	"samples, so that jrec report names them on a machine without these files.\n"
+	"Store in the recording the symbols, source lines and inlined functions of\n"
+	"every file that has samples, so that jrec report names them on a machine\n"
+	"without these files.\n"
 	"\n"
 	"  -i, --input FILE        recording to rewrite in place (default jrec.data)\n"
 	"  -q, --quiet             print nothing but errors\n"
@@ -71,6 +74,7 @@ struct archiver {
 	size_t nr_jitdumps, nr_perfmap_lines;
 	size_t last; /* the file of the last hit */
 	struct samples it;
+	struct annotate an; /* the sampled functions, for their code (JREC_FEAT_ARCHIVE_CODE) */
 };
 
 static int cmp_u64(const void *a, const void *b)
@@ -107,32 +111,52 @@ static int add_addr(struct u64_set *f, uint64_t addr)
 	return 0;
 }
 
-static int add_hit(struct archiver *a, const struct resolved *res)
+/* Address @vaddr (file layout) of @d, which has symbols, and it holds samples or a call's target. */
+static int add_file_addr(struct archiver *a, struct dso *d, uint64_t vaddr)
 {
 	size_t i;
 
-	if (res->level == RES_KERNEL) {
-		const struct sym *k = res->sym ? symtab__find(&a->s.ksyms.tab, res->addr) : NULL;
-
-		return k ? add_addr(&a->kernel, (uint64_t)(k - a->s.ksyms.tab.syms)) : 0;
-	}
-	if (!res->dso || !res->dso->img || res->jit)
-		return 0;
-	if (a->last < a->nr_files && a->files[a->last].dso == res->dso) {
+	if (a->last < a->nr_files && a->files[a->last].dso == d) {
 		i = a->last;
 	} else {
-		for (i = 0; i < a->nr_files && a->files[i].dso != res->dso; i++)
+		for (i = 0; i < a->nr_files && a->files[i].dso != d; i++)
 			;
 		if (i == a->nr_files) {
 			if (array_grow(&a->files, &a->cap_files, a->nr_files + 1))
 				return -ENOMEM;
 			memset(&a->files[i], 0, sizeof(a->files[i]));
-			a->files[i].dso = res->dso;
+			a->files[i].dso = d;
 			a->nr_files++;
 		}
 		a->last = i;
 	}
-	return add_addr(&a->files[i].hits, res->vaddr);
+	return add_addr(&a->files[i].hits, vaddr);
+}
+
+static int add_kernel_addr(struct archiver *a, uint64_t addr)
+{
+	const struct sym *k = symtab__find(&a->s.ksyms.tab, addr);
+
+	return k ? add_addr(&a->kernel, (uint64_t)(k - a->s.ksyms.tab.syms)) : 0;
+}
+
+static int add_hit(struct archiver *a, const struct resolved *res)
+{
+	if (res->level == RES_KERNEL)
+		return res->sym ? add_kernel_addr(a, res->addr) : 0;
+	if (!res->dso || !res->dso->img || res->jit)
+		return 0;
+	return add_file_addr(a, res->dso, res->vaddr);
+}
+
+/* A direct jump's or call's target in an archived function: its symbol is kept too. */
+static int on_target(void *ctx, const struct resolved *in, uint64_t target)
+{
+	struct archiver *a = ctx;
+
+	if (in->level == RES_KERNEL)
+		return add_kernel_addr(a, target);
+	return in->dso && in->dso->img ? add_file_addr(a, in->dso, target) : 0;
 }
 
 static bool has_pid(const struct u64_set *pids, uint32_t pid)
@@ -285,6 +309,8 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	int err = add_hit(a, samples__self(it));
 
 	if (!err)
+		err = annotate__sample(it, smp, &a->an);
+	if (!err)
 		err = samples__frames(it, &fr);
 	for (i = 0; !err && i < fr->nr; i++)
 		err = add_hit(a, &fr->res[i]);
@@ -327,8 +353,46 @@ static int file_lines(struct hit_file *f, struct elf_line **lines, size_t *nr, s
 	return err;
 }
 
+/* Inline scopes to store, and their names. */
+struct inline_set {
+	struct elf_inline *inl;
+	size_t nr, cap;
+	const char **names;
+	size_t nr_names, cap_names;
+};
+
+/*
+ * The inline scopes at the sampled addresses (sorted by file_lines()) and
+ * one byte before each, where the report looks a return address up.
+ */
+static int file_inlines(struct hit_file *f, struct inline_set *s)
+{
+	const char *names[ELF_INLINE_MAX];
+	uint64_t next = 0; /* the lowest address not asked yet */
+	size_t i, n;
+
+	s->nr = s->nr_names = 0;
+	for (i = 0; i < f->hits.nr; i++) {
+		uint64_t v = f->hits.addrs[i], q = v ? v - 1 : v;
+
+		for (q = q < next ? next : q; q <= v; q++) {
+			n = elf_image__inlines(f->dso->img, q, names, ELF_INLINE_MAX);
+			if (!n)
+				continue;
+			if (array_grow(&s->inl, &s->cap, s->nr + 1) ||
+			    array_grow(&s->names, &s->cap_names, s->nr_names + n))
+				return -ENOMEM;
+			s->inl[s->nr++] = (struct elf_inline){q, (uint32_t)s->nr_names, (uint32_t)n};
+			memcpy(s->names + s->nr_names, names, n * sizeof(*names));
+			s->nr_names += n;
+		}
+		next = v + 1;
+	}
+	return 0;
+}
+
 struct archive_counts {
-	size_t files, syms, lines;
+	size_t files, syms, lines, inlines;
 };
 
 /* The sampled kernel symbols, one entry per module ("[kernel.kallsyms]" the kernel's). */
@@ -387,6 +451,7 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 {
 	struct archive_writer *w;
 	struct elf_line *lines = NULL;
+	struct inline_set inl = {0};
 	size_t i, nr_lines, cap_lines = 0;
 	int err = archive_writer__new(&w);
 
@@ -400,6 +465,8 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 		nr_lines = 0;
 		err = file_lines(f, &lines, &nr_lines, &cap_lines);
 		if (!err)
+			err = file_inlines(f, &inl);
+		if (!err)
 			err = sampled_syms(elf_image__symtab(d->img), &f->hits, &t);
 		memset(&in, 0, sizeof(in));
 		in.cookie = d->cookie;
@@ -411,11 +478,15 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 		in.syms = &t;
 		in.lines = lines;
 		in.nr_lines = nr_lines;
+		in.inlines = inl.inl;
+		in.nr_inlines = inl.nr;
+		in.inline_names = inl.names;
 		if (!err)
 			err = archive_writer__add(w, &in);
 		n->files++;
 		n->syms += t.nr;
 		n->lines += nr_lines;
+		n->inlines += inl.nr;
 		symtab__release(&t);
 	}
 	if (!err)
@@ -423,6 +494,8 @@ static int build_section(struct archiver *a, struct buf *sec, struct archive_cou
 	if (!err)
 		err = archive_writer__finish(w, sec);
 	free(lines);
+	free(inl.inl);
+	free(inl.names);
 	archive_writer__free(w);
 	return err;
 }
@@ -489,10 +562,10 @@ int archive__file(const char *path, bool quiet)
 {
 	struct archiver a;
 	struct archive_counts n = {0};
-	struct buf sec = BUF_INIT, jd = BUF_INIT, pm = BUF_INIT;
-	struct perf_amend_sec secs[3];
+	struct buf sec = BUF_INIT, jd = BUF_INIT, pm = BUF_INIT, code = BUF_INIT;
+	struct perf_amend_sec secs[4];
 	char msg[4400] = "";
-	size_t i, nr = 0;
+	size_t i, nr = 0, nr_code = 0;
 	int err;
 
 	memset(&a, 0, sizeof(a));
@@ -509,6 +582,8 @@ int archive__file(const char *path, bool quiet)
 		err = -EINVAL;
 		goto out;
 	}
+	a.s.want_code = true; /* an archive made again keeps the code it had */
+	annotate__init(&a.an, &a.s, NULL);
 	err = session__load(&a.s);
 	if (!err)
 		err = recorded_pids(&a);
@@ -518,6 +593,10 @@ int archive__file(const char *path, bool quiet)
 		err = samples__for_each(&a.it, on_sample, on_record, &a);
 	if (!err)
 		err = machine_perfmaps(&a);
+	if (!err)
+		err = annotate__finish(&a.an);
+	if (!err)
+		err = annotate__archive_section(&a.an, &code, &nr_code, on_target, &a);
 	if (!err)
 		err = build_section(&a, &sec, &n);
 	if (!err && a.jitdumps.len)
@@ -533,6 +612,8 @@ int archive__file(const char *path, bool quiet)
 		secs[nr++] = (struct perf_amend_sec){JREC_FEAT_JITDUMP, jd.data, jd.len};
 	if (pm.len)
 		secs[nr++] = (struct perf_amend_sec){JREC_FEAT_PERFMAP, pm.data, pm.len};
+	if (code.len)
+		secs[nr++] = (struct perf_amend_sec){JREC_FEAT_ARCHIVE_CODE, code.data, code.len};
 	err = rewrite(path, secs, nr, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "jrec archive: %s\n", msg);
@@ -541,13 +622,18 @@ int archive__file(const char *path, bool quiet)
 	if (!quiet)
 		fprintf(stderr,
 			"jrec archive: %s: symbols of %zu files with samples (%zu symbols, %zu "
-			"source lines, %zu bytes); %zu jitdumps and %zu perf-map lines of this "
+			"source lines, %zu addresses in inlined code, %zu bytes); the code of %zu "
+			"sampled functions (%zu bytes); %zu jitdumps and %zu perf-map lines of this "
 			"machine added\n",
-			path, n.files, n.syms, n.lines, sec.len, a.nr_jitdumps, a.nr_perfmap_lines);
+			path, n.files, n.syms, n.lines, n.inlines, sec.len, nr_code, code.len,
+			a.nr_jitdumps,
+			a.nr_perfmap_lines);
 out:
 	buf__release(&sec);
 	buf__release(&jd);
 	buf__release(&pm);
+	buf__release(&code);
+	annotate__release(&a.an);
 	buf__release(&a.jitdumps);
 	buf__release(&a.perfmaps);
 	for (i = 0; i < a.nr_files; i++)

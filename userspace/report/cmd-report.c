@@ -37,7 +37,14 @@ static const char report_usage[] =
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
-	"                          srcline,srcfile,cpu,parent,buildid (default comm,dso,sym)\n"
+	"                          srcline,srcfile,cpu,parent,buildid,state (default\n"
+	"                          comm,dso,sym)\n"
+	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
+	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
+	"                          first event's unless one is chosen so\n"
+	"      --wall              wall-clock time: on-CPU samples as time and the\n"
+	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
+	"                          one table that adds up to the threads' wall time\n"
 	"      --percentage MODE   with filters, shares of all samples (absolute, the\n"
 	"                          default) or of those the filters keep (relative)\n"
 	"  -t, --field-separator S columns apart by S, unaligned, no rule lines\n"
@@ -64,6 +71,8 @@ static const char report_usage[] =
 	"                          entry (Children column), the default when the recording\n"
 	"                          has call chains (-g)\n"
 	"      --no-children       self time only\n"
+	"      --no-inline         call chains without the functions inlined into their\n"
+	"                          frames (shown by default, from DWARF, as 'name (inlined)')\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -v, --verbose           C++ names with their parameter lists (as perf report -v)\n"
@@ -71,8 +80,8 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER, OPT_PERCENTAGE, OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER,
-       OPT_HEADER_ONLY };
+       OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE, OPT_MAX_STACK,
+       OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -93,6 +102,10 @@ static const struct option report_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NOCHILD },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
 	{ "no-pager", no_argument, NULL, OPT_NO_PAGER },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
+	{ "wall", no_argument, NULL, OPT_WALL },
+	{ "event", required_argument, NULL, 'e' },
 	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
 	{ "field-separator", required_argument, NULL, 't' },
 	{ "inverted", no_argument, NULL, 'G' },
@@ -115,11 +128,13 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_srcfile, need_comm, need_parent;
+	bool need_srcline, need_srcfile, need_comm, need_parent, need_state;
 	regex_t parent_re; /* -p */
 	bool have_parent_re;
 	bool exclude_other; /* -x */
 	bool children;
+	bool wall; /* --wall: every event's samples as time, in hs[0] */
+	const char *event; /* -e: only this event's samples, NULL: all */
 	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
 	bool have_cpu;		/* the samples carry their CPU */
@@ -168,6 +183,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 	k->dso = res->dso;
 	k->anon = res->dso ? NULL : res->anon_name;
 	k->sym = res->sym;
+	k->sym_start = res->sym ? res->sym_start : 0;
+	k->sym_by_name = res->jit || res->inlined;
 	k->plt = res->plt;
 	k->addr = res->sym ? 0 : res->addr;
 	k->level = res->level;
@@ -184,6 +201,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 		snprintf(file, sizeof(file), "%.*s", colon ? (int)(colon - line) : 0, line ? line : "");
 		k->srcfile = strpool__str(&r->s.strings, file);
 	}
+	if (r->need_state)
+		k->state = samples__state(&r->it);
 }
 
 /* The entry of frame @res of the current sample into @k, when the filters keep it. */
@@ -209,6 +228,7 @@ static bool frame_key(struct report *r, const struct sample *smp, const char *co
 struct chain_memo {
 	uint64_t ip, from, until; /* until 0: empty */
 	const char *comm;
+	const char *sym; /* an address's inlined functions are frames of their own */
 	const struct hist *h;
 	uint32_t pid, tid;
 	uint32_t idx; /* the hist entry, or MEMO_SKIP */
@@ -224,7 +244,8 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	uint32_t idx = MEMO_SKIP;
 	int err = 0;
 
-	if (m->ip == ip && m->level == res->level && m->h == h && m->pid == smp->pid &&
+	if (m->ip == ip && m->sym == res->sym && m->level == res->level && m->h == h &&
+	    m->pid == smp->pid &&
 	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
 		if (m->idx != MEMO_SKIP)
 			hist__add_chain_idx(h, m->idx, smp->period);
@@ -234,6 +255,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 		err = hist__add_chain_at(h, &k, smp->period, &idx);
 	if (!err && res->valid_until > smp->time) {
 		m->ip = ip;
+		m->sym = res->sym;
 		m->level = res->level;
 		m->h = h;
 		m->pid = smp->pid;
@@ -338,9 +360,11 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
-	h = &r->hs[smp->event < r->nr_hs ? smp->event : 0];
+	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	/* --time selects the samples the report is of, as perf's; the other filters hide */
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
+		return 0;
+	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	res = samples__self(it);
@@ -398,7 +422,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 /* What the command line asks for, beyond what it sets in the report and its meta. */
 struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
-	bool plimit_set, quiet, no_pager;
+	bool plimit_set, quiet, no_pager, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
 	int header;	  /* 1: --header, 2: --header-only */
@@ -414,7 +438,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:t:Gp:x", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:x", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -513,6 +537,16 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_NO_PAGER:
 			a->no_pager = true;
 			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			a->inline_frames = c == OPT_INLINE;
+			break;
+		case OPT_WALL:
+			r->wall = true;
+			break;
+		case 'e':
+			r->event = optarg;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 1;
@@ -558,12 +592,13 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	}
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' "
-				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid)\n",
+				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid,state)\n",
 			bad);
 		return -EINVAL;
 	}
 	r->need_srcline = one.has[SK_SRCLINE];
 	r->need_srcfile = one.has[SK_SRCFILE];
+	r->need_state = one.has[SK_STATE];
 	r->need_parent = one.has[SK_PARENT];
 	if (r->need_parent || r->exclude_other) {
 		int rc = regcomp(&r->parent_re, a->parent ? a->parent : "^sys_|^do_page_fault",
@@ -584,6 +619,7 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	}
 	r->opened = true;
 	samples__init(&r->it, &r->s);
+	r->it.inlines = a->inline_frames;
 	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
 		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
 		return ret;
@@ -633,6 +669,37 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	return 0;
 }
 
+/*
+ * After the first pass: --wall needs the switch-outs and the switch records
+ * that end them, and -e an event of the recording. 0, or -EINVAL after the
+ * error is printed.
+ */
+static int check_events(struct report *r, const struct report_args *a)
+{
+	size_t i, n = samples__nr_events(&r->it);
+	char names[256] = "";
+	int len = 0;
+
+	if (r->wall && samples__set_wall(&r->it)) {
+		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
+				"record --off-cpu)\n", a->input);
+		return -EINVAL;
+	}
+	if (!r->event || r->wall)
+		return 0;
+	for (i = 0; i < n; i++) {
+		const char *name = samples__event_name(&r->it, i);
+
+		if (!strcmp(name, r->event))
+			return 0;
+		if (len >= 0 && (size_t)len < sizeof(names))
+			len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s", i ? ", " : "",
+					name);
+	}
+	fprintf(stderr, "jrec report: -e %s: %s has no such event (%s)\n", r->event, a->input, names);
+	return -EINVAL;
+}
+
 /* The events that have samples, in the recording's order (the first if none has), sorted. */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
 			size_t *nr)
@@ -644,16 +711,19 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	*events = calloc(r->nr_hs, sizeof(**events));
 	if (!*shown || !*events)
 		return -ENOMEM;
-	for (i = 0; i < r->nr_hs; i++) {
-		if (!r->hs[i].total_samples)
+	for (i = 0; i < r->nr_hs && !r->wall; i++) {
+		if (!r->hs[i].total_samples && !(r->event && r->hs[i].nr_keys &&
+						 !strcmp(samples__event_name(&r->it, i), r->event)))
 			continue;
 		hist__sort(&r->hs[i]);
 		(*shown)[*nr] = &r->hs[i];
-		(*events)[(*nr)++] = nattr ? samples__event(&r->it, i)->name : "";
+		(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, i) : "";
 	}
 	if (!*nr) {
+		/* --wall: every event's time in the first */
+		hist__sort(&r->hs[0]);
 		(*shown)[0] = &r->hs[0];
-		(*events)[0] = nattr ? samples__event(&r->it, 0)->name : "";
+		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
 	}
 	return 0;
@@ -701,11 +771,9 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	/* the text table on a terminal through the pager; a pager that cannot start is no error */
 	if (!a->output && !a->no_pager && !strcmp(fmt->name, "stdio") && !pager__start(&pager))
 		out = pager.out;
-	if (fmt->flame && samples__nr_events(&r->it)) {
-		const struct pr_attr *at = samples__event(&r->it, (size_t)(shown[0] - r->hs));
-
-		fi.period_ns = at->type == PERF_TYPE_SOFTWARE && at->config <= 1; /* cpu-clock, task-clock */
-	}
+	if (fmt->flame && samples__nr_events(&r->it))
+		fi.period_ns = r->wall || samples__event_ns(&r->it, (size_t)(shown[0] - r->hs));
+	fi.by_period = r->wall || !strcmp(events[0], OFFCPU_EVENT_NAME);
 	fi.event = events[0];
 	view.hs = shown;
 	view.events = events;
@@ -732,8 +800,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { "jrec.data", "comm,dso,sym", "stdio", NULL, NULL, false, false, false, -1,
-				 false, 0, NULL, "" };
+	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .format = "stdio",
+				 .children = -1, .inline_frames = true };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
@@ -777,6 +845,8 @@ int cmd_report(int argc, char **argv)
 			fprintf(stderr, "jrec report: --time: %s\n",
 				ret == -ENOENT ? "the samples have no times" : "bad percentages");
 	}
+	if (!ret)
+		ret = check_events(&r, &a);
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
 		r.progress = isatty(2) && !a.quiet;

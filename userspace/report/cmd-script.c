@@ -16,6 +16,7 @@
 #include "jmmap-reader.h"
 #include "samples.h"
 #include "script-format.h"
+#include "script-switch.h"
 #include "session.h"
 
 static const char script_usage[] =
@@ -41,12 +42,19 @@ static const char script_usage[] =
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
+	"      --inline            call chains with the functions inlined into their\n"
+	"                          frames, from DWARF, as perf script --inline prints them\n"
+	"                          (--no-inline, the default as perf script's, without)\n"
+	"      --show-switch-events\n"
+	"                          also print context switch records (PERF_RECORD_SWITCH\n"
+	"                          of jrec record --off-cpu); the waits they end are\n"
+	"                          printed as offcpu-time samples either way\n"
 	"      --symfs DIR         look for the binaries, their debuginfo and the kernel's\n"
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
 enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_MAX_STACK, OPT_NS, OPT_PID, OPT_TID, OPT_DSOS,
-       OPT_TIME };
+       OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_SWITCH };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -64,7 +72,10 @@ static const struct option script_opts[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
+	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
 	{ "symfs", required_argument, NULL, OPT_SYMFS },
+	{ "inline", no_argument, NULL, OPT_INLINE },
+	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -74,7 +85,7 @@ struct script {
 	struct samples it;
 	struct script_format fmt;
 	struct filters f;
-	bool mmaps, tasks;
+	bool mmaps, tasks, inline_frames, switches;
 	FILE *out;
 };
 
@@ -112,6 +123,16 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
 
+	if (script_switch__is(ev)) {
+		if (!sc->switches)
+			return 0;
+		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
+			ev->id.tid);
+		print_time(sc->out, t);
+		fputs(": ", sc->out);
+		script_switch__print(sc->out, ev);
+		return 0;
+	}
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
@@ -239,7 +260,7 @@ static int add_filter(struct script *sc, int kind, const char *opt, const char *
 
 int cmd_script(int argc, char **argv)
 {
-	struct script sc = { 0 };
+	struct script sc = { .inline_frames = false }; /* perf script's default: no inlined frames */
 	const char *input = "jrec.data", *symfs = NULL, *time_arg = NULL;
 	char err[512] = "", *end;
 	uint64_t first, last;
@@ -302,8 +323,15 @@ int cmd_script(int argc, char **argv)
 		case OPT_TASK:
 			sc.tasks = true;
 			break;
+		case OPT_SWITCH:
+			sc.switches = true;
+			break;
 		case OPT_SYMFS:
 			symfs = optarg;
+			break;
+		case OPT_INLINE:
+		case OPT_NO_INLINE:
+			sc.inline_frames = c == OPT_INLINE;
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
@@ -354,6 +382,7 @@ int cmd_script(int argc, char **argv)
 		print_jit_loads(&sc);
 	}
 	ret = samples__init(&sc.it, &sc.s);
+	sc.it.inlines = sc.inline_frames;
 	if (!ret && (ret = script_format__setup(&sc.fmt, &sc.it, err, sizeof(err)))) {
 		fprintf(stderr, "jrec script: %s: %s\n", input, err);
 		goto out;

@@ -7,9 +7,6 @@
 #include "hist.h"
 #include "json.h"
 
-static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid", "dso",	  "sym",
-					       "srcline", "buildid", "cpu", "srcfile", "parent" };
-
 /*
  * -g: the call tree of an entry, nested: each node its frame's name, its
  * period and samples, and the nodes under it; branches below the threshold
@@ -110,10 +107,17 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 				fputs("null", out);
 			fprintf(out, ", \"addr\": \"0x%llx\", \"kernel\": %s",
 				(unsigned long long)e->k.addr, e->k.level == 'k' ? "true" : "false");
+			if (e->k.sym)
+				fprintf(out, ", \"sym_start\": \"0x%llx\"",
+					(unsigned long long)e->k.sym_start);
 		}
 		if (h->has[SK_SRCLINE]) {
 			fputs(", \"srcline\": ", out);
 			json__str(out, e->k.srcline ? e->k.srcline : "??:0");
+		}
+		if (h->has[SK_STATE]) {
+			fputs(", \"state\": ", out);
+			json__str(out, e->k.state ? e->k.state : "?");
 		}
 		if (m->graph && e->tree != CT_NONE) {
 			fputs(", \"call_tree\": ", out);
@@ -188,7 +192,7 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
 		(unsigned long long)h->total_period);
 	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "%s\"%s\"", k ? ", " : "", key_names[h->keys[k]]);
+		fprintf(out, "%s\"%s\"", k ? ", " : "", hist__key_name(h->keys[k]));
 	fputs("],\n", out);
 	print_arrays(h, m, "  ", out);
 	/* a recording of several events: one report each, the first above */

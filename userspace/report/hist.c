@@ -7,8 +7,14 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid", "dso",	  "sym",
-					       "srcline", "buildid", "cpu", "srcfile", "parent" };
+static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid",	   "dso",
+					       "sym",	  "srcline", "buildid", "state",
+					       "cpu",	  "srcfile", "parent" };
+
+const char *hist__key_name(enum sort_key k)
+{
+	return k < SK_MAX ? key_names[k] : "?";
+}
 
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 {
@@ -75,11 +81,13 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
 	if (h->has[SK_SYM]) {
-		x = mix(x, k->sym ? (uintptr_t)k->sym : k->addr);
+		x = mix(x, k->sym ? (uintptr_t)k->sym ^ (k->sym_by_name ? 0 : k->sym_start) : k->addr);
 		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)k->level);
 	}
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
+	if (h->has[SK_STATE])
+		x = mix(x, (uintptr_t)k->state);
 	if (h->has[SK_SRCFILE])
 		x = mix(x, (uintptr_t)k->srcfile);
 	if (h->has[SK_CPU])
@@ -103,10 +111,14 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if (h->has[SK_SYM]) {
 		if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
 			return false;
-		if (a->sym ? a->sym != b->sym : a->addr != b->addr)
+		if (a->sym ? a->sym != b->sym || a->sym_by_name != b->sym_by_name ||
+				     (!a->sym_by_name && a->sym_start != b->sym_start)
+			   : a->addr != b->addr)
 			return false;
 	}
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
+		return false;
+	if (h->has[SK_STATE] && a->state != b->state)
 		return false;
 	if (h->has[SK_SRCFILE] && a->srcfile != b->srcfile)
 		return false;

@@ -15,8 +15,8 @@
 #include "calltree.h"
 #include "resolve.h"
 
-enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_CPU, SK_SRCFILE,
-		SK_PARENT, SK_MAX };
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_CPU,
+		SK_SRCFILE, SK_PARENT, SK_MAX };
 
 
 struct hist_key {
@@ -25,9 +25,18 @@ struct hist_key {
 	struct dso *dso;
 	const char *anon; /* when dso is NULL */
 	const char *sym;
+	/*
+	 * where sym starts (a file's address; JIT and kernel: the run-time one):
+	 * two local functions of one name are two entries, as in perf; JIT code
+	 * and inlined functions are one entry a name (sym_by_name), whose
+	 * sym_start is the first one seen
+	 */
+	uint64_t sym_start;
+	bool sym_by_name;
 	bool plt;
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
+	const char *state; /* the task state (offcpu.h's OFFCPU_STATE_*), a constant */
 	const char *srcfile; /* srcline's file, "" when no line table has it */
 	int32_t cpu;	     /* -1 when the samples carry none */
 	const char *parent;  /* the first frame matching -p's pattern (interned), or "[other]" */
@@ -69,6 +78,8 @@ struct hist {
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 
+/* The sort key's name as --sort spells it. */
+const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 /* Leave key @key out (a column a filter makes the same everywhere), unless it is the only one. */

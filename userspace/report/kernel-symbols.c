@@ -73,6 +73,8 @@ static bool try_vmlinux(struct session *s)
 			continue;
 		}
 		s->vmlinux = img;
+		s->vmlinux_path = strdup(path); /* NULL: its code is not read, its symbols still count */
+		s->vmlinux_text = text;
 		s->ksyms_source = "vmlinux";
 		return true;
 	}

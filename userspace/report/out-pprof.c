@@ -296,7 +296,9 @@ int out_pprof__write(struct calltree *ct, uint32_t root, const struct flame_info
 	sid(&p, ""); /* string 0 is the empty string */
 	vt[0].type = sid(&p, "samples");
 	vt[0].unit = sid(&p, "count");
-	vt[1].type = sid(&p, fi->period_ns	       ? "cpu"
+	/* time off CPU, or off and on: named by the event, as perf names it */
+	vt[1].type = sid(&p, fi->by_period		 ? fi->event
+			     : fi->period_ns		 ? "cpu"
 			     : fi->event && *fi->event ? fi->event
 						       : "events");
 	vt[1].unit = sid(&p, fi->period_ns ? "nanoseconds" : "count");

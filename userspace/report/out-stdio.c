@@ -58,14 +58,17 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, int style
 	case SK_BUILDID:
 		build_id_hex(&e->k, buf);
 		return buf;
+	case SK_STATE:
+		return e->k.state ? e->k.state : "?";
 	default:
 		return "";
 	}
 }
 
-static const char *const headers[SK_MAX] = { "Command",  "Pid", "Tid",	   "Shared Object",
-					      "Symbol",	  "Source:Line", "Build-ID", "CPU",
-					      "Source File", "Parent symbol" };
+static const char *const headers[SK_MAX] = { "Command",	    "Pid",	    "Tid",
+					      "Shared Object", "Symbol",	    "Source:Line",
+					      "Build-ID",      "State",	    "CPU",
+					      "Source File",   "Parent symbol" };
 
 
 /* perf's way: 7975 samples print as "7K" */

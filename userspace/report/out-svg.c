@@ -118,17 +118,24 @@ static void xml_str(FILE *out, const char *s)
 
 struct svg {
 	FILE *out;
-	uint64_t total; /* samples */
+	uint64_t total; /* samples, or the period with by_period */
+	bool by_period;
 	int height;
 	uint64_t *next_x; /* by depth: where the next frame at that depth starts, in samples */
 	size_t cap_x;
 	int max_depth;
 };
 
+/* How wide a node is: its samples, or its period (flame_info.by_period). */
+static uint64_t weight(const struct svg *s, const struct ct_node *n)
+{
+	return s->by_period ? n->total : n->total_n;
+}
+
 static int depth_of(struct calltree *ct, uint32_t node, int depth, void *arg)
 {
 	struct svg *s = arg;
-	double w = (double)ct->n[node].total_n * (SVG_WIDTH - 2 * SVG_PAD) / (double)s->total;
+	double w = (double)weight(s, &ct->n[node]) * (SVG_WIDTH - 2 * SVG_PAD) / (double)s->total;
 
 	if (w >= MIN_WIDTH && depth > s->max_depth)
 		s->max_depth = depth;
@@ -142,7 +149,7 @@ static int frame(struct calltree *ct, uint32_t node, int depth, void *arg)
 	const struct ct_frame *f = &ct->f[n->frame];
 	const char *name = calltree__name(ct, n->frame);
 	double scale = (double)(SVG_WIDTH - 2 * SVG_PAD) / (double)s->total;
-	double x, w = (double)n->total_n * scale;
+	double x, w = (double)weight(s, n) * scale;
 	enum tier t = f->kind == CT_JIT ? name_tier(name) : TIER_NONE;
 	uint64_t at;
 	char fill[32];
@@ -151,7 +158,7 @@ static int frame(struct calltree *ct, uint32_t node, int depth, void *arg)
 	if (array_grow(&s->next_x, &s->cap_x, (size_t)depth + 2))
 		return -ENOMEM;
 	at = s->next_x[depth];
-	s->next_x[depth] = at + n->total_n;
+	s->next_x[depth] = at + weight(s, n);
 	s->next_x[depth + 1] = at;
 	if (w < MIN_WIDTH)
 		return 0;
@@ -162,9 +169,10 @@ static int frame(struct calltree *ct, uint32_t node, int depth, void *arg)
 		tier_names[t]);
 	xml_str(s->out, name);
 	fprintf(s->out,
-		" (%llu samples, %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
+		" (%llu %s, %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
 		"height=\"%d\" fill=\"%s\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\"></text></g>\n",
-		(unsigned long long)n->total_n, hist__pct(n->total_n, s->total), x, y, w,
+		(unsigned long long)weight(s, n), s->by_period ? "ns" : "samples",
+		hist__pct(weight(s, n), s->total), x, y, w,
 		FRAME_H - 1, fill, x + 3, y + 11.5);
 	return 0;
 }
@@ -259,9 +267,10 @@ static const char script[] =
 
 int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *fi, FILE *out)
 {
-	struct svg s = {.out = out, .total = ct->n[root].total_n};
+	struct svg s = {.out = out, .by_period = fi->by_period};
 	int err = 0;
 
+	s.total = weight(&s, &ct->n[root]);
 	if (s.total)
 		err = calltree__walk(ct, root, depth_of, &s);
 	if (err)
@@ -290,7 +299,7 @@ int out_svg__write(struct calltree *ct, uint32_t root, const struct flame_info *
 	xml_str(out, fi->file);
 	fputs(", ", out);
 	xml_str(out, fi->event && *fi->event ? fi->event : "samples");
-	fprintf(out, ", %llu samples</text>\n", (unsigned long long)s.total);
+	fprintf(out, ", %llu %s</text>\n", (unsigned long long)s.total, s.by_period ? "ns" : "samples");
 	fprintf(out,
 		"<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"40\" style=\"opacity:0\">"
 		"Reset Zoom</text>\n",

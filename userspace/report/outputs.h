@@ -22,6 +22,11 @@ struct flame_info {
 	const char *file;  /* the recording */
 	const char *event; /* the event the samples are of */
 	bool period_ns;	   /* the event's period is time in nanoseconds (cpu-clock, task-clock) */
+	/*
+	 * Frames are as wide as their period rather than their samples: time
+	 * off CPU (offcpu-time, --wall), where one sample may stand for a second.
+	 */
+	bool by_period;
 };
 
 /* What a report hands its output. */

@@ -72,12 +72,49 @@ struct res_cache_ent {
 	struct resolved res;
 };
 
+/* The inlined functions at an address of a file, by (image, address); a taken slot is computed again. */
+#define INLINE_CACHE_SIZE 4096
+
+struct inline_cache_ent {
+	const struct elf_image *img; /* NULL: empty */
+	uint64_t vaddr;
+	uint32_t nr;
+	const char *names[ELF_INLINE_MAX];
+};
+
 void session__free_caches(struct session *s)
 {
 	big_free(s->sym_cache, SYM_CACHE_SIZE * sizeof(*s->sym_cache));
 	big_free(s->res_cache, RES_CACHE_SIZE * sizeof(*s->res_cache));
+	big_free(s->inline_cache, INLINE_CACHE_SIZE * sizeof(*s->inline_cache));
 	s->sym_cache = NULL;
 	s->res_cache = NULL;
+	s->inline_cache = NULL;
+}
+
+size_t session__inlines(struct session *s, const struct resolved *res, bool ret,
+			const char **names, size_t max)
+{
+	struct elf_image *img = res->dso && !res->jit && res->sym ? res->dso->img : NULL;
+	uint64_t vaddr = res->vaddr - (ret && res->vaddr ? 1 : 0);
+	struct inline_cache_ent *e, one;
+	size_t nr;
+
+	if (!img || !max)
+		return 0;
+	if (!s->inline_cache)
+		s->inline_cache = big_zalloc(INLINE_CACHE_SIZE * sizeof(*s->inline_cache));
+	e = s->inline_cache ? &s->inline_cache[((vaddr ^ ((uintptr_t)img >> 4)) *
+						0x9e3779b97f4a7c15ULL) >> 52 & (INLINE_CACHE_SIZE - 1)]
+			    : &one;
+	if (e == &one || e->img != img || e->vaddr != vaddr) {
+		e->img = img;
+		e->vaddr = vaddr;
+		e->nr = (uint32_t)elf_image__inlines(img, vaddr, e->names, ELF_INLINE_MAX);
+	}
+	nr = e->nr < max ? e->nr : max;
+	memcpy(names, e->names, nr * sizeof(*names));
+	return nr;
 }
 
 static struct res_cache_ent *res_slot(struct session *s, uint32_t pid, uint64_t ip)

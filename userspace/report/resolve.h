@@ -22,6 +22,7 @@ struct resolved {
 	struct dso *dso;       /* NULL for anonymous memory without a file */
 	const char *sym;       /* NULL when unresolved */
 	bool plt;              /* print sym with "@plt" */
+	bool inlined;          /* sym was inlined into the function at addr (a chain's frame) */
 	uint64_t addr;         /* the address shown when unresolved */
 	uint64_t sym_start;    /* where sym starts, in the same space as addr */
 	char level;            /* enum res_kind */
@@ -41,6 +42,14 @@ struct resolved {
  */
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
 		      struct resolved *out);
+/*
+ * The functions inlined at frame @res of a call chain, innermost first, from
+ * its file's DWARF: their names into @names, at most @max; how many. @ret:
+ * the frame's address is a return address, which is looked up one byte
+ * before (in the call). 0 for frames without a file with DWARF.
+ */
+size_t session__inlines(struct session *s, const struct resolved *res, bool ret,
+			const char **names, size_t max);
 /* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
 const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
 /* "file.c:12" for a resolved sample (interned), or NULL when no line table names it. */

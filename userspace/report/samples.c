@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "elf-image.h"
 #include "samples.h"
 #include "session.h"
 #include "unwind.h"
@@ -22,9 +23,70 @@ int samples__init(struct samples *it, struct session *s)
 {
 	memset(it, 0, sizeof(*it));
 	it->s = s;
+	it->inlines = true;
 	it->nr_events = perf_reader__nr_attrs(s->r);
 	it->attr0 = perf_reader__attr(s->r, 0);
 	return 0;
+}
+
+/*
+ * The context-switches event whose samples become offcpu-time, once the
+ * session is loaded: switch-outs become time only where switch records
+ * end them.
+ */
+static size_t cs_event(const struct samples *it)
+{
+	size_t i;
+
+	if (!ctx_switches__any(&it->s->switches))
+		return SIZE_MAX;
+	for (i = 0; i < it->nr_events; i++)
+		if (offcpu__is_switch_event(perf_reader__attr(it->s->r, i)))
+			return i;
+	return SIZE_MAX;
+}
+
+bool samples__have_offcpu(const struct samples *it)
+{
+	return cs_event(it) != SIZE_MAX;
+}
+
+int samples__set_wall(struct samples *it)
+{
+	size_t i;
+
+	it->cs_event = cs_event(it);
+	if (it->cs_event == SIZE_MAX)
+		return -ENOENT;
+	it->wall = true;
+	it->wall_event = SIZE_MAX;
+	for (i = 0; i < it->nr_events && it->wall_event == SIZE_MAX; i++)
+		if (i != it->cs_event)
+			it->wall_event = i;
+	return 0;
+}
+
+const char *samples__event_name(const struct samples *it, size_t i)
+{
+	if (i == cs_event(it))
+		return OFFCPU_EVENT_NAME;
+	return i < it->nr_events ? perf_reader__attr(it->s->r, i)->name : "?";
+}
+
+bool samples__event_ns(const struct samples *it, size_t i)
+{
+	return i == cs_event(it) || (i < it->nr_events && offcpu__period_is_ns(samples__event(it, i)));
+}
+
+const char *samples__state(struct samples *it)
+{
+	const struct sample_frames *fr;
+
+	if (!it->cur.offcpu)
+		return OFFCPU_STATE_RUNNING;
+	if (samples__frames(it, &fr))
+		return OFFCPU_STATE_UNKNOWN;
+	return offcpu__state(fr, it->cur.preempted);
 }
 
 void samples__release(struct samples *it)
@@ -32,6 +94,7 @@ void samples__release(struct samples *it)
 	if (!it)
 		return;
 	unwinder__delete(it->unwinder);
+	wall_clock__release(&it->wall_clock);
 	free(it->chain);
 	free(it->res);
 	free(it->ips);
@@ -147,6 +210,26 @@ static int push(struct samples *it, uint64_t ip, const struct resolved *res)
 	return 0;
 }
 
+/*
+ * The functions inlined at frame @res, innermost first, each a frame of its
+ * own at the same address (as perf shows them); @ret: a return address.
+ */
+static int push_inlined(struct samples *it, uint64_t ip, const struct resolved *res, bool ret)
+{
+	const char *names[ELF_INLINE_MAX];
+	size_t i, n = session__inlines(it->s, res, ret, names, ELF_INLINE_MAX);
+	struct resolved in = *res;
+	int err = 0;
+
+	in.inlined = true;
+	for (i = 0; i < n && !err; i++) {
+		in.sym = names[i];
+		err = push(it, ip, &in);
+		it->frames.nr_chain++;
+	}
+	return err;
+}
+
 int samples__frames(struct samples *it, const struct sample_frames **out)
 {
 	const struct pr_event *ev = it->cur.ev;
@@ -156,7 +239,7 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 	struct resolved res;
 	const uint64_t *ips;
 	uint64_t i, nr = 0;
-	bool first = true;
+	bool first = true, context_first = true;
 	int err;
 
 	*out = f;
@@ -168,6 +251,7 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 		uint64_t ip = ips[i];
 
 		if (ip >= PERF_CONTEXT_MAX) {
+			context_first = true;
 			mode = ip == PERF_CONTEXT_KERNEL ? PERF_RECORD_MISC_KERNEL
 			       : ip == PERF_CONTEXT_USER ? PERF_RECORD_MISC_USER
 							 : 0; /* hypervisor, guest: not ours */
@@ -179,7 +263,11 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 		if (!mode)
 			continue;
 		session__resolve(it->s, it->cur.pid, ip, it->cur.time, mode, &res);
-		err = push(it, ip, &res);
+		if (it->inlines && mode == PERF_RECORD_MISC_USER)
+			err = push_inlined(it, ip, &res, !context_first);
+		context_first = false;
+		if (!err)
+			err = push(it, ip, &res);
 		f->nr_chain++;
 	}
 	if (err)
@@ -208,6 +296,7 @@ static void sample_set(struct samples *it, const struct pr_event *ev)
 	smp->period = ev->sample.period;
 	smp->event = ai;
 	smp->event_name = ev->attr ? ev->attr->name : "?";
+	smp->offcpu = smp->preempted = false;
 	it->have_comm = it->have_self = it->have_frames = false;
 	it->frames.nr = 0;
 }
@@ -219,20 +308,62 @@ struct pass {
 	void *ctx;
 };
 
+/*
+ * A switch-out (the context-switches event) as an offcpu-time sample: its
+ * period the nanoseconds until the thread came back. 1 when the thread never
+ * did within the recording, and for the idle task (pid 0, with -a), which
+ * leaves a CPU whenever work comes and waits for nothing: no sample.
+ */
+static int offcpu_sample(struct samples *it, struct sample *smp)
+{
+	uint64_t in;
+
+	if (!smp->tid)
+		return 1;
+	if (ctx_switches__interval(&it->s->switches, smp->tid, smp->time, &in, &smp->preempted))
+		return 1;
+	smp->offcpu = true;
+	smp->period = in - smp->time;
+	smp->event_name = OFFCPU_EVENT_NAME;
+	return 0;
+}
+
+/* --wall: an on-CPU sample's period as time. 1 for samples of the events left out. */
+static int wall_sample(struct samples *it, struct sample *smp)
+{
+	uint64_t in = 0;
+
+	if (smp->event != it->wall_event)
+		return 1;
+	if (samples__event_ns(it, smp->event))
+		return 0;
+	ctx_switches__last_in(&it->s->switches, smp->tid, smp->time, &in);
+	return wall_clock__period(&it->wall_clock, smp->tid, smp->time, in, &smp->period);
+}
+
 static int on_event(const struct pr_event *ev, void *arg)
 {
 	struct pass *p = arg;
+	struct samples *it = p->it;
+	int skip = 0;
 
 	if (ev->type != PERF_RECORD_SAMPLE)
 		return p->on_record ? p->on_record(ev, p->ctx) : 0;
-	sample_set(p->it, ev);
-	return p->on_sample(p->it, &p->it->cur, p->ctx);
+	sample_set(it, ev);
+	if (it->cur.event == it->cs_event)
+		skip = offcpu_sample(it, &it->cur);
+	else if (it->wall)
+		skip = wall_sample(it, &it->cur);
+	if (skip)
+		return skip < 0 ? skip : 0;
+	return p->on_sample(it, &it->cur, p->ctx);
 }
 
 int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_record, void *ctx)
 {
 	struct pass p = { it, on_sample, on_record, ctx };
 
+	it->cs_event = cs_event(it);
 	return perf_reader__for_each_event(it->s->r, on_event, &p);
 }
 
@@ -289,6 +420,7 @@ int samples__for_each_ordered(struct samples *it, sample_fn on_sample, record_fn
 	size_t i;
 	int err;
 
+	it->cs_event = cs_event(it);
 	err = perf_reader__for_each_event(it->s->r, collect, &o);
 	if (!err)
 		qsort(o.recs, o.nr, sizeof(*o.recs), by_time);

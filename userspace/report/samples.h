@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "offcpu.h"
 #include "resolve.h"
 
 struct pr_attr;
@@ -27,6 +28,12 @@ struct sample {
 	uint64_t period;
 	size_t event;		/* the index of its event (attr) in the recording */
 	const char *event_name; /* "?" when the recording names none */
+	/*
+	 * An offcpu-time sample (offcpu.h): a switch-out, its period the
+	 * nanoseconds until the thread's next switch-in; preempted when it was
+	 * still runnable.
+	 */
+	bool offcpu, preempted;
 };
 
 /*
@@ -35,6 +42,9 @@ struct sample {
  * copy of its user stack (--call-graph dwarf), the recorded kernel part and
  * the user frames unwound from the copy (unwind.c); hypervisor and guest
  * addresses are left out. A sample without a chain has its own frame only.
+ * A user frame whose address is in code inlined from other functions comes
+ * after a frame for each of them, innermost first, at the same address, with
+ * `inlined` set (unless it->inlines was cleared).
  */
 struct sample_frames {
 	const struct resolved *res;
@@ -48,6 +58,7 @@ struct samples {
 	struct session *s;
 	struct sample cur;
 	const struct pr_attr *attr0; /* the recording's attrs, an array */
+	bool inlines; /* chains show inlined functions as frames (the default; --no-inline) */
 	size_t nr_events;
 	/* the current sample's, each valid once made */
 	const char *comm;
@@ -57,6 +68,11 @@ struct samples {
 	uint64_t *ips;
 	size_t cap_res, cap_ips;
 	struct sample_frames frames;
+	/* off-CPU: the context-switches event, SIZE_MAX when the recording has none to convert (the pass's) */
+	size_t cs_event;
+	bool wall; /* samples__set_wall() */
+	size_t wall_event; /* --wall: the on-CPU event counted with the off-CPU one */
+	struct wall_clock wall_clock;
 	/* call chains */
 	struct unwinder *unwinder; /* made for the first sample with a user stack copy */
 	uint64_t *chain;
@@ -100,6 +116,20 @@ const char *samples__srcline_found(struct samples *it, const struct resolved *re
 /* The recording's events: how many, and each (NULL past the end). */
 size_t samples__nr_events(const struct samples *it);
 const struct pr_attr *samples__event(const struct samples *it, size_t i);
+/* Event @i's name as its samples have it ("offcpu-time" for switch-outs made into time). */
+const char *samples__event_name(const struct samples *it, size_t i);
+/* Whether event @i's samples' periods are nanoseconds. */
+bool samples__event_ns(const struct samples *it, size_t i);
+/* Whether the recording's switch-outs become offcpu-time samples (record --off-cpu). */
+bool samples__have_offcpu(const struct samples *it);
+/*
+ * --wall: every sample's period in nanoseconds, on-CPU samples of the first
+ * sampling event and the offcpu-time ones; the others are left out.
+ * -ENOENT when the recording has no off-CPU samples.
+ */
+int samples__set_wall(struct samples *it);
+/* The current sample's task state (offcpu__state(); "running" on CPU). */
+const char *samples__state(struct samples *it);
 /* Whether any event's samples carry call chains (or user stacks to unwind). */
 bool samples__have_chains(const struct samples *it);
 /* How far the pass is, 0 to 1. */

@@ -264,7 +264,7 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 		if (ret)
 			return ret;
 		f->ev_chain[i] = !f->hide_chain && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
-		w = (int)strlen(a->name);
+		w = (int)strlen(samples__event_name(it, i));
 		if (w > f->name_width)
 			f->name_width = w;
 	}
@@ -302,7 +302,10 @@ static void print_frame_rest(struct samples *it, uint32_t fl, const struct resol
 		fputc(' ', out);
 		print_symname(out, res, fl & SF_SYMOFF);
 	}
-	if (fl & SF_DSO)
+	/* an inlined function's frame, as perf prints it: "(inlined)" where the file would be */
+	if ((fl & SF_DSO) && res->inlined)
+		fputs(" (inlined)", out);
+	else if (fl & SF_DSO)
 		fprintf(out, " (%s)", dso_name(res));
 	if (fl & SF_SRCLINE) {
 		const char *line = samples__srcline_found(it, res);

@@ -163,6 +163,16 @@ static int pass1(const struct pr_event *ev, void *ctx)
 	case PERF_RECORD_LOST_SAMPLES:
 		s->nr_lost += ev->lost.lost;
 		return 0;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		/* the thread is the sample_id's: the one leaving, or the one coming in */
+		if (!ev->id.has_time)
+			return 0;
+		return ctx_switches__add(&s->switches, ev->id.tid, t,
+					 !(ev->misc & PERF_RECORD_MISC_SWITCH_OUT) ? CTX_SWITCH_IN
+					 : ev->misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT
+					     ? CTX_SWITCH_OUT_PREEMPT
+					     : CTX_SWITCH_OUT);
 	default:
 		return 0;
 	}
@@ -273,6 +283,24 @@ static int on_perfmap_line(const struct jrec_perfmap_rec *l, void *ctx)
 	return jit_symbols__add_perfmap(&s->jit, l->pid, l->time, l->line, l->len);
 }
 
+/* The code bytes the recorder and jrec archive stored; a corrupt entry ends its section. */
+static int read_code(struct session *s, bool swapped)
+{
+	static const unsigned int ids[] = { JREC_FEAT_CODE, JREC_FEAT_ARCHIVE_CODE };
+	const void *p;
+	size_t len, i;
+	int err;
+
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		if (perf_reader__jrec_feature(s->r, ids[i], &p, &len))
+			continue;
+		err = code_table__add(&s->code, p, len, swapped);
+		if (err && err != -EBADMSG)
+			return err;
+	}
+	return 0;
+}
+
 /*
  * jrec's sections but INFO. A corrupt one is left out, or used up to the
  * first bad entry: the files it names keep what their records say.
@@ -290,6 +318,11 @@ static int read_sections(struct session *s)
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_ARCHIVE, &p, &len) &&
 	    !archive_syms__parse(&s->archive, p, len, swapped))
 		s->dsos.archive = &s->archive;
+	if (s->want_code) {
+		err = read_code(s, swapped);
+		if (err)
+			return err;
+	}
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_FILES, &p, &len))
 		err = jrec_files__walk(p, len, swapped, on_file, &s->cookies);
 	if (err == -EBADMSG)
@@ -362,6 +395,7 @@ int session__load(struct session *s)
 	if (err)
 		return err;
 	session__machine_perfmaps(s);
+	ctx_switches__finish(&s->switches);
 	err = addrspace__finish(&s->as);
 	if (!err)
 		err = jit_symbols__finish(&s->jit, &s->as);
@@ -418,10 +452,13 @@ void session__close(struct session *s)
 	dso_set__release(&s->dsos);
 	stored_syms__release(&s->stored);
 	archive_syms__release(&s->archive);
+	code_table__release(&s->code);
 	kernel_syms__release(&s->ksyms);
 	kernel_syms__release(&s->ksyms_mods);
 	elf_image__close(s->vmlinux);
+	free(s->vmlinux_path);
 	file_cookies__release(&s->cookies);
+	ctx_switches__release(&s->switches);
 	session__free_caches(s);
 	strpool__release(&s->strings);
 	perf_reader__close(s->r);

@@ -14,6 +14,8 @@
 
 #include "addrspace.h"
 #include "archive-syms.h"
+#include "code-bytes.h"
+#include "ctx-switches.h"
 #include "dso.h"
 #include "file-cookies.h"
 #include "jit-symbols.h"
@@ -40,19 +42,26 @@ struct session {
 	struct perf_reader *r;
 	struct sym_cache_ent *sym_cache;
 	struct res_cache_ent *res_cache;
+	struct inline_cache_ent *inline_cache;
 	const char *path;
 	struct addrspace as;
 	struct jit_symbols jit;
 	struct dso_set dsos;
 	struct stored_syms stored; /* JREC_FEAT_SYMTAB, the dsos' last source */
 	struct archive_syms archive; /* JREC_FEAT_ARCHIVE, tried before it */
+	/* JREC_FEAT_CODE and _ARCHIVE_CODE, read only when want_code is set (annotate, archive) */
+	struct code_table code;
+	bool want_code;
 	struct strpool strings;
 	struct proc_history procs;   /* threads, names, forks, execs; as and jit subscribe */
 	struct file_cookies cookies; /* cookies of mapped files their records lack */
+	struct ctx_switches switches; /* PERF_RECORD_SWITCH(_CPU_WIDE): off-CPU intervals */
 	/* kernel */
 	struct kernel_syms ksyms;
 	struct kernel_syms ksyms_mods; /* module symbols from the recorded kallsyms */
 	struct elf_image *vmlinux;     /* owns the names in ksyms when it came from a vmlinux */
+	char *vmlinux_path;    /* that vmlinux, for its code (annotate) */
+	uint64_t vmlinux_text; /* its _text, before relocation */
 	bool ksyms_tried, have_ksyms;
 	bool ksyms_loading;      /* ksyms_thread runs the loading; nothing else touches ksyms */
 	pthread_t ksyms_thread;

@@ -472,10 +472,136 @@ static void amend_tests(void)
 	unlink(c);
 }
 
+/* A section of two files, the first with inline scopes at two addresses: 0, or -errno. */
+static int build_inlines(struct buf *b, const struct elf_inline *inl, size_t nr)
+{
+	static const char *const names[] = {"in_leaf", "in_mid", "in_other"};
+	static const uint64_t loads[1][3] = {{0, 0x1000, 0}};
+	struct archive_writer *w;
+	struct archive_file_in in;
+	struct symtab t = {0};
+	int err = archive_writer__new(&w);
+
+	if (!err)
+		err = symtab__add(&t, 0x80, 0x200, "in_outer", 1);
+	symtab__finish(&t, 1 << 20);
+	memset(&in, 0, sizeof(in));
+	in.path = "/a";
+	in.nr_loads = 1;
+	in.loads = loads;
+	in.syms = &t;
+	in.inlines = inl;
+	in.nr_inlines = nr;
+	in.inline_names = names;
+	if (!err)
+		err = archive_writer__add(w, &in);
+	in.path = "/b";
+	in.inlines = NULL;
+	in.nr_inlines = 0;
+	if (!err)
+		err = archive_writer__add(w, &in);
+	if (!err)
+		err = archive_writer__finish(w, b);
+	archive_writer__free(w);
+	symtab__release(&t);
+	return err;
+}
+
+/* The names elf_image__inlines() gives at @vaddr, joined by ',' into @out. */
+static const char *inlines_at(struct elf_image *img, uint64_t vaddr, char *out, size_t len)
+{
+	const char *names[ELF_INLINE_MAX];
+	size_t i, n = elf_image__inlines(img, vaddr, names, ELF_INLINE_MAX);
+
+	out[0] = 0;
+	for (i = 0; i < n; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? "," : "", names[i]);
+	return out;
+}
+
+static void inline_tests(void)
+{
+	const struct elf_inline inl[] = {{0x100, 0, 2}, {0x180, 2, 1}};
+	const struct elf_inline unsorted[] = {{0x180, 2, 1}, {0x100, 0, 2}};
+	struct buf b = BUF_INIT, bad = BUF_INIT;
+	struct archive_syms as;
+	struct elf_image *img = NULL, *img2 = NULL;
+	struct jrec_archive_header *h;
+	struct jrec_archive_inline *y;
+	size_t body, need, i, wrong = 0;
+	char got[256], got2[256], got3[256];
+	uint8_t *copy;
+	int err = build_inlines(&b, inl, 2);
+
+	check(!err && b.len % 8 == 0, "a section with inline scopes written, 8-byte aligned");
+	check(build_inlines(&bad, unsorted, 2) == -EINVAL, "unsorted inline scopes refused");
+	buf__release(&bad);
+	err = err ? err : archive_syms__parse(&as, b.data + HDR, b.len - HDR, false);
+	check(!err && as.nr == 2 && as.files[0].nr_inlines == 2 && as.files[1].nr_inlines == 0,
+	      "parsed: the first file has two addresses with inline scopes, the second none");
+	if (!err && !archive_syms__open(&as, &as.files[0], &img) &&
+	    !archive_syms__open(&as, &as.files[1], &img2)) {
+		check(!strcmp(inlines_at(img, 0x100, got, sizeof(got)), "in_leaf,in_mid") &&
+			  !strcmp(inlines_at(img, 0x180, got2, sizeof(got2)), "in_other") &&
+			  !*inlines_at(img, 0x101, got3, sizeof(got3)),
+		      "an opened entry gives each stored address's names, innermost first, and none elsewhere");
+		check(!*inlines_at(img2, 0x100, got, sizeof(got)), "the other entry has none");
+	} else {
+		check(false, "entries with inline scopes opened");
+	}
+	elf_image__close(img);
+	elf_image__close(img2);
+	archive_syms__release(&as);
+
+	/*
+	 * Cut anywhere: inside the symbols and strings, or inside the inline
+	 * scopes, -EBADMSG; in the padding after the strings (a reader that
+	 * predates the scopes stops there) or after the scopes, accepted.
+	 */
+	body = b.len - HDR;
+	copy = malloc(body);
+	if (!copy)
+		goto out;
+	h = (struct jrec_archive_header *)(b.data + HDR);
+	need = sizeof(*h) + h->nr_files * sizeof(struct jrec_archive_file) +
+	       h->nr_loads * sizeof(struct jrec_symtab_load) +
+	       h->nr_syms * sizeof(struct jrec_symtab_sym) + h->strtab_len;
+	for (i = 0; i < body; i++) {
+		size_t scopes = ((need + 7) & ~(size_t)7) + sizeof(struct jrec_archive_inlines) +
+				h->nr_files * 8 + 2 * sizeof(struct jrec_archive_inline) + 3 * 4;
+		bool ok_cut = (i >= need && i <= ((need + 7) & ~(size_t)7)) || i >= scopes;
+
+		memcpy(copy, b.data + HDR, i);
+		err = archive_syms__parse(&as, copy, i, false);
+		wrong += ok_cut ? err != 0 : err != -EBADMSG;
+		archive_syms__release(&as);
+	}
+	check(!wrong, "every cut inside the inline scopes rejected, one after the strings accepted");
+	y = (struct jrec_archive_inline *)(copy + ((need + 7) & ~(size_t)7) +
+					   sizeof(struct jrec_archive_inlines) + h->nr_files * 8);
+#define CORRUPT_INL(what, stmt)                                                                    \
+	do {                                                                                       \
+		memcpy(copy, b.data + HDR, body);                                                  \
+		stmt;                                                                              \
+		check(parse_open(copy, body) == -EBADMSG, "corrupt " what " rejected");            \
+	} while (0)
+	CORRUPT_INL("inline counts that do not add up",
+		    ((uint64_t *)(copy + ((need + 7) & ~(size_t)7) +
+				  sizeof(struct jrec_archive_inlines)))[1] = 1);
+	CORRUPT_INL("inline name count", y[1].nr_names = ELF_INLINE_MAX + 1);
+	CORRUPT_INL("inline names past the array", y[1].first_name = 3);
+	CORRUPT_INL("unsorted inline addresses", y[1].addr = y[0].addr);
+	CORRUPT_INL("inline name offset", ((uint32_t *)(y + 2))[0] = (uint32_t)h->strtab_len);
+	free(copy);
+out:
+	buf__release(&b);
+}
+
 int main(void)
 {
 	printf("TAP version 13\n");
 	section_tests();
+	inline_tests();
 	amend_tests();
 	return tap_done();
 }

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/* disasm: capstone for the machines jrec annotates (disasm.h). */
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "disasm.h"
+
+struct disasm {
+	csh h;
+	cs_insn *insn;
+	uint16_t machine;
+};
+
+bool disasm__supported(uint16_t machine)
+{
+	return machine == EM_X86_64 || machine == EM_AARCH64;
+}
+
+const char *disasm__machine_name(uint16_t machine, char *buf, size_t len)
+{
+	if (machine == EM_X86_64)
+		return "x86-64";
+	if (machine == EM_AARCH64)
+		return "aarch64";
+	snprintf(buf, len, "EM_%u", machine);
+	return buf;
+}
+
+int disasm__new(uint16_t machine, enum disasm_syntax syntax, struct disasm **out)
+{
+	struct disasm *d;
+	cs_arch arch;
+	cs_mode mode;
+
+	*out = NULL;
+	switch (machine) {
+	case EM_X86_64:
+		arch = CS_ARCH_X86;
+		mode = CS_MODE_64;
+		break;
+	case EM_AARCH64:
+		arch = CS_ARCH_ARM64;
+		mode = CS_MODE_LITTLE_ENDIAN;
+		break;
+	default:
+		return -EPROTONOSUPPORT;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->machine = machine;
+	if (cs_open(arch, mode, &d->h) != CS_ERR_OK) {
+		free(d);
+		return -EINVAL;
+	}
+	cs_option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
+	if (machine == EM_X86_64)
+		cs_option(d->h, CS_OPT_SYNTAX,
+			  syntax == DISASM_INTEL ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
+	d->insn = cs_malloc(d->h);
+	if (!d->insn) {
+		cs_close(&d->h);
+		free(d);
+		return -ENOMEM;
+	}
+	*out = d;
+	return 0;
+}
+
+void disasm__delete(struct disasm *d)
+{
+	if (!d)
+		return;
+	if (d->insn)
+		cs_free(d->insn, 1);
+	cs_close(&d->h);
+	free(d);
+}
+
+/* A direct jump's or call's target: its immediate operand. */
+static bool direct_target(const struct disasm *d, const cs_insn *in, uint64_t *target)
+{
+	const cs_detail *det = in->detail;
+	uint8_t i;
+
+	if (d->machine == EM_X86_64) {
+		for (i = 0; i < det->x86.op_count; i++)
+			if (det->x86.operands[i].type == X86_OP_IMM) {
+				*target = (uint64_t)det->x86.operands[i].imm;
+				return true;
+			}
+	} else {
+		for (i = 0; i < det->arm64.op_count; i++)
+			if (det->arm64.operands[i].type == ARM64_OP_IMM) {
+				*target = (uint64_t)det->arm64.operands[i].imm;
+				return true;
+			}
+	}
+	return false;
+}
+
+size_t disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		   struct disasm_insn *out)
+{
+	const uint8_t *p = code;
+	size_t left = len;
+	uint64_t a = addr;
+	cs_insn *in = d->insn;
+	uint8_t g;
+
+	memset(out, 0, sizeof(*out));
+	out->addr = addr;
+	if (!len)
+		return 0;
+	if (!cs_disasm_iter(d->h, &p, &left, &a, in)) {
+		out->size = 1;
+		out->bytes[0] = code[0];
+		snprintf(out->mnemonic, sizeof(out->mnemonic), ".byte");
+		snprintf(out->ops, sizeof(out->ops), "0x%02x", code[0]);
+		return 1;
+	}
+	out->valid = true;
+	out->size = in->size;
+	memcpy(out->bytes, in->bytes, in->size < DISASM_INSN_MAX ? in->size : DISASM_INSN_MAX);
+	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s", in->mnemonic);
+	snprintf(out->ops, sizeof(out->ops), "%s", in->op_str);
+	for (g = 0; in->detail && g < in->detail->groups_count; g++) {
+		if (in->detail->groups[g] == CS_GRP_JUMP)
+			out->branch = true;
+		if (in->detail->groups[g] == CS_GRP_CALL)
+			out->branch = out->call = true;
+	}
+	if (out->branch && in->detail)
+		out->has_target = direct_target(d, in, &out->target);
+	return out->size;
+}

@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/* annotate: per-instruction sample counts and each function's code (annotate.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "annotate.h"
+#include "code-bytes.h"
+#include "disasm.h"
+#include "jrec-sections.h"
+#include "elf-code.h"
+#include "elf-image.h"
+#include "filters.h"
+#include "machine-files.h"
+#include "samples.h"
+#include "session.h"
+
+/* The largest function annotated; a symbol claiming more is cut to this. */
+#define ANN_CODE_MAX (4u << 20)
+
+void annotate__init(struct annotate *a, struct session *s, const struct filters *f)
+{
+	memset(a, 0, sizeof(*a));
+	a->s = s;
+	a->f = f;
+}
+
+static const void *owner_of(const struct resolved *r)
+{
+	if (r->jit)
+		return r->jit;
+	return r->dso;
+}
+
+static uint64_t slot_hash(const void *owner, uint64_t start, char level)
+{
+	return ((uint64_t)(uintptr_t)owner ^ start * 0x9e3779b97f4a7c15ULL ^ (uint64_t)level) *
+	       0xff51afd7ed558ccdULL;
+}
+
+static int grow_slots(struct annotate *a)
+{
+	size_t n = a->nr_slots ? a->nr_slots * 2 : 1024, i;
+	size_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < a->nr; i++) {
+		const struct ann_sym *y = &a->syms[i];
+		size_t k = slot_hash(owner_of(&y->res), y->start, y->res.level) & (n - 1);
+
+		while (slots[k])
+			k = (k + 1) & (n - 1);
+		slots[k] = i + 1;
+	}
+	free(a->slots);
+	a->slots = slots;
+	a->nr_slots = n;
+	return 0;
+}
+
+/* Where @r's function ends: its symbol table's or its JIT load's end. */
+static uint64_t sym_end(struct annotate *a, const struct resolved *r)
+{
+	const struct sym *y = NULL;
+
+	if (r->jit)
+		return r->jit->end;
+	if (r->level == RES_KERNEL) {
+		if (a->s->have_ksyms)
+			y = symtab__find(&a->s->ksyms.tab, r->sym_start);
+	} else if (r->dso && r->dso->img) {
+		y = symtab__find(elf_image__symtab(r->dso->img), r->sym_start);
+	}
+	return y && y->end > r->sym_start ? y->end : r->sym_start + 1;
+}
+
+static struct ann_sym *find_sym(struct annotate *a, const struct resolved *r, uint32_t pid)
+{
+	const void *owner = owner_of(r);
+	struct ann_sym *y;
+	size_t k;
+
+	if (a->nr * 2 >= a->nr_slots && grow_slots(a))
+		return NULL;
+	k = slot_hash(owner, r->sym_start, r->level) & (a->nr_slots - 1);
+	for (; a->slots[k]; k = (k + 1) & (a->nr_slots - 1)) {
+		y = &a->syms[a->slots[k] - 1];
+		if (owner_of(&y->res) == owner && y->start == r->sym_start &&
+		    y->res.level == r->level)
+			return y;
+	}
+	if (a->nr == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 256;
+		struct ann_sym *n = realloc(a->syms, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		a->syms = n;
+		a->cap = cap;
+	}
+	y = &a->syms[a->nr];
+	memset(y, 0, sizeof(*y));
+	y->res = *r;
+	y->name = r->sym;
+	y->start = r->sym_start;
+	y->end = sym_end(a, r);
+	y->pid = pid;
+	y->shown = !a->f || (filters__dso(a->f, r->dso, r->anon_name) && filters__sym(a->f, r->sym));
+	a->slots[k] = ++a->nr;
+	return y;
+}
+
+/* The address of @r in its function's own addresses: a file's vaddr, else the runtime one. */
+static uint64_t sym_addr(const struct resolved *r)
+{
+	if (!r->jit && r->level != RES_KERNEL && r->dso && r->dso->img)
+		return r->vaddr;
+	return r->addr;
+}
+
+static void merge_hits(struct ann_sym *y);
+
+int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
+{
+	struct annotate *a = ctx;
+	const struct resolved *r;
+	struct ann_sym *y;
+	uint64_t addr;
+
+	if (!a->have_event) {
+		a->have_event = true;
+		a->event = smp->event;
+		a->event_name = smp->event_name;
+	}
+	if (smp->event != a->event)
+		return 0;
+	a->total_period += smp->period;
+	a->total_samples++;
+	r = samples__self(it);
+	if (!r->sym)
+		return 0;
+	y = find_sym(a, r, smp->pid);
+	if (!y)
+		return -ENOMEM;
+	y->period += smp->period;
+	y->samples++;
+	if (!y->shown)
+		return 0;
+	addr = sym_addr(r);
+	if (y->nr_hits && y->hits[y->nr_hits - 1].addr == addr) {
+		y->hits[y->nr_hits - 1].period += smp->period;
+		y->hits[y->nr_hits - 1].samples++;
+		return 0;
+	}
+	/* the distinct addresses of a function are few: merge before growing */
+	if (y->nr_hits == y->cap_hits && y->nr_hits >= 2 * y->merged + 64)
+		merge_hits(y);
+	if (y->nr_hits == y->cap_hits) {
+		size_t cap = y->cap_hits ? y->cap_hits * 2 : 16;
+		struct ann_hit *n = realloc(y->hits, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		y->hits = n;
+		y->cap_hits = cap;
+	}
+	y->hits[y->nr_hits++] = (struct ann_hit){ addr, smp->period, 1 };
+	return 0;
+}
+
+static int cmp_hit(const void *x, const void *y)
+{
+	const struct ann_hit *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+static int cmp_sym(const void *x, const void *y)
+{
+	const struct ann_sym *a = x, *b = y;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	if (a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Sort @y's hits by address and add up those of one address. */
+static void merge_hits(struct ann_sym *y)
+{
+	size_t k, n;
+
+	if (!y->nr_hits)
+		return;
+	qsort(y->hits, y->nr_hits, sizeof(*y->hits), cmp_hit);
+	for (k = 1, n = 1; k < y->nr_hits; k++) {
+		if (y->hits[k].addr == y->hits[n - 1].addr) {
+			y->hits[n - 1].period += y->hits[k].period;
+			y->hits[n - 1].samples += y->hits[k].samples;
+		} else {
+			y->hits[n++] = y->hits[k];
+		}
+	}
+	y->nr_hits = n;
+	y->merged = n;
+}
+
+int annotate__finish(struct annotate *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->nr; i++) {
+		struct ann_sym *y = &a->syms[i];
+
+		if (!y->nr_hits)
+			continue;
+		merge_hits(y);
+		/* a sample past the symbol's recorded end (no size known) widens it */
+		if (y->hits[y->nr_hits - 1].addr >= y->end)
+			y->end = y->hits[y->nr_hits - 1].addr + 1;
+	}
+	/* the table's slots point at the old order */
+	free(a->slots);
+	a->slots = NULL;
+	a->nr_slots = 0;
+	if (a->nr)
+		qsort(a->syms, a->nr, sizeof(*a->syms), cmp_sym);
+	return 0;
+}
+
+void annotate__release(struct annotate *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->nr; i++)
+		free(a->syms[i].hits);
+	free(a->syms);
+	free(a->slots);
+	memset(a, 0, sizeof(*a));
+}
+
+void ann_code__release(struct ann_code *c)
+{
+	if (!c)
+		return;
+	free(c->bytes);
+	c->bytes = NULL;
+	c->len = 0;
+}
+
+/* [@start, @end) out of the ELF file at @path: its loaded segments, by address. */
+static int read_elf(const char *path, uint64_t start, uint64_t end, struct ann_code *out,
+		    char *why, size_t whylen)
+{
+	struct elf_code ec;
+	size_t len = end - start;
+	long got;
+	int fd, err;
+
+	fd = machine_file__open(path);
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot open %s: %s", path, strerror(-fd));
+		return -ENOENT;
+	}
+	err = elf_code__open_fd(fd, &ec);
+	if (err) {
+		snprintf(why, whylen, "%s: %s", path,
+			 err == -ENOEXEC ? "not a 64-bit ELF file" : strerror(-err));
+		close(fd);
+		return err == -ENOMEM ? err : -ENOENT;
+	}
+	out->bytes = malloc(len);
+	if (!out->bytes) {
+		elf_code__release(&ec);
+		close(fd);
+		return -ENOMEM;
+	}
+	got = elf_code__read(&ec, fd, start, out->bytes, len);
+	out->machine = ec.machine;
+	elf_code__release(&ec);
+	close(fd);
+	if (got <= 0) {
+		snprintf(why, whylen, "%s: %s", path,
+			 got < 0 ? "read error" : "no loaded segment holds the function");
+		ann_code__release(out);
+		return -ENOENT;
+	}
+	out->len = (size_t)got;
+	snprintf(out->from, sizeof(out->from), "%s", path);
+	return 0;
+}
+
+static int copy_code(struct ann_code *out, const uint8_t *bytes, size_t len, uint16_t machine)
+{
+	out->bytes = malloc(len ? len : 1);
+	if (!out->bytes)
+		return -ENOMEM;
+	memcpy(out->bytes, bytes, len);
+	out->len = len;
+	out->machine = machine;
+	return 0;
+}
+
+/*
+ * The kernel's code: what jrec archive stored, else /proc/kcore of the
+ * running kernel, else the vmlinux with the recorded build-id that the
+ * kernel's symbols came from, at its link-time addresses.
+ */
+static int kernel_code(struct annotate *a, uint64_t start, uint64_t end, struct ann_code *out,
+		       char *why, size_t whylen)
+{
+	const struct code_rec *c = code_table__kernel(&a->s->code, start);
+	struct session *s = a->s;
+	char kcore[256];
+	int err;
+
+	if (c) {
+		out->source = "archive";
+		snprintf(out->from, sizeof(out->from), "[kernel.kallsyms]");
+		return copy_code(out, c->bytes, c->len, c->machine);
+	}
+	if (!s->dsos.own_vdso)
+		snprintf(kcore, sizeof(kcore), "the recording's kernel (%s) is not the running one",
+			 s->kernel_release[0] ? s->kernel_release : "unknown");
+	else if (access("/proc/kcore", R_OK))
+		snprintf(kcore, sizeof(kcore), "cannot read /proc/kcore: %s", strerror(errno));
+	else if ((err = read_elf("/proc/kcore", start, end, out, kcore, sizeof(kcore))) != -ENOENT) {
+		out->source = "kcore";
+		return err;
+	}
+	if (s->vmlinux_path && s->kernel_text) {
+		uint64_t delta = s->kernel_text - s->vmlinux_text;
+
+		err = read_elf(s->vmlinux_path, start - delta, end - delta, out, why, whylen);
+		if (err != -ENOENT) {
+			out->source = "vmlinux";
+			return err;
+		}
+		snprintf(why + strlen(why), whylen - strlen(why), "; %s", kcore);
+		return -ENOENT;
+	}
+	snprintf(why, whylen, "%s; no vmlinux with the kernel's build-id was found", kcore);
+	return -ENOENT;
+}
+
+/* A perf-map symbol's code as the recorder read it out of the process. */
+static int perfmap_code(struct annotate *a, const struct jit_sym *j, struct ann_code *out,
+			char *why, size_t whylen)
+{
+	const struct code_rec *c = code_table__process(&a->s->code, j->owner, j->start, j->t_start);
+	int err;
+
+	if (!c) {
+		snprintf(why, whylen, "the recording holds no code bytes for this perf-map symbol");
+		return -ENOENT;
+	}
+	err = copy_code(out, c->bytes, c->len, c->machine);
+	if (err)
+		return err;
+	out->source = "perf-map copy";
+	if (c->time >= j->t_start)
+		snprintf(out->from, sizeof(out->from),
+			 "of process %u, read %.3f s after its perf-map line appeared", c->pid,
+			 (double)(c->time - j->t_start) / 1e9);
+	else
+		snprintf(out->from, sizeof(out->from), "of process %u", c->pid);
+	if (c->time > j->t_end)
+		snprintf(out->note, sizeof(out->note),
+			 "the bytes were read %.3f s after the code was unmapped or replaced; they may "
+			 "not be the code that ran",
+			 (double)(c->time - j->t_end) / 1e9);
+	else if (c->time < j->t_named)
+		snprintf(out->note, sizeof(out->note),
+			 "the bytes were read before the symbol was named; they may not be its code");
+	return 0;
+}
+
+int annotate__code(struct annotate *a, const struct ann_sym *y, struct ann_code *out, char *why,
+		   size_t whylen)
+{
+	const struct resolved *r = &y->res;
+	uint64_t end = y->end;
+	char path[4096];
+
+	memset(out, 0, sizeof(*out));
+	if (end - y->start > ANN_CODE_MAX)
+		end = y->start + ANN_CODE_MAX;
+	if (r->jit && r->jit->source == JIT_SRC_PERFMAP)
+		return perfmap_code(a, r->jit, out, why, whylen);
+	if (r->jit) {
+		if (!r->jit->code) {
+			snprintf(why, whylen, "the jitdump holds no code for it");
+			return -ENOENT;
+		}
+		if (copy_code(out, r->jit->code, r->jit->code_len, r->jit->machine))
+			return -ENOMEM;
+		out->source = "jitdump";
+		snprintf(out->from, sizeof(out->from), "jit-%u.dump", r->jit->owner);
+		return 0;
+	}
+	if (r->level == RES_KERNEL) {
+		return kernel_code(a, y->start, end, out, why, whylen);
+	}
+	if (!r->dso) {
+		snprintf(why, whylen, "no file or JIT code holds it");
+		return -ENOENT;
+	}
+	if (dso__code_file(&a->s->dsos, r->dso, path, sizeof(path))) {
+		const struct code_rec *c = r->dso->cookie.len
+						   ? code_table__file(&a->s->code, &r->dso->cookie, y->start)
+						   : NULL;
+
+		if (c) {
+			out->source = "archive";
+			snprintf(out->from, sizeof(out->from), "%s", r->dso->path);
+			return copy_code(out, c->bytes, c->len, c->machine);
+		}
+		snprintf(why, whylen, "no copy of %s with its build-id %s", r->dso->path,
+			 r->dso->cookie.len ? "was found, and the recording has no archived code of it"
+					    : "(none recorded) was found");
+		return -ENOENT;
+	}
+	out->source = "elf";
+	return read_elf(path, y->start, end, out, why, whylen);
+}
+
+/* @on_target for each direct branch of @code that leaves @y. */
+static int branch_targets(const struct ann_sym *y, const struct ann_code *code,
+			  ann_target_fn on_target, void *ctx)
+{
+	struct disasm *d;
+	struct disasm_insn in;
+	size_t off = 0, n;
+	int err = 0;
+
+	if (!disasm__supported(code->machine))
+		return 0;
+	err = disasm__new(code->machine, DISASM_ATT, &d);
+	if (err)
+		return err == -ENOMEM ? err : 0;
+	while (!err && (n = disasm__one(d, code->bytes + off, code->len - off, y->start + off, &in))) {
+		if (in.has_target && (in.target < y->start || in.target >= y->end))
+			err = on_target(ctx, &y->res, in.target);
+		off += n;
+	}
+	disasm__delete(d);
+	return err;
+}
+
+int annotate__archive_section(struct annotate *a, struct buf *sec, size_t *nr,
+			      ann_target_fn on_target, void *ctx)
+{
+	struct ann_code code;
+	char why[512];
+	size_t i;
+	int err = 0;
+
+	*nr = 0;
+	for (i = 0; i < a->nr && !err; i++) {
+		const struct ann_sym *y = &a->syms[i];
+		struct code_rec c = { 0 };
+
+		if (y->res.jit || (y->res.level != RES_KERNEL && (!y->res.dso || !y->res.dso->cookie.len)))
+			continue;
+		err = annotate__code(a, y, &code, why, sizeof(why));
+		if (err == -ENOENT) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		c.kind = y->res.level == RES_KERNEL ? JREC_CODE_KERNEL : JREC_CODE_FILE;
+		c.addr = y->start;
+		c.machine = code.machine;
+		if (c.kind == JREC_CODE_FILE)
+			c.cookie = y->res.dso->cookie;
+		c.bytes = code.bytes;
+		c.len = code.len > JREC_CODE_MAX ? JREC_CODE_MAX : (uint32_t)code.len;
+		if (!sec->len)
+			err = jrec_section__begin(sec, JREC_FEAT_ARCHIVE_CODE);
+		if (!err)
+			err = code_bytes__emit(sec, &c);
+		if (!err)
+			err = branch_targets(y, &code, on_target, ctx);
+		if (!err)
+			(*nr)++;
+		ann_code__release(&code);
+	}
+	if (!err && sec->len)
+		err = jrec_section__compress(sec, 3);
+	return err;
+}
