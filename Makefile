@@ -10,10 +10,10 @@
 #   make bench           the benchmarks: jrec report against perf (scripts/bench), the
 #                        same on a --call-graph dwarf recording (scripts/bench-dwarf), the
 #                        cost of record --off-cpu against perf's (scripts/bench-offcpu),
-#                        the JIT runtimes' table (scripts/bench-runtimes), then
+#                        the JIT runtimes' table (scripts/bench-runtimes), jrec top's CPU
+#                        against perf top's on the demo JIT (scripts/bench-top), then
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
-#                        BENCH_ONLY=report, dwarf, offcpu, runtimes or guest runs one
-
+#                        BENCH_ONLY=report, dwarf, offcpu, runtimes, top or guest runs one
 #   make dkms-install KERNELRELEASE=<release>
 #   make install         jrec, its man pages and bash completion under
 #                        $(DESTDIR)$(PREFIX) (PREFIX=/usr/local)
@@ -80,6 +80,7 @@ bench: deps
 	$(if $(call bench_on,dwarf),scripts/bench-dwarf)
 	$(if $(call bench_on,offcpu),scripts/bench-offcpu)
 	$(if $(call bench_on,runtimes),scripts/bench-runtimes)
+	$(if $(call bench_on,top),scripts/bench-top)
 	$(if $(call bench_on,guest),scripts/bench-guest)
 
 dkms-install:

@@ -8,14 +8,23 @@
  *     (JMMAP_COOKIE_NOTE_BLOCK_MAX, JMMAP_COOKIE_NOTES_MAX in jmmap.h);
  *   - any other file by the content cookie of jmmap.h (SHA-256 over a tag,
  *     the size and the first and last 4 KiB, cut to 20 bytes).
- * A file on a local filesystem is read with kernel_read(), so the note is
- * found wherever it is and whether or not the page cache has seen the file.
- * A file on a known remote or user-space filesystem (NFS, FUSE, ...) is read
- * only from the page cache: the traced task must never wait on a server or a
- * user-space daemon (a FUSE daemon that maps a file of its own mount would
- * wait on itself). A file on any other filesystem is not read at all: its
- * pages may be none the kernel can touch (memfd_secret() removes them from
- * the direct map, guest_memfd may hold guest-private memory).
+ * Files are read through their page cache, never with kernel_read(): a read
+ * through the VFS passes rw_verify_area(), where an LSM's file_permission
+ * hook and a fanotify FAN_ACCESS_PERM listener are asked (the traced task
+ * would wait on a daemon, a permission daemon that maps a file it watches on
+ * itself), an O_DIRECT descriptor's alignment rules apply and the access
+ * time moves. A file on a filesystem whose block device the kernel serves
+ * itself (a disk, not loop, NBD or ublk, which user space or a server
+ * answers) is read with read_mapping_folio(), so the note is found wherever
+ * it is and whether or not the page cache has seen the file. Any other file
+ * that is read at all (remote and user-space filesystems, memory
+ * filesystems, a filesystem on any other device) is read only from pages
+ * already up to date in the page cache: the traced task never waits on a
+ * server or a user-space daemon (a FUSE daemon that maps a file of its own
+ * mount would wait on itself). A file on any other filesystem is not read at
+ * all: its pages may be none the kernel can touch (memfd_secret() removes
+ * them from the direct map, guest_memfd may hold guest-private memory), or
+ * not in the page cache (DAX).
  *
  * Results are cached per inode (device, inode number) and trusted while the
  * inode's generation, change time and size are those seen when computing,
@@ -27,6 +36,7 @@
  * file has shared writable mappings.
  */
 #include <crypto/hash.h>
+#include <linux/blkdev.h>
 #include <linux/elf.h>
 #include <linux/hashtable.h>
 #include <linux/highmem.h>
@@ -64,24 +74,23 @@ static DEFINE_HASHTABLE(cache, 10);
 static LIST_HEAD(cache_lru);
 static unsigned int cache_count;
 
-/* A file being read for its cookie. */
-struct source {
-	struct file *file;
-	loff_t size;
-	bool cached_only; /* read from the page cache only */
-};
-
 /* How the cookie of a file is read. */
 enum read_how {
 	READ_NONE,   /* not at all */
 	READ_CACHED, /* from up-to-date page-cache folios only */
-	READ_FILE,   /* with kernel_read() */
+	READ_PAGES,  /* through the page cache, reading what it lacks */
+};
+
+/* A file being read for its cookie. */
+struct source {
+	struct file *file;
+	loff_t size;
+	enum read_how how;
 };
 
 /*
  * Remote and user-space filesystems whose page cache holds the file's bytes
- * as read() gives them, in ordinary memory: the only ones read from the page
- * cache.
+ * as read() gives them, in ordinary memory: read from the page cache only.
  */
 static bool fs_is_remote(unsigned long magic)
 {
@@ -101,23 +110,51 @@ static bool fs_is_remote(unsigned long magic)
 }
 
 /*
- * Local filesystems (on a block device, or memory-backed) are read; known
- * remote ones from the page cache; nothing else, and never a file whose
- * pages the kernel may not touch, whatever its filesystem.
+ * Whether the kernel itself serves the block device under @sb, so that a
+ * read waits on a disk at worst: by the names of the drivers of disks,
+ * memory and the kernel's own stacking (device mapper and md, as their
+ * administrator stacked them). Not loop (its backing file may be on FUSE or
+ * NFS), NBD, ublk, rbd, DRBD or any device not named here: they may wait on
+ * user space or a server.
+ */
+static bool disk_is_local(const struct super_block *sb)
+{
+	static const char *const local[] = { "sd", "vd", "nvme", "hd", "mmcblk", "xvd",
+					     "pmem", "zram", "sr", "dm-", "md" };
+	const char *name;
+	unsigned int i;
+
+	if (!sb->s_bdev || !sb->s_bdev->bd_disk)
+		return false;
+	name = sb->s_bdev->bd_disk->disk_name;
+	for (i = 0; i < ARRAY_SIZE(local); i++)
+		if (!strncmp(name, local[i], strlen(local[i])))
+			return true;
+	return false;
+}
+
+/*
+ * Read through the page cache on a block filesystem the kernel serves, from
+ * the page cache only on the other block filesystems, on remote and
+ * user-space ones and on memory ones (tmpfs, ramfs; their pages are all
+ * there unless swapped out); nothing else, and never a file whose pages the
+ * kernel may not touch or that has no page cache, whatever its filesystem.
  */
 static enum read_how fs_read_how(struct file *file)
 {
-	const struct super_block *sb = file_inode(file)->i_sb;
+	const struct inode *inode = file_inode(file);
+	const struct super_block *sb = inode->i_sb;
 
-	if (sb->s_magic == SECRETMEM_MAGIC || jmmap_mapping_no_direct_map(file->f_mapping))
+	if (sb->s_magic == SECRETMEM_MAGIC || jmmap_mapping_no_direct_map(file->f_mapping) ||
+	    IS_DAX(inode))
 		return READ_NONE;
 	if (fs_is_remote(sb->s_magic))
 		return READ_CACHED;
 	if (sb->s_type->fs_flags & FS_REQUIRES_DEV)
-		return READ_FILE;
-	if (sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC ||
-	    sb->s_magic == HUGETLBFS_MAGIC)
-		return READ_FILE;
+		return disk_is_local(sb) && file->f_mapping->a_ops->read_folio ? READ_PAGES :
+										 READ_CACHED;
+	if (sb->s_magic == TMPFS_MAGIC || sb->s_magic == RAMFS_MAGIC)
+		return READ_CACHED;
 	return READ_NONE;
 }
 
@@ -133,51 +170,44 @@ static bool ctime_tells(const struct super_block *sb)
 	return sb->s_magic != FUSE_SUPER_MAGIC && (sb->s_type->fs_flags & FS_REQUIRES_DEV);
 }
 
-/* Copy [pos, pos + len) from up-to-date page-cache folios; -EAGAIN if not all there. */
-static int read_cached(struct file *file, u8 *buf, size_t len, loff_t pos)
-{
-	struct address_space *mapping = file->f_mapping;
-
-	while (len) {
-		struct folio *folio = filemap_get_folio(mapping, pos >> PAGE_SHIFT);
-		size_t in_folio, n;
-		struct page *page;
-		void *src;
-
-		/* NULL before 6.3, an error pointer since, when absent. */
-		if (IS_ERR_OR_NULL(folio))
-			return -EAGAIN;
-		if (!folio_test_uptodate(folio)) {
-			folio_put(folio);
-			return -EAGAIN;
-		}
-		in_folio = pos - folio_pos(folio);
-		page = folio_page(folio, in_folio >> PAGE_SHIFT);
-		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
-		src = kmap_local_page(page);
-		memcpy(buf, (u8 *)src + offset_in_page(pos), n);
-		kunmap_local(src);
-		folio_put(folio);
-		buf += n;
-		pos += n;
-		len -= n;
-	}
-	return 0;
-}
-
+/*
+ * Copy [pos, pos + len) of @src from its page cache: from up-to-date folios
+ * only (-EAGAIN if one is not there), or reading those it lacks
+ * (READ_PAGES). No LSM hook, fanotify event or access time on the way.
+ */
 static int read_exact(const struct source *src, void *buf, size_t len, loff_t pos)
 {
-	ssize_t n;
+	struct address_space *mapping = src->file->f_mapping;
+	u8 *dst = buf;
 
-	if (src->cached_only)
-		return read_cached(src->file, buf, len, pos);
 	while (len) {
-		n = kernel_read(src->file, buf, len, &pos);
-		if (n < 0)
-			return (int)n;
-		if (n == 0)
-			return -EIO;
-		buf = (u8 *)buf + n;
+		pgoff_t index = pos >> PAGE_SHIFT;
+		struct folio *folio;
+		size_t in_folio, n;
+		void *from;
+
+		if (src->how == READ_PAGES) {
+			folio = read_mapping_folio(mapping, index, src->file);
+			if (IS_ERR(folio))
+				return PTR_ERR(folio);
+		} else {
+			folio = filemap_get_folio(mapping, index);
+			/* NULL before 6.3, an error pointer since, when absent. */
+			if (IS_ERR_OR_NULL(folio))
+				return -EAGAIN;
+			if (!folio_test_uptodate(folio)) {
+				folio_put(folio);
+				return -EAGAIN;
+			}
+		}
+		in_folio = pos - folio_pos(folio);
+		n = min_t(size_t, len, PAGE_SIZE - offset_in_page(pos));
+		from = kmap_local_page(folio_page(folio, in_folio >> PAGE_SHIFT));
+		memcpy(dst, (u8 *)from + offset_in_page(pos), n);
+		kunmap_local(from);
+		folio_put(folio);
+		dst += n;
+		pos += n;
 		len -= n;
 	}
 	return 0;
@@ -524,13 +554,13 @@ void jmmap_cookie_of_file(struct file *file, struct jmmap_cookie *out)
 		return;
 	src.file = file;
 	src.size = before.size;
-	src.cached_only = how == READ_CACHED;
+	src.how = how;
 	err = elf_build_id(&src, &c);
 	if (!err)
 		err = content_cookie(&src, &c);
 	if (err < 0) {
-		out->why = err == -EAGAIN && src.cached_only ? JMMAP_COOKIE_WHY_NOT_CACHED :
-							       JMMAP_COOKIE_WHY_ERROR;
+		out->why = err == -EAGAIN && how == READ_CACHED ? JMMAP_COOKIE_WHY_NOT_CACHED :
+								  JMMAP_COOKIE_WHY_ERROR;
 		return;
 	}
 	*out = c;

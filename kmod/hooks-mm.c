@@ -104,9 +104,12 @@ static void exec_walk_init(struct exec_walk *w, unsigned long start, unsigned lo
 
 /*
  * Add @vma, the next one in address order; whether to look at another (never
- * once UNMAP_RANGES parts are found).
+ * once UNMAP_RANGES parts are found). A function of its own, called once for
+ * each vma the hooks look at, so that a kprobe event on it counts them
+ * (test_45_many_vmas).
  */
-static bool exec_walk_add(struct exec_walk *w, const struct vm_area_struct *vma)
+static noinline __noclone bool exec_walk_add(struct exec_walk *w,
+					     const struct vm_area_struct *vma)
 {
 	unsigned long lo = max(vma->vm_start, w->start), hi = min(vma->vm_end, w->end);
 

@@ -11,6 +11,7 @@
 static const struct jrec_command commands[] = {
 	{ "record", cmd_record, "Run a command and record its profile into jrec.data" },
 	{ "report", cmd_report, "Read jrec.data (or perf.data) and display the profile" },
+	{ "top", cmd_top, "Show the live hot spots of the system, a process or a command" },
 	{ "script", cmd_script, "Read jrec.data (or perf.data) and print its events" },
 	{ "annotate", cmd_annotate, "Show the sampled functions' instructions with their shares" },
 	{ "archive", cmd_archive, "Store the symbols of the sampled files in the recording" },

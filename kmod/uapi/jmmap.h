@@ -118,8 +118,9 @@ enum jmmap_cookie_kind {
 #define JMMAP_COOKIE_WHY_MASK 0x7
 enum jmmap_cookie_why {
 	JMMAP_COOKIE_WHY_ERROR = 1,      /* reading the file failed */
-	JMMAP_COOKIE_WHY_NOT_CACHED = 2, /* remote or user-space filesystem (NFS, FUSE):
-					  * read only from the page cache, and not there */
+	JMMAP_COOKIE_WHY_NOT_CACHED = 2, /* read only from the page cache (remote, user-space
+					  * or memory filesystem, a device user space or a
+					  * server may serve), and not there */
 	JMMAP_COOKIE_WHY_WITHHELD = 3,   /* the session's opener may not read the file */
 	JMMAP_COOKIE_WHY_UNREADABLE = 4, /* mapped without read access */
 	JMMAP_COOKIE_WHY_NOT_READ = 5,   /* a filesystem whose files are never read: secret

@@ -1,17 +1,28 @@
 # Sourced by the qemu/ scripts: booting the guest and judging what it did.
 #
 # A run lives in a work directory:
-#   console.log   ttyS0, the kernel console
-#   tty.log       ttyS1, the command's output (or the interactive session)
-#   ctl.log       ttyS2, the control channel ("@@" lines, "|" test output)
+#   console.log   ttyS0, the kernel console (the only thing the emulated
+#                 UART carries but for an interactive session)
+#   tty.log       the command's output: hvc0, a virtio console (a tty); an
+#                 interactive session runs on ttyS1, the user's terminal
+#   ctl.log       virtio port testbed.ctl, the control channel ("@@" lines)
+#   out.log       virtio port testbed.out, the guest tests' output, one after
+#                 the other (each test's length and SHA-256 are on ctl.log)
 #   scratch.img   the ext4 scratch disk (virtio-blk), when enabled
+#
+# The guest's output travels on virtio, not on the emulated 8250 UARTs: a
+# UART takes an interrupt per 16 bytes, and under TCG the threaded interrupt
+# of a PREEMPT_RT kernel falls behind and is reported as "irq 3: nobody
+# cared" after a megabyte or two. virtio-serial (MSI-X, a page per buffer)
+# takes megabytes on every kernel; the console stays on ttyS0 so that the
+# kernel's own complaints are read from where the kernel writes them.
 
 # qemu_boot WORK VMLINUZ INITRAMFS INTERACTIVE TIMEOUT
 # Returns qemu's status, 124 when the guest was killed at the time-out.
 qemu_boot() {
 	local work=$1 vmlinuz=$2 initrd=$3 interactive=$4 limit=$5 rc
 	local -a args tty
-	rm -f "$work/console.log" "$work/tty.log" "$work/ctl.log"
+	rm -f "$work/console.log" "$work/tty.log" "$work/ctl.log" "$work/out.log"
 	# Single-threaded TCG: the guest still has two CPUs, run in turn on one
 	# host thread. With one host thread per vCPU, the kernel's live code
 	# patching (static keys, kprobes: int3 plus cross-CPU sync) is not
@@ -31,9 +42,15 @@ qemu_boot() {
 		tty=(-chardev "stdio,id=tty,mux=on,signal=off,logfile=$work/tty.log"
 			-serial chardev:tty -mon chardev=tty,mode=readline)
 	else
-		tty=(-chardev "file,id=tty,path=$work/tty.log" -serial chardev:tty -monitor none)
+		tty=(-monitor none -chardev "file,id=tty,path=$work/tty.log"
+			-device virtconsole,bus=vser.0,chardev=tty,name=testbed.tty)
 	fi
-	args+=("${tty[@]}" -chardev "file,id=ctl,path=$work/ctl.log" -serial chardev:ctl)
+	# shellcheck disable=SC2054 # the commas are QEMU's
+	args+=(-device virtio-serial-pci,id=vser "${tty[@]}"
+		-chardev "file,id=ctl,path=$work/ctl.log"
+		-device virtserialport,bus=vser.0,chardev=ctl,name=testbed.ctl
+		-chardev "file,id=out,path=$work/out.log"
+		-device virtserialport,bus=vser.0,chardev=out,name=testbed.out)
 	# -icount: the guest's clock counts executed instructions, not host time
 	# (the guest benchmark's setting: its times then do not depend on how
 	# busy the host is)

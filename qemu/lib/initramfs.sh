@@ -49,17 +49,18 @@ qemu_stage_busybox() {
 }
 
 # qemu_stage_modules STAGE KDIR RELEASE: the modules the guest loads at boot,
-# decompressed, and their load order in /etc/testbed/modules: fuse where the
-# kernel has it as a module (6.1; built in from 6.12), for the guest tests'
-# FUSE daemon; and, with a scratch disk (JMMAP_QEMU_SCRATCH, default 1), those
-# an ext4 disk on virtio-blk needs, with /etc/testbed/scratch telling /init to
-# wait for the disk.
+# decompressed, and their load order in /etc/testbed/modules: virtio_pci and
+# virtio_console where they are modules (6.1), for the output channels (see
+# boot.sh); fuse where the kernel has it as a module (6.1; built in from
+# 6.12), for the guest tests' FUSE daemon; and, with a scratch disk
+# (JMMAP_QEMU_SCRATCH, default 1), those an ext4 disk on virtio-blk needs,
+# with /etc/testbed/scratch telling /init to wait for the disk.
 qemu_stage_modules() {
 	local stage=$1 kdir=$2 rel=$3 list m base
-	local -a want=('?fuse')
+	local -a want=(virtio_pci virtio_console '?fuse')
 	mkdir -p "$stage/lib/modules/extra" "$stage/etc/testbed"
 	if [ "${JMMAP_QEMU_SCRATCH:-1}" = 1 ]; then
-		want=(virtio_pci virtio_blk '?crc32c_generic' ext4 "${want[@]}")
+		want=("${want[@]}" virtio_blk '?crc32c_generic' ext4)
 		: >"$stage/etc/testbed/scratch"
 	fi
 	list=$(qemu_module_closure "$kdir" "$rel" "${want[@]}") || return 1

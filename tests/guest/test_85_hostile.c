@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/shm.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -22,7 +23,7 @@
 #include "jsession.h"
 
 static const struct jmmap_rec_mmap3 *find_mmap3(const struct js_records *r, pid_t pid,
-						 uint64_t ino, unsigned int cause)
+						 const struct stat *st, unsigned int cause)
 {
 	const struct jmmap_rec_mmap3 *found = NULL;
 
@@ -30,8 +31,10 @@ static const struct jmmap_rec_mmap3 *find_mmap3(const struct js_records *r, pid_
 	{
 		const struct jmmap_rec_mmap3 *m = (const void *)h;
 
-		if (h->type == JMMAP_REC_MMAP3 && m->pid == (uint32_t)pid && m->ino == ino &&
-		    (!cause || m->cause == cause))
+		/* the device too: /tmp and the initramfs number their inodes alike */
+		if (h->type == JMMAP_REC_MMAP3 && m->pid == (uint32_t)pid &&
+		    m->ino == st->st_ino && m->dev_major == major(st->st_dev) &&
+		    m->dev_minor == minor(st->st_dev) && (!cause || m->cause == cause))
 			found = m;
 	}
 	return found;
@@ -199,14 +202,14 @@ static void test_chroot_names(void)
 		fd = js_open(0, 0);
 		if (fd >= 0 && js_add(fd, pid, 0) == 0) {
 			js_drain(fd, &r);
-			m = find_mmap3(&r, pid, st.st_ino, JMMAP_CAUSE_SNAPSHOT);
+			m = find_mmap3(&r, pid, &st, JMMAP_CAUSE_SNAPSHOT);
 			if (m)
 				snprintf(snap_name, sizeof(snap_name), "%s", js_mmap3_name(m));
 			js_free(&r);
 			c = 'm';
 			if (write(req[1], &c, 1) == 1 && read(ans[0], &c, 1) == 1) {
 				js_drain(fd, &r);
-				m = find_mmap3(&r, pid, st.st_ino, JMMAP_CAUSE_MMAP);
+				m = find_mmap3(&r, pid, &st, JMMAP_CAUSE_MMAP);
 				if (m)
 					snprintf(live_name, sizeof(live_name), "%s", js_mmap3_name(m));
 				js_free(&r);
@@ -290,7 +293,7 @@ static void test_withheld_cookie(void)
 		if (fd >= 0 && js_add(fd, target, JMMAP_TARGET_NO_SNAPSHOT) == 0 &&
 		    write(res[1], "r", 1) == 1 && read(done[0], &c, 1) == 1) {
 			js_drain(fd, &r);
-			m = find_mmap3(&r, target, st.st_ino, JMMAP_CAUSE_MMAP);
+			m = find_mmap3(&r, target, &st, JMMAP_CAUSE_MMAP);
 			if (m) {
 				out[0] = m->cookie_kind;
 				out[1] = m->hdr.flags & JMMAP_COOKIE_WHY_MASK;
@@ -309,7 +312,7 @@ static void test_withheld_cookie(void)
 			kind_user = out[0];
 			why_user = out[1];
 			js_drain(root_fd, &r);
-			m = find_mmap3(&r, target, st.st_ino, JMMAP_CAUSE_MMAP);
+			m = find_mmap3(&r, target, &st, JMMAP_CAUSE_MMAP);
 			kind_root = m ? m->cookie_kind : 0xff;
 			js_free(&r);
 			ok = 1;

@@ -41,6 +41,20 @@ diag() {
 	sed 's/^/#   /' "$@"
 }
 
+# check_help_man WHAT JREC COMMAND MANPAGE: COMMAND's --help and its man page
+# name the same long options
+check_help_man() {
+	local help man
+	help=$("$2" "$3" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u)
+	man=$(grep -oE -- '\\-\\-[a-z][a-z\\-]+' "$4" 2>/dev/null | sed 's/\\//g' | sort -u)
+	if [ -n "$man" ] && [ "$help" = "$man" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diff <(echo "$help") <(echo "$man") | diag
+	fi
+}
+
 tap_done() {
 	echo "1..$n"
 	[ "$failed" -eq 0 ]

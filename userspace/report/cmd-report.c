@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "browser.h"
 #include "commands.h"
 #include "filters.h"
 #include "header-info.h"
@@ -23,10 +24,13 @@ static const char report_usage[] =
 	"usage: jrec report [OPTIONS]\n"
 	"\n"
 	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
-	"      --stdio             table on standard output (the default); on a terminal\n"
-	"                          through $PAGER (default less -FRSX)\n"
+	"      --tui               the interactive browser (the default when standard input\n"
+	"                          and output are a terminal; ? in it lists its keys)\n"
+	"      --stdio             the text table on standard output (the default when it is\n"
+	"                          not a terminal); on a terminal through $PAGER (default\n"
+	"                          less -FRSX)\n"
 	"      --no-pager          never through a pager (PAGER=cat does the same)\n"
-	"      --format FMT        stdio, json (schema: Documentation/report-json.rst), or a\n"
+	"      --format FMT        tui, stdio, json (schema: Documentation/report-json.rst), or a\n"
 	"                          flame graph: folded, svg, pprof, speedscope\n"
 	"                          (Documentation/report-outputs.rst)\n"
 	"  -o, --output FILE       write to FILE instead of standard output\n"
@@ -79,13 +83,14 @@ static const char report_usage[] =
 	"  -q, --quiet             no warnings on stderr\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_STDIO = 256, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD, OPT_CHILD,
-       OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE, OPT_MAX_STACK,
-       OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY };
+enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD,
+       OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE,
+       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "tui", no_argument, NULL, OPT_TUI },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "output", required_argument, NULL, 'o' },
 	{ "call-graph", optional_argument, NULL, 'g' },
@@ -152,6 +157,13 @@ struct report {
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
+	/* the browser */
+	struct browser_zoom zoom;     /* only the samples and frames it keeps */
+	struct browser_query built;   /* what the histograms were counted for */
+	struct report_meta tui_meta;  /* the shown event's */
+	struct report_meta *meta;
+	const struct report_args *args;
+	bool trees_later; /* the browser's call trees: counted when first opened */
 };
 
 static double elapsed(const struct timespec *t0)
@@ -176,18 +188,7 @@ static const char *find_parent(struct report *r, const struct sample_frames *fr)
 static void fill_key(struct report *r, const struct sample *smp, const char *comm,
 		     const struct resolved *res, struct hist_key *k)
 {
-	memset(k, 0, sizeof(*k));
-	k->comm = comm;
-	k->pid = smp->pid;
-	k->tid = smp->tid;
-	k->dso = res->dso;
-	k->anon = res->dso ? NULL : res->anon_name;
-	k->sym = res->sym;
-	k->sym_start = res->sym ? res->sym_start : 0;
-	k->sym_by_name = res->jit || res->inlined;
-	k->plt = res->plt;
-	k->addr = res->sym ? 0 : res->addr;
-	k->level = res->level;
+	hist_key__set(k, comm, smp->pid, smp->tid, res);
 	k->cpu = r->have_cpu ? (int32_t)smp->cpu : -1;
 	k->parent = r->parent;
 	if (r->need_srcline)
@@ -209,7 +210,8 @@ static void fill_key(struct report *r, const struct sample *smp, const char *com
 static bool frame_key(struct report *r, const struct sample *smp, const char *comm,
 		      const struct resolved *res, struct hist_key *k)
 {
-	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym))
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym) ||
+	    !browser_zoom__keeps_dso(&r->zoom, res))
 		return false;
 	fill_key(r, smp, comm, res, k);
 	return true;
@@ -362,13 +364,15 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
 	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	/* --time selects the samples the report is of, as perf's; the other filters hide */
-	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time))
+	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
+	    !browser_zoom__keeps_task(&r->zoom, smp->pid, smp->tid))
 		return 0;
 	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	res = samples__self(it);
-	if (!filters__comm(&r->f, comm) || !filters__dso(&r->f, res->dso, res->anon_name)) {
+	if (!filters__comm(&r->f, comm) || !filters__dso(&r->f, res->dso, res->anon_name) ||
+	    !browser_zoom__keeps_dso(&r->zoom, res)) {
 		/* as perf's --percentage absolute: shares stay those of all samples */
 		if (!r->relative)
 			hist__count(h, smp->period);
@@ -422,7 +426,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 /* What the command line asks for, beyond what it sets in the report and its meta. */
 struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
-	bool plimit_set, quiet, no_pager, inline_frames;
+	bool plimit_set, quiet, no_pager, graph_set, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
 	int header;	  /* 1: --header, 2: --header-only */
@@ -446,6 +450,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case OPT_STDIO:
 			a->format = "stdio";
 			break;
+		case OPT_TUI:
+			a->format = "tui";
+			break;
 		case OPT_FORMAT:
 			a->format = optarg;
 			break;
@@ -459,6 +466,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			/* as perf's: "-g caller" takes the next word when it is not an option */
 			const char *spec = optarg;
 
+			a->graph_set = true;
 			if (!spec && optind < argc && argv[optind][0] != '-')
 				spec = argv[optind++];
 			a->graph_given = true;
@@ -517,7 +525,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			break;
 		case 'G':
 			/* perf's --inverted: the call graph, outermost caller first */
-			a->graph_given = true;
+			a->graph_given = a->graph_set = true;
 			graph_opts__parse(&r->graph, "graph,0.5,caller");
 			break;
 		case OPT_MAX_STACK: {
@@ -574,6 +582,19 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 	return 0;
 }
 
+static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
+			const char *sort);
+
+/* What each sample's key needs resolved for the sort keys of @h. */
+static void set_needs(struct report *r, const struct hist *h)
+{
+	r->need_srcline = h->has[SK_SRCLINE];
+	r->need_srcfile = h->has[SK_SRCFILE];
+	r->need_parent = h->has[SK_PARENT];
+	r->need_state = h->has[SK_STATE];
+	r->need_comm = h->has[SK_COMM] || r->f.nr_comms || r->want_flame;
+}
+
 /*
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
@@ -596,10 +617,7 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 			bad);
 		return -EINVAL;
 	}
-	r->need_srcline = one.has[SK_SRCLINE];
-	r->need_srcfile = one.has[SK_SRCFILE];
-	r->need_state = one.has[SK_STATE];
-	r->need_parent = one.has[SK_PARENT];
+	set_needs(r, &one);
 	if (r->need_parent || r->exclude_other) {
 		int rc = regcomp(&r->parent_re, a->parent ? a->parent : "^sys_|^do_page_fault",
 				 REG_EXTENDED | REG_NOSUB);
@@ -610,7 +628,6 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		}
 		r->have_parent_re = true;
 	}
-	r->need_comm = one.has[SK_COMM] || r->f.nr_comms || r->want_flame;
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
 	if (ret) {
@@ -651,6 +668,12 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	/* as perf report --stdio: each entry's call tree whenever the samples have chains */
 	if (!a->graph_given && !strcmp(a->format, "stdio") && samples__have_chains(&r->it))
 		graph_opts__parse(&r->graph, "graph,0.5");
+	/*
+	 * The browser opens call trees where there are chains, as with a bare
+	 * -g; they are counted when first opened (tui_build()), so that the
+	 * first screen comes as soon as the table's first line would.
+	 */
+	r->trees_later = !strcmp(a->format, "tui") && !a->graph_set && samples__have_chains(&r->it);
 	if (r->graph.mode == GRAPH_NONE)
 		return 0;
 	if (!samples__have_chains(&r->it)) {
@@ -658,15 +681,22 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		fprintf(stderr, "jrec report: -g: %s has no call chains (record with -g)\n", a->input);
 		return -EINVAL;
 	}
+	graph_setup(r, a, meta, a->sort);
+	return 0;
+}
+
+/* -g parsed: the rest of what it takes for the sort @sort. */
+static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
+			const char *sort)
+{
 	if (!r->graph.order_set)
 		r->graph.caller = r->children;
 	if (a->plimit_set)
 		r->graph.min_pct = meta->percent_limit;
-	r->graph.skip_first = !strncmp(a->sort, "sym", 3);
+	r->graph.skip_first = !strncmp(sort, "sym", 3);
 	r->graph.ct = &r->ct;
 	r->ct.by_address = true;
 	meta->graph = &r->graph;
-	return 0;
 }
 
 /*
@@ -729,12 +759,70 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	return 0;
 }
 
+/*
+ * The browser's histogram for @q: the samples counted again when its sort
+ * or zoom differ from what they were counted for; the first event with
+ * samples.
+ */
+static int tui_build(void *ctx, const struct browser_query *q, struct browser_data *d)
+{
+	struct report *r = ctx;
+	size_t i, nattr = samples__nr_events(&r->it);
+	char bad[64];
+	int err;
+
+	if (q->trees && r->trees_later) {
+		/* the first tree opened: -g's default, counted from now on */
+		graph_opts__parse(&r->graph, "graph,0.5,caller");
+		graph_setup(r, r->args, r->meta, q->sort);
+		r->trees_later = false;
+		r->built.sort[0] = '\0'; /* count again */
+	}
+	if (strcmp(q->sort, r->built.sort) || !browser_zoom__equal(&q->zoom, &r->built.zoom)) {
+		for (i = 0; i < r->nr_hs; i++) {
+			hist__release(&r->hs[i]);
+			if (hist__set_sort(&r->hs[i], q->sort, bad, sizeof(bad)))
+				return -EINVAL;
+			r->hs[i].children = r->children;
+			r->hs[i].flame_root = CT_NONE;
+		}
+		calltree__release(&r->ct);
+		r->ct.by_address = true;
+		r->ct.sym_params = r->meta->sym_params;
+		if (r->memo)
+			memset(r->memo, 0, CHAIN_MEMO_SIZE * sizeof(*r->memo));
+		set_needs(r, &r->hs[0]);
+		r->graph.skip_first = !strncmp(q->sort, "sym", 3);
+		r->zoom = q->zoom;
+		r->built = *q;
+		r->progress = false;
+		err = samples__for_each(&r->it, on_sample, NULL, r);
+		if (err)
+			return err;
+		for (i = 0; i < r->nr_hs; i++)
+			hist__sort(&r->hs[i]);
+	}
+	for (i = 0; i < r->nr_hs && !r->hs[i].total_samples; i++)
+		;
+	if (i == r->nr_hs)
+		i = 0;
+	r->tui_meta = *r->meta;
+	r->tui_meta.event = nattr ? samples__event(&r->it, i)->name : "";
+	d->h = &r->hs[i];
+	d->m = &r->tui_meta;
+	d->trees_later = r->trees_later;
+	return 0;
+}
+
 /* The report's output, after the pass: 0, or -errno after the error is printed. */
 static int write_report(struct report *r, const struct report_args *a, struct report_meta *meta,
 			const struct output *fmt)
 {
 	struct flame_info fi = { .file = a->input };
 	struct output_view view = { .meta = meta, .flame = &r->flame, .fi = &fi };
+	struct browser_source src = { .name = "jrec report", .build = tui_build, .file = a->input,
+				      .symfs = a->symfs, .ctx = r };
+	struct browser_query q0 = { 0 };
 	const struct hist **shown = NULL;
 	const char **events = NULL;
 	char kbid[JREC_COOKIE_HEX_LEN];
@@ -775,6 +863,14 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 		fi.period_ns = r->wall || samples__event_ns(&r->it, (size_t)(shown[0] - r->hs));
 	fi.by_period = r->wall || !strcmp(events[0], OFFCPU_EVENT_NAME);
 	fi.event = events[0];
+	if (!strcmp(fmt->name, "tui")) {
+		snprintf(q0.sort, sizeof(q0.sort), "%s", a->sort);
+		r->built = q0;
+		r->meta = meta;
+		r->args = a;
+		view.live = &src;
+		view.query = &q0;
+	}
 	view.hs = shown;
 	view.events = events;
 	if (a->header && !strcmp(fmt->name, "stdio"))
@@ -800,8 +896,8 @@ int cmd_report(int argc, char **argv)
 {
 	struct report r = { 0 };
 	struct report_meta meta = { 0 };
-	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .format = "stdio",
-				 .children = -1, .inline_frames = true };
+	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1,
+				 .inline_frames = true };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
 	size_t i;
@@ -812,15 +908,24 @@ int cmd_report(int argc, char **argv)
 		status = ret > 0 ? 0 : JREC_EXIT_USAGE; /* --help, or bad usage */
 		goto out;
 	}
+	if (!a.format)
+		a.format = !a.output && browser__usable() ? "tui" : "stdio";
 	fmt = outputs__find(a.format);
 	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
-				"(stdio, json, folded, svg, pprof or speedscope)\n", a.format);
+				"(tui, stdio, json, folded, svg, pprof or speedscope)\n", a.format);
 		status = JREC_EXIT_USAGE;
 		goto out;
 	}
 	r.want_flame = fmt->flame;
 	ret = prepare(&r, &a, &meta);
+	/* after the recording opened: a file that cannot be read is the first thing to say */
+	if (!ret && !strcmp(a.format, "tui") && (a.output || !browser__usable())) {
+		fprintf(stderr, "jrec report: --tui: the browser needs a terminal that TERM names "
+				"on standard input and output (and no -o)\n");
+		status = JREC_EXIT_USAGE;
+		ret = -EINVAL;
+	}
 	if (!ret && a.header == 2) {
 		/* --header-only: what the recording says of itself, no pass over the samples */
 		header_info__print(&r.s, a.input, stdout);

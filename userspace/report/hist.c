@@ -129,6 +129,28 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	return true;
 }
 
+void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t tid,
+		   const struct resolved *res)
+{
+	memset(k, 0, sizeof(*k));
+	k->comm = comm;
+	k->pid = pid;
+	k->tid = tid;
+	k->dso = res->dso;
+	k->anon = res->dso ? NULL : res->anon_name;
+	k->sym = res->sym;
+	k->sym_start = res->sym ? res->sym_start : 0;
+	k->sym_by_name = res->jit || res->inlined;
+	k->plt = res->plt;
+	k->addr = res->sym ? 0 : res->addr;
+	k->level = res->level;
+}
+
+bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
+{
+	return key_eq(h, a, b);
+}
+
 /* The entry for @k, created empty if new; NULL when out of memory. */
 static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 {

@@ -78,6 +78,9 @@ struct hist {
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 
+/* The key of a sample of @pid/@tid running @comm at @res (no srcline, no state). */
+void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t tid,
+		   const struct resolved *res);
 /* The sort key's name as --sort spells it. */
 const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
@@ -111,6 +114,8 @@ int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum d
 			 uint64_t period);
 /* A sample in a mapped file without ELF symbols, named by a JIT record. */
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period);
+/* Whether @a and @b are one entry under @h's sort keys. */
+bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct hist_key *b);
 /* Sort entries by period, highest first. */
 void hist__sort(struct hist *h);
 void hist__release(struct hist *h);
@@ -153,6 +158,17 @@ struct report_meta {
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
+/*
+ * The table's pieces, for views that lay it out themselves (the browser):
+ * the header lines above the columns, each column's width over the entries
+ * shown, the two lines naming the columns, one entry's row.
+ */
+void hist__print_title(const struct hist *h, const struct report_meta *m, FILE *out);
+void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX]);
+void hist__print_columns(const struct hist *h, const struct report_meta *m,
+			 const size_t width[SK_MAX], FILE *out);
+void hist__print_row(const struct hist *h, const struct hist_entry *e, const struct report_meta *m,
+		     const size_t width[SK_MAX], FILE *out);
 /*
  * One JSON document: the first event's report at the top level, the others
  * (a recording of several events) in "other_events".

@@ -175,9 +175,9 @@ void session__kernel_load(struct session *s)
 	/* the running kernel, when it is the recorded one */
 	if (machine_file__read("/sys/kernel/notes", parse_notes, &running))
 		running.len = 0;
-	if (s->kernel_bid.len ? (running.len == s->kernel_bid.len &&
-				 !memcmp(running.id, s->kernel_bid.bytes, running.len))
-			      : (!uname(&u) && !strcmp(u.release, s->kernel_release))) {
+	if (s->live || (s->kernel_bid.len ? (running.len == s->kernel_bid.len &&
+					     !memcmp(running.id, s->kernel_bid.bytes, running.len))
+					  : (!uname(&u) && !strcmp(u.release, s->kernel_release)))) {
 		if (try_ksyms_file(s, "/proc/kallsyms", "/proc/kallsyms"))
 			goto found;
 	}

@@ -85,6 +85,26 @@ static void print_count(FILE *out, const char *label, uint64_t n)
 	fprintf(out, "# %s: %llu%c", label, (unsigned long long)n, units[u]);
 }
 
+void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX])
+{
+	char buf[1200];
+	size_t i, k;
+
+	memset(width, 0, SK_MAX * sizeof(width[0]));
+	for (k = 0; k < h->nr_keys; k++)
+		width[h->keys[k]] = strlen(headers[h->keys[k]]);
+	for (i = 0; i < h->nr; i++) {
+		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
+			continue;
+		for (k = 0; k < h->nr_keys; k++) {
+			size_t l = strlen(cell(&h->e[i], h->keys[k], m->sym_params, buf, sizeof(buf)));
+
+			if (l > width[h->keys[k]])
+				width[h->keys[k]] = l;
+		}
+	}
+}
+
 /* perf's percentage in a -t table: " 12.34% ", left-aligned in eight */
 static void print_sep_pct(FILE *out, double pct)
 {
@@ -94,12 +114,80 @@ static void print_sep_pct(FILE *out, double pct)
 	fprintf(out, " %-7s", b);
 }
 
-void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+void hist__print_columns(const struct hist *h, const struct report_meta *m,
+			 const size_t width[SK_MAX], FILE *out)
 {
-	size_t width[SK_MAX] = { 0 }, i, k, shown = 0;
+	const char *sep = m->field_sep;
+	size_t k;
+
+	if (sep) {
+		/* perf's -t: every column padded to its width, apart by the separator */
+		fprintf(out, "# %s", h->children ? "Children" : "Overhead");
+		if (h->children)
+			fprintf(out, "%s    Self", sep);
+		if (m->show_nr_samples)
+			fprintf(out, "%s     Samples", sep);
+		for (k = 0; k < h->nr_keys; k++)
+			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], headers[h->keys[k]]);
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
+		m->show_nr_samples ? "       Samples" : "");
+	for (k = 0; k < h->nr_keys; k++)
+		fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
+	fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
+		m->show_nr_samples ? "  ............" : "");
+	for (k = 0; k < h->nr_keys; k++) {
+		size_t w;
+
+		fputs("  ", out);
+		for (w = 0; w < width[h->keys[k]]; w++)
+			fputc('.', out);
+	}
+	fputs("\n", out);
+}
+
+void hist__print_row(const struct hist *h, const struct hist_entry *e, const struct report_meta *m,
+		     const size_t width[SK_MAX], FILE *out)
+{
 	const char *sep = m->field_sep;
 	char buf[1200];
+	size_t k;
 
+	if (sep) {
+		print_sep_pct(out, hist__pct(h->children ? e->children : e->period, h->total_period));
+		if (h->children) {
+			fputs(sep, out);
+			print_sep_pct(out, hist__pct(e->period, h->total_period));
+		}
+		if (m->show_nr_samples)
+			fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
+		/* the last column unpadded, as perf prints it */
+		for (k = 0; k < h->nr_keys; k++)
+			fprintf(out, "%s%-*s", sep, k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
+				cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
+		fputc('\n', out);
+		return;
+	}
+	if (h->children)
+		fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
+	fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
+	if (m->show_nr_samples)
+		fprintf(out, "  %12llu", (unsigned long long)e->samples);
+	for (k = 0; k < h->nr_keys; k++) {
+		const char *c = cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+
+		if (k + 1 == h->nr_keys)
+			fprintf(out, "  %s", c);
+		else
+			fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
+	}
+	fputc('\n', out);
+}
+
+void hist__print_title(const struct hist *h, const struct report_meta *m, FILE *out)
+{
 	if (!m->section_only) {
 		fprintf(out, "# jrec report of %s%s%s\n", m->file,
 			m->mode && *m->mode ? ", recorded in mode " : "",
@@ -113,87 +201,25 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 	print_count(out, "Samples", h->total_samples);
 	fprintf(out, " of event '%s'\n", m->event);
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
+}
 
-	for (k = 0; k < h->nr_keys; k++)
-		width[h->keys[k]] = strlen(headers[h->keys[k]]);
-	for (i = 0; i < h->nr; i++) {
-		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
-			continue;
-		for (k = 0; k < h->nr_keys; k++) {
-			size_t l = strlen(cell(&h->e[i], h->keys[k], m->sym_params, buf, sizeof(buf)));
+void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	size_t width[SK_MAX], i;
 
-			if (l > width[h->keys[k]])
-				width[h->keys[k]] = l;
-		}
-	}
-	if (sep) {
-		/* perf's -t: every column padded to its width, apart by the separator */
-		fprintf(out, "# %s", h->children ? "Children" : "Overhead");
-		if (h->children)
-			fprintf(out, "%s    Self", sep);
-		if (m->show_nr_samples)
-			fprintf(out, "%s     Samples", sep);
-		for (k = 0; k < h->nr_keys; k++)
-			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], headers[h->keys[k]]);
-		fputc('\n', out);
-	} else {
-		fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
-			m->show_nr_samples ? "       Samples" : "");
-		for (k = 0; k < h->nr_keys; k++)
-			fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
-		fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
-			m->show_nr_samples ? "  ............" : "");
-		for (k = 0; k < h->nr_keys; k++) {
-			size_t w;
-
-			fputs("  ", out);
-			for (w = 0; w < width[h->keys[k]]; w++)
-				fputc('.', out);
-		}
-		fputs("\n#\n", out);
-	}
+	hist__print_title(h, m, out);
+	hist__stdio_widths(h, m, width);
+	hist__print_columns(h, m, width, out);
+	if (!m->field_sep)
+		fputs("#\n", out);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
 
 		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
-		if (sep) {
-			print_sep_pct(out, hist__pct(h->children ? e->children : e->period,
-						     h->total_period));
-			if (h->children) {
-				fputs(sep, out);
-				print_sep_pct(out, hist__pct(e->period, h->total_period));
-			}
-			if (m->show_nr_samples)
-				fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
-			/* the last column unpadded, as perf prints it */
-			for (k = 0; k < h->nr_keys; k++)
-				fprintf(out, "%s%-*s", sep,
-					k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
-					cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
-			fputc('\n', out);
-			if (m->graph && e->tree != CT_NONE)
-				hist__print_graph(h, e, m->graph, out);
-			shown++;
-			continue;
-		}
-		if (h->children)
-			fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
-		fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
-		if (m->show_nr_samples)
-			fprintf(out, "  %12llu", (unsigned long long)e->samples);
-		for (k = 0; k < h->nr_keys; k++) {
-			const char *c = cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
-
-			if (k + 1 == h->nr_keys)
-				fprintf(out, "  %s", c);
-			else
-				fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
-		}
-		fputc('\n', out);
+		hist__print_row(h, e, m, width, out);
 		if (m->graph && e->tree != CT_NONE)
 			hist__print_graph(h, e, m->graph, out);
-		shown++;
 	}
 	if (h->nr_img) {
 		fprintf(out, "#\n# Mapped files whose code JIT records named (share of samples, file, cookie):\n");

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "browser.h"
 #include "outputs.h"
 
 /* A flame graph output: the first event's tree, an empty one when it has no samples. */
@@ -62,7 +63,14 @@ static int write_json(const struct output_view *v, FILE *out)
 	return 0;
 }
 
+/* The interactive browser on the terminal; @out is unused. */
+static int write_tui(const struct output_view *v, FILE *out)
+{
+	return v->live ? browser__run(v->live, v->query) : -ENOTTY;
+}
+
 static const struct output outputs[] = {
+	{"tui", false, write_tui},
 	{"stdio", false, write_stdio},
 	{"json", false, write_json},
 	{"svg", true, write_svg},

@@ -18,6 +18,9 @@
 #include "calltree.h"
 #include "hist.h"
 
+struct browser_source;
+struct browser_query;
+
 struct flame_info {
 	const char *file;  /* the recording */
 	const char *event; /* the event the samples are of */
@@ -37,6 +40,9 @@ struct output_view {
 	const struct report_meta *meta;
 	struct calltree *flame;	    /* the flame graph outputs' tree (hs[0]->flame_root in it) */
 	const struct flame_info *fi;
+	/* the browser: the histogram's source, for another sort or zoom, and the first query */
+	const struct browser_source *live;
+	const struct browser_query *query;
 };
 
 struct output {

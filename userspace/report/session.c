@@ -340,6 +340,14 @@ static int read_sections(struct session *s)
 		if (err && err != -EBADMSG)
 			return err;
 	}
+	/* jrec top's copies, in this machine's byte order */
+	err = s->side_jitdumps_len ? jrec_jitdumps__walk(s->side_jitdumps, s->side_jitdumps_len,
+							false, on_jitdump, s) : 0;
+	if (!err && s->side_perfmaps_len)
+		err = jrec_perfmaps__walk(s->side_perfmaps, s->side_perfmaps_len, false,
+					  on_perfmap_line, s);
+	if (err && err != -EBADMSG)
+		return err;
 	if (!perf_reader__jrec_feature(s->r, JREC_FEAT_JMMAP, &p, &len)) {
 		err = jmmap_reader__walk(p, len, swapped, on_jmmap, s);
 		if (err == -EBADMSG)

@@ -83,9 +83,38 @@ struct session {
 	 * section was read whole: they are skipped (Documentation/jrec-data.rst).
 	 */
 	bool skip_traced_mmaps;
+	/* jrec top's copies of jitdumps and perf-map lines (session__add_side_files()) */
+	const void *side_jitdumps, *side_perfmaps;
+	size_t side_jitdumps_len, side_perfmaps_len;
+	bool live; /* being recorded on this machine now (session__set_live()) */
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);
+/*
+ * Before session__load(): the JITDUMP and PERFMAP sections' payloads (their
+ * entries, as jitdump_copy__emit() and perfmap_watch__update() write them)
+ * of side files copied as they were written (jrec top, reading a recording
+ * still being made), read as if the recording held them. The bytes stay the
+ * caller's until session__close().
+ */
+static inline void session__add_side_files(struct session *s, const void *jitdumps, size_t jlen,
+					   const void *perfmaps, size_t plen)
+{
+	s->side_jitdumps = jitdumps;
+	s->side_jitdumps_len = jlen;
+	s->side_perfmaps = perfmaps;
+	s->side_perfmaps_len = plen;
+}
+/*
+ * Before session__load(): the recording is being made on this machine now
+ * (jrec top), so the running kernel is the recorded one, though the
+ * recording does not say which it is yet (its release and kernel symbols are
+ * written at its end).
+ */
+static inline void session__set_live(struct session *s)
+{
+	s->live = true;
+}
 /* Pass 1. 0 or -errno. */
 int session__load(struct session *s);
 void session__close(struct session *s);

@@ -7,7 +7,9 @@
  * command, its own function and its frames, the same whichever of them a
  * view asks for first and in which order (the table asks for the command
  * first, script for its own function, archive for the frames), and the same
- * as resolving each address alone.
+ * as resolving each address alone. A second recording, of a sample in
+ * anonymous code, is named by the perf-map lines that jrec top hands the
+ * session beside the recording (session__add_side_files()), and only then.
  */
 #include <link.h>
 #include <linux/perf_event.h>
@@ -17,6 +19,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "jrec-sections.h"
 #include "perf-writer.h"
 #include "report/samples.h"
 #include "report/session.h"
@@ -104,18 +108,18 @@ static uint64_t ip_of(int (*fn)(int))
 	return (uint64_t)(uintptr_t)fn + 4; /* inside, not at the symbol's start */
 }
 
-static int make_recording(const char *path, const char *exe)
+/*
+ * A recording's start: the attr, a COMM of @comm at 100, an MMAP2 of @name
+ * (@len bytes at @start, executable) at 200. 0 or -errno; *@w to free.
+ */
+static int start_recording(const char *path, struct perf_writer **w, const char *comm,
+			   uint64_t start, uint64_t len, const char *name)
 {
 	struct perf_event_attr attr = {0};
-	struct perf_writer *w = NULL;
-	uint64_t base = 0, id = 1;
-	uint64_t leaf = ip_of(leaf_fn), mid = ip_of(mid_fn), top = ip_of(top_fn);
-	const uint64_t chain0[] = {PERF_CONTEXT_USER, leaf, mid, top};
-	const uint64_t chain2[] = {PERF_CONTEXT_HV, 0x1234, PERF_CONTEXT_USER, leaf, mid};
+	uint64_t id = 1;
 	struct bytes r;
 	int err;
 
-	dl_iterate_phdr(first_phdr, &base);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_CPU_CLOCK;
 	attr.size = sizeof(attr);
@@ -125,22 +129,23 @@ static int make_recording(const char *path, const char *exe)
 	attr.exclude_guest = 1; /* as perf record and jrec record set it: the event is "cpu-clock" */
 	attr.mmap2 = 1;
 	attr.comm = 1;
-	err = perf_writer__new(path, &w);
+	*w = NULL;
+	err = perf_writer__new(path, w);
 	if (!err)
-		err = perf_writer__add_attr(w, &attr, &id, 1);
+		err = perf_writer__add_attr(*w, &attr, &id, 1);
 	if (!err)
-		err = perf_writer__begin(w);
+		err = perf_writer__begin(*w);
 	begin(&r, PERF_RECORD_COMM);
 	bytes__u32(&r, PID);
 	bytes__u32(&r, PID);
-	put_name(&r, "unit-comm");
+	put_name(&r, comm);
 	if (!err)
-		err = end(w, &r, 100);
+		err = end(*w, &r, 100);
 	begin(&r, PERF_RECORD_MMAP2);
 	bytes__u32(&r, PID);
 	bytes__u32(&r, PID);
-	bytes__u64(&r, base);
-	bytes__u64(&r, 64ULL << 20);
+	bytes__u64(&r, start);
+	bytes__u64(&r, len);
 	bytes__u64(&r, 0);
 	bytes__u32(&r, 0);
 	bytes__u32(&r, 0);
@@ -148,9 +153,23 @@ static int make_recording(const char *path, const char *exe)
 	bytes__u64(&r, 0);
 	bytes__u32(&r, PROT_READ | PROT_EXEC);
 	bytes__u32(&r, MAP_PRIVATE);
-	put_name(&r, exe);
+	put_name(&r, name);
 	if (!err)
-		err = end(w, &r, 200);
+		err = end(*w, &r, 200);
+	return err;
+}
+
+static int make_recording(const char *path, const char *exe)
+{
+	struct perf_writer *w;
+	uint64_t base = 0;
+	uint64_t leaf = ip_of(leaf_fn), mid = ip_of(mid_fn), top = ip_of(top_fn);
+	const uint64_t chain0[] = {PERF_CONTEXT_USER, leaf, mid, top};
+	const uint64_t chain2[] = {PERF_CONTEXT_HV, 0x1234, PERF_CONTEXT_USER, leaf, mid};
+	int err;
+
+	dl_iterate_phdr(first_phdr, &base);
+	err = start_recording(path, &w, "unit-comm", base, 64ULL << 20, exe);
 	if (!err)
 		err = sample(w, leaf, 1000, chain0, 4);
 	if (!err)
@@ -161,6 +180,82 @@ static int make_recording(const char *path, const char *exe)
 		err = perf_writer__finish(w);
 	perf_writer__free(w);
 	return err;
+}
+
+#define ANON_START 0x7f1234560000ull
+#define ANON_IP (ANON_START + 0x10)
+
+/* A COMM, an MMAP2 of anonymous code, one sample in it. */
+static int make_anon_recording(const char *path)
+{
+	struct perf_writer *w;
+	int err = start_recording(path, &w, "unit-jit", ANON_START, 0x10000, "//anon");
+
+	if (!err)
+		err = sample(w, ANON_IP, 1000, NULL, 0);
+	if (!err)
+		err = perf_writer__finish(w);
+	perf_writer__free(w);
+	return err;
+}
+
+/* The own function of the anonymous recording's one sample, through the pass. */
+static int anon_self(struct samples *it, const struct sample *smp, void *ctx)
+{
+	const char **sym = ctx;
+
+	*sym = samples__self(it)->sym;
+	return 0;
+}
+
+/* The sample's function in @path, with @side perf-map lines (or none) beside the recording. */
+static const char *anon_sym(const char *path, const struct buf *side, char *out, size_t len)
+{
+	char err[256];
+	const char *sym = NULL;
+	struct samples it;
+	struct session s;
+
+	snprintf(out, len, "(cannot load)");
+	if (session__open(&s, path, err, sizeof(err)))
+		return out;
+	if (side)
+		session__add_side_files(&s, NULL, 0, side->data, side->len);
+	if (!session__load(&s) && !samples__init(&it, &s)) {
+		if (!samples__for_each(&it, anon_self, NULL, &sym))
+			snprintf(out, len, "%s", sym ? sym : "(unnamed)");
+		samples__release(&it);
+	}
+	session__close(&s);
+	return out;
+}
+
+static void side_files(const char *dir)
+{
+	static const char line[] = "7f1234560000 100 side_fn";
+	struct jrec_perfmap_rec l = { 500, PID, line, sizeof(line) - 1 };
+	char path[64], map[64], sym[128];
+	struct buf side = BUF_INIT;
+
+	snprintf(map, sizeof(map), "/tmp/perf-%u.map", PID);
+	if (!access(map, F_OK)) {
+		skip("perf-map lines beside a recording name its anonymous code",
+		     "this machine has a perf map of the test's pid");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/anon.data", dir);
+	check(!make_anon_recording(path), "a recording of a sample in anonymous code is written");
+	anon_sym(path, NULL, sym, sizeof(sym));
+	check(!strcmp(sym, "(unnamed)"), "without side files the anonymous code is unnamed");
+	if (strcmp(sym, "(unnamed)"))
+		printf("# %s\n", sym);
+	check(!jrec_perfmaps__emit(&side, &l), "a PERFMAP entry is made");
+	anon_sym(path, &side, sym, sizeof(sym));
+	check(!strcmp(sym, "side_fn"), "with the perf-map line beside the recording it is side_fn");
+	if (strcmp(sym, "side_fn"))
+		printf("# %s\n", sym);
+	buf__release(&side);
+	unlink(path);
 }
 
 /* What one view saw of each sample, as text. */
@@ -304,6 +399,7 @@ int main(void)
 	check(strstr(a.s[2], "|1234|") == NULL, "a chain's hypervisor addresses are left out");
 	session__close(&s);
 	unlink(path);
+	side_files(dir);
 	rmdir(dir);
 	return tap_done();
 }

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * browser: the interactive view of a histogram on a terminal (ncurses), as
+ * perf report's and perf top's: the table with the stdio report's columns
+ * (hist__print_row()), an entry's call tree opened in place with the lines
+ * of -g (hist__print_graph()), a search, zooms into a shared object, a
+ * thread or a process, another sort, the view printed to a file, colours by
+ * share. The browser draws; its source counts (a callback builds the
+ * histogram for a query), so the report and top feed it alike.
+ */
+#ifndef JREC_BROWSER_H
+#define JREC_BROWSER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+/*
+ * What the view is narrowed to: each zoom on or off. By value, so that it
+ * holds across the sessions of a live source (top opens one per refresh).
+ */
+struct browser_zoom {
+	bool dso_set, pid_set, tid_set;
+	bool anon;		/* anonymous memory named dso_path, else a file */
+	char dso_path[512];	/* the file (its path and cookie) or the memory zoomed into */
+	struct jrec_cookie cookie;
+	char dso_name[128];	/* for the title */
+	uint32_t pid, tid;
+	char pid_comm[64], tid_comm[64]; /* their names, for the title */
+};
+
+/* Whether @a and @b narrow the view alike. */
+bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom *b);
+/* Whether @z keeps the samples of @pid/@tid, and a frame (or sample) at @res. */
+bool browser_zoom__keeps_task(const struct browser_zoom *z, uint32_t pid, uint32_t tid);
+bool browser_zoom__keeps_dso(const struct browser_zoom *z, const struct resolved *res);
+
+struct browser_query {
+	char sort[128]; /* the sort keys, as --sort takes them */
+	struct browser_zoom zoom;
+	bool trees;	/* count the call trees too (asked for when the first one is opened) */
+};
+
+struct browser_data {
+	const struct hist *h;	     /* sorted */
+	const struct report_meta *m; /* m->graph NULL: no call trees to open */
+	bool trees_later;	     /* m->graph NULL, but a query with trees gives them */
+};
+
+struct browser_source {
+	const char *name; /* "jrec report", "jrec top" */
+	/* The histogram for @q into *@d, valid until the next call: 0 or -errno. */
+	int (*build)(void *ctx, const struct browser_query *q, struct browser_data *d);
+	/*
+	 * Live views: called every @interval_ms; 1 when build() now gives
+	 * newer counts, 0 when not, -errno to end the browser.
+	 */
+	int (*tick)(void *ctx);
+	int interval_ms;
+	size_t max_rows; /* at most this many entries, 0: all */
+	/* the recording, for 'a' (jrec annotate on it); NULL: no annotate */
+	const char *file, *symfs;
+	void *ctx;
+};
+
+/*
+ * Whether standard input and output are a terminal the browser can draw on:
+ * TERM names one that ncurses knows, and it is not "dumb".
+ */
+bool browser__usable(void);
+
+/*
+ * Run the browser on the terminal of standard input and output until the
+ * user quits (q): 0, or the first -errno of the source or the terminal.
+ */
+int browser__run(const struct browser_source *src, const struct browser_query *q0);
+
+#endif
