@@ -657,11 +657,6 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		      !r->want_flame;
 	for (i = 0; i < r->nr_hs; i++) {
 		hist__set_sort(&r->hs[i], a->sort, bad, sizeof(bad));
-		/* as perf's table: a column that a filter of one value makes the same is left out */
-		if (r->f.nr_dsos == 1 && !strcmp(a->format, "stdio"))
-			hist__elide(&r->hs[i], SK_DSO);
-		if (r->f.nr_comms == 1 && !strcmp(a->format, "stdio"))
-			hist__elide(&r->hs[i], SK_COMM);
 		r->hs[i].children = r->children;
 		r->hs[i].flame_root = CT_NONE;
 	}

@@ -49,19 +49,6 @@ int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 	return 0;
 }
 
-void hist__elide(struct hist *h, enum sort_key key)
-{
-	size_t i, j;
-
-	if (!h->has[key] || h->nr_keys < 2)
-		return;
-	for (i = j = 0; i < h->nr_keys; i++)
-		if (h->keys[i] != key)
-			h->keys[j++] = h->keys[i];
-	h->nr_keys = j;
-	h->has[key] = false;
-}
-
 static uint64_t mix(uint64_t h, uint64_t v)
 {
 	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);

@@ -85,8 +85,6 @@ void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t 
 const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
-/* Leave key @key out (a column a filter makes the same everywhere), unless it is the only one. */
-void hist__elide(struct hist *h, enum sort_key key);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
 /*
