@@ -161,8 +161,9 @@ static int add_plt(struct elf_image *img)
 		    !gelf_getsym(ddata, (int)GELF_R_SYM(rela.r_info), &sym))
 			break;
 		name = elf_strptr(img->elf, dsh.sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
+		/* an entry of no symbol (an IRELATIVE one): "@plt", as perf 6.1 names it */
+		if (!name)
+			name = "";
 		if (base + (i + 1) * entsz > psh.sh_addr + psh.sh_size)
 			break;
 		err = symtab__add(&img->syms, base + i * entsz, entsz, name, STB_GLOBAL);

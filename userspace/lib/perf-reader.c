@@ -83,10 +83,40 @@ static void attr_name(struct pr_attr *a)
 					  "major-faults", "alignment-faults", "emulation-faults",
 					  "dummy", "bpf-output", "cgroup-switches" };
 
+	char mods[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	/*
+	 * perf's modifiers, for a file that names no event: the contexts
+	 * counted when any is excluded, the precision, and host/guest when
+	 * they differ from the default (guest excluded with u/k/h or p).
+	 */
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			mods[n++] = 'k';
+		if (!a->exclude_user)
+			mods[n++] = 'u';
+		if (!a->exclude_hv)
+			mods[n++] = 'h';
+		guest_default = true;
+	}
+	if (a->precise_ip) {
+		memcpy(mods + n, "ppp", a->precise_ip);
+		n += a->precise_ip;
+		guest_default = true;
+	}
+	if (a->exclude_host || a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			mods[n++] = 'H';
+		if (!a->exclude_guest)
+			mods[n++] = 'G';
+	}
+	mods[n] = 0;
 	if (a->type == PERF_TYPE_HARDWARE && a->config < sizeof(hw) / sizeof(hw[0]))
-		snprintf(a->name, sizeof(a->name), "%s", hw[a->config]);
+		snprintf(a->name, sizeof(a->name), "%s%s%s", hw[a->config], n ? ":" : "", mods);
 	else if (a->type == PERF_TYPE_SOFTWARE && a->config < sizeof(sw) / sizeof(sw[0]))
-		snprintf(a->name, sizeof(a->name), "%s", sw[a->config]);
+		snprintf(a->name, sizeof(a->name), "%s%s%s", sw[a->config], n ? ":" : "", mods);
 	else
 		snprintf(a->name, sizeof(a->name), "raw:%u:0x%llx", a->type,
 			 (unsigned long long)a->config);
@@ -109,6 +139,12 @@ static int parse_attr(struct perf_reader *r, const uint8_t *p, uint64_t asz, str
 	flags = perf_reader__u64(r, p + 40);
 	if (r->swapped)
 		flags = bitrev64(flags); /* bitfields are allocated from the other end */
+	a->exclude_user = flags & (1ULL << 4);
+	a->exclude_kernel = flags & (1ULL << 5);
+	a->exclude_hv = flags & (1ULL << 6);
+	a->precise_ip = (uint8_t)(flags >> 15 & 3);
+	a->exclude_host = flags & (1ULL << 19);
+	a->exclude_guest = flags & (1ULL << 20);
 	a->freq = flags & (1ULL << 10);
 	a->sample_id_all = flags & (1ULL << 18);
 	a->use_clockid = flags & (1ULL << 25);
@@ -532,6 +568,11 @@ const struct pr_attr *perf_reader__attr(const struct perf_reader *r, size_t i)
 uint64_t perf_reader__data_size(const struct perf_reader *r)
 {
 	return r->data.size;
+}
+
+uint64_t perf_reader__data_offset(const struct perf_reader *r)
+{
+	return r->data.offset;
 }
 
 const struct pr_attr *pr_attr_by_id(const struct perf_reader *r, uint64_t id)

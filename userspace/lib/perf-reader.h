@@ -33,6 +33,8 @@ struct pr_attr {
 	uint64_t sample_regs_user;
 	uint64_t sample_regs_intr;
 	bool freq;
+	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
+	uint8_t precise_ip;
 	bool sample_id_all;
 	bool use_clockid;
 	uint32_t clockid;
@@ -178,6 +180,14 @@ typedef int (*pr_event_fn)(const struct pr_event *ev, void *ctx);
 int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx);
 
 /*
+ * Decode the whole record at @rec, in file byte order (a copy of a walk's
+ * ev->raw, ev->size bytes), found at file offset @off, into @ev, which
+ * points into @rec. 0 or -EBADMSG.
+ */
+int perf_reader__decode(const struct perf_reader *r, const void *rec, uint64_t off,
+			struct pr_event *ev);
+
+/*
  * Let for_each_event() step over samples without decoding or passing them;
  * kernel-mode samples are still passed (a report's first pass starts loading
  * kernel symbols when it sees one).
@@ -190,6 +200,7 @@ uint64_t perf_reader__nr_bad(const struct perf_reader *r);
 size_t perf_reader__nr_attrs(const struct perf_reader *r);
 const struct pr_attr *perf_reader__attr(const struct perf_reader *r, size_t i);
 uint64_t perf_reader__data_size(const struct perf_reader *r);
+uint64_t perf_reader__data_offset(const struct perf_reader *r);
 
 /* The bytes of feature @feat, or -ENOENT. Private sections keep their prefix. */
 int perf_reader__feature(const struct perf_reader *r, unsigned int feat, const void **data,

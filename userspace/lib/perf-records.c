@@ -525,6 +525,21 @@ static int one_record(struct perf_reader *r, struct pr_event *ev, const uint8_t 
 	return fn(ev, ctx);
 }
 
+int perf_reader__decode(const struct perf_reader *r, const void *rec, uint64_t off,
+			struct pr_event *ev)
+{
+	ev->type = pr_u32(r, rec);
+	ev->misc = pr_u16(r, (const uint8_t *)rec + 4);
+	ev->size = pr_u16(r, (const uint8_t *)rec + 6);
+	ev->offset = off;
+	ev->raw = rec;
+	ev->attr = NULL;
+	memset(&ev->id, 0, sizeof(ev->id));
+	if (ev->size < 8)
+		return -EBADMSG;
+	return decode(r, ev, rec) ? -EBADMSG : 0;
+}
+
 static bool skipped(const struct perf_reader *r, const struct pr_event *ev)
 {
 	return ev->type == PERF_RECORD_SAMPLE && r->skip_samples &&

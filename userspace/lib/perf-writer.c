@@ -31,6 +31,7 @@ struct writer_attr {
 	struct perf_event_attr attr;
 	uint64_t *ids;
 	size_t nr_ids;
+	char *name; /* for EVENT_DESC, or NULL */
 };
 
 struct perf_writer {
@@ -99,6 +100,54 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 	a->nr_ids = nr_ids;
 	w->nr_attrs++;
 	return 0;
+}
+
+int perf_writer__name_attr(struct perf_writer *w, size_t idx, const char *name)
+{
+	char *n;
+
+	if (idx >= w->nr_attrs)
+		return -EINVAL;
+	n = strdup(name);
+	if (!n)
+		return -ENOMEM;
+	free(w->attrs[idx].name);
+	w->attrs[idx].name = n;
+	return 0;
+}
+
+/*
+ * perf's EVENT_DESC (read by perf-reader.c's read_event_names()): the
+ * number of events and the attr size, then for each event its attr, the
+ * number of its ids, its name as a perf string, and the ids. Events without
+ * a name get the empty one, which readers keep their own name for.
+ */
+static int event_desc_feature(struct perf_writer *w)
+{
+	struct buf b = BUF_INIT;
+	uint32_t nr = (uint32_t)w->nr_attrs, sz = sizeof(struct perf_event_attr), nids;
+	size_t i;
+	int err;
+
+	err = buf__append(&b, &nr, sizeof(nr));
+	if (!err)
+		err = buf__append(&b, &sz, sizeof(sz));
+	for (i = 0; i < w->nr_attrs && !err; i++) {
+		const struct writer_attr *a = &w->attrs[i];
+
+		nids = (uint32_t)a->nr_ids;
+		err = buf__append(&b, &a->attr, sz);
+		if (!err)
+			err = buf__append(&b, &nids, sizeof(nids));
+		if (!err)
+			err = buf__append_perf_string(&b, a->name ? a->name : "");
+		if (!err && nids)
+			err = buf__append(&b, a->ids, nids * sizeof(*a->ids));
+	}
+	if (!err)
+		err = perf_writer__add_feature(w, PERF_FEAT_EVENT_DESC, &b);
+	buf__release(&b);
+	return err;
 }
 
 static int write_header(struct perf_writer *w)
@@ -424,6 +473,12 @@ int perf_writer__finish(struct perf_writer *w)
 	err = perf_writer__flush(w);
 	if (!err && w->cctx && !w->feat[PERF_FEAT_COMPRESSED].data)
 		err = compressed_feature(w);
+	for (i = 0; i < w->nr_attrs && !err; i++) {
+		if (w->attrs[i].name && !w->feat[PERF_FEAT_EVENT_DESC].data) {
+			err = event_desc_feature(w);
+			break;
+		}
+	}
 	if (err)
 		return err;
 	/* perf's feature bitmap announces perf's ids only (see JREC_FEAT_FIRST) */
@@ -486,7 +541,10 @@ void perf_writer__free(struct perf_writer *w)
 	if (w->fd >= 0)
 		close(w->fd);
 	for (i = 0; i < w->nr_attrs; i++)
+	{
 		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
 	free(w->attrs);
 	for (i = 0; i < PERF_FILE_FEAT_BITS; i++)
 		buf__release(&w->feat[i]);

@@ -29,6 +29,14 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 			  const uint64_t *ids, size_t nr_ids);
 
 /*
+ * Name attribute @idx (in the order added) as perf record names an event
+ * in its EVENT_DESC section ("cpu-clock:u"), which perf's tools show
+ * instead of a name made from the attribute. Written by finish() when any
+ * attribute has a name. 0, -EINVAL or -ENOMEM.
+ */
+int perf_writer__name_attr(struct perf_writer *w, size_t idx, const char *name);
+
+/*
  * Compress the data section as `perf record -z` does, at zstd @level
  * (1..22), before perf_writer__begin(): the records go into one zstd
  * stream, flushed into PERF_RECORD_COMPRESSED records by a flush() that

@@ -172,7 +172,7 @@ static int setup_jmmap(struct record *r)
 
 			/* a workload not yet exec'ed only has jrec's own mappings */
 			err = jmmap_client__add_target(r->jm, pid, r->opts.system_wide,
-						       r->opts.argc == 0);
+						       r->opts.argc == 0 || r->opts.pid);
 			if (err) {
 				snprintf(r->jmmap_reason, sizeof(r->jmmap_reason),
 					 "cannot target the workload: %s", strerror(-err));
@@ -449,8 +449,18 @@ static int add_attrs(struct record *r)
 	}
 	if (!err)
 		err = perf_writer__add_attr(r->w, &r->attr, ids[0], n[0]);
+	if (!err) {
+		char name[64];
+
+		/* as perf names it: a user-only recording's event is "cpu-clock:u" */
+		snprintf(name, sizeof(name), "%s%s", r->event_name,
+			 r->attr.exclude_kernel && !r->opts.event.has_modifiers ? ":u" : "");
+		err = perf_writer__name_attr(r->w, 0, name);
+	}
 	if (!err && r->opts.off_cpu)
 		err = perf_writer__add_attr(r->w, &r->cs_attr, ids[1], n[1]);
+	if (!err && r->opts.off_cpu)
+		err = perf_writer__name_attr(r->w, 1, "context-switches");
 	free(ids[0]);
 	free(ids[1]);
 	return err;
@@ -575,7 +585,7 @@ int cmd_record(int argc, char **argv)
 		err = synth__process(&r, r.opts.pid);
 	else if (!err && r.opts.system_wide)
 		err = synth__all(&r);
-	if (!err && r.child > 0)
+	if (!err && r.child > 0 && !r.opts.pid)
 		err = watch__pid(&r, (uint32_t)r.child);
 	if (!err && r.opts.pid)
 		err = watch__pid(&r, (uint32_t)r.opts.pid);

@@ -35,32 +35,20 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-static void set_event(struct record *r, enum record_event ev)
+/* The sampled event of -e (event-spec.c), its exclusions and precision as perf sets them. */
+static void set_event(struct record *r, const struct event_spec *ev)
 {
 	struct perf_event_attr *a = &r->attr;
 
-	switch (ev) {
-	case RECORD_EV_CYCLES:
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_CPU_CYCLES;
-		r->event_name = "cycles";
-		break;
-	case RECORD_EV_INSTRUCTIONS:
-		a->type = PERF_TYPE_HARDWARE;
-		a->config = PERF_COUNT_HW_INSTRUCTIONS;
-		r->event_name = "instructions";
-		break;
-	case RECORD_EV_CPU_CLOCK:
-		a->type = PERF_TYPE_SOFTWARE;
-		a->config = PERF_COUNT_SW_CPU_CLOCK;
-		r->event_name = "cpu-clock";
-		break;
-	case RECORD_EV_TASK_CLOCK:
-		a->type = PERF_TYPE_SOFTWARE;
-		a->config = PERF_COUNT_SW_TASK_CLOCK;
-		r->event_name = "task-clock";
-		break;
-	}
+	a->type = ev->type;
+	a->config = ev->config;
+	a->exclude_user = ev->exclude_user;
+	a->exclude_kernel = ev->exclude_kernel;
+	a->exclude_hv = ev->exclude_hv;
+	a->exclude_guest = ev->exclude_guest;
+	a->exclude_host = ev->exclude_host;
+	a->precise_ip = ev->precise_ip;
+	r->event_name = ev->name;
 }
 
 /*
@@ -100,7 +88,7 @@ static void init_attr(struct record *r)
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	set_event(r, r->opts.event);
+	set_event(r, &r->opts.event);
 	if (r->opts.period) {
 		a->sample_period = r->opts.period;
 	} else {
@@ -116,8 +104,9 @@ static void init_attr(struct record *r)
 		a->sample_type |= PERF_SAMPLE_CPU;
 	callgraph__config_attr(r->opts.callgraph, r->opts.dump_size, a);
 	a->disabled = 1;
-	a->inherit = !r->opts.system_wide;
-	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide;
+	a->inherit = !r->opts.system_wide && !r->opts.no_inherit;
+	/* -p PID -- COMMAND samples PID only, from now */
+	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide && !r->opts.pid;
 	a->mmap = !r->mmap2_from_jmmap;
 	a->mmap2 = !r->mmap2_from_jmmap;
 	a->comm = 1;
@@ -154,6 +143,10 @@ static int target_tids(struct record *r, pid_t **tids, size_t *nr)
 	}
 	if (!r->opts.pid) {
 		t[n++] = r->child;
+		goto out;
+	}
+	if (r->opts.tid) {
+		t[n++] = r->opts.tid;
 		goto out;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)r->opts.pid);
@@ -206,7 +199,8 @@ static int open_one(struct record *r, pid_t tid, int cpu)
 			if (!r->opts.quiet)
 				fprintf(stderr, "jrec record: cycles not supported (no hardware "
 						"counters), falling back to cpu-clock\n");
-			set_event(r, RECORD_EV_CPU_CLOCK);
+			event_spec__parse("cpu-clock", &r->opts.event, NULL, 0);
+			set_event(r, &r->opts.event);
 			continue;
 		}
 		if ((errno == EACCES || errno == EPERM) && !r->attr.exclude_kernel) {

@@ -23,6 +23,8 @@ static void compact(struct record *r)
 {
 	size_t i, n = 0;
 
+	if (!r->nr_kaddrs)
+		return; /* no kernel sample, perhaps no array yet */
 	qsort(r->kaddrs, r->nr_kaddrs, sizeof(*r->kaddrs), cmp_u64);
 	for (i = 0; i < r->nr_kaddrs; i++)
 		if (!n || r->kaddrs[n - 1] != r->kaddrs[i])

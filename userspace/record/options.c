@@ -30,6 +30,7 @@ enum {
 	OPT_ARCHIVE,
 	OPT_CALL_GRAPH,
 	OPT_COMPRESSION_LEVEL,
+	OPT_NO_INHERIT,
 	OPT_OFF_CPU,
 	OPT_NO_PERFMAP_CODE,
 };
@@ -45,6 +46,8 @@ static const struct option long_opts[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "no-inherit", no_argument, NULL, OPT_NO_INHERIT },
+	{ "tid", required_argument, NULL, 't' },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "no-perfmap-code", no_argument, NULL, OPT_NO_PERFMAP_CODE },
@@ -60,7 +63,7 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: jrec record [OPTIONS] -- COMMAND [ARGS]\n"
-		"       jrec record [OPTIONS] -p PID\n"
+		"       jrec record [OPTIONS] -p PID|-t TID [-- COMMAND [ARGS]]\n"
 		"       jrec record [OPTIONS] -a [-- COMMAND [ARGS]]\n"
 		"\n"
 		"  -o, --output FILE       write to FILE (default jrec.data; an existing file\n"
@@ -68,8 +71,12 @@ static void usage(FILE *out)
 		"  -F, --freq HZ           sample at HZ samples per second (default %d; above\n"
 		"                          kernel.perf_event_max_sample_rate, lowered to it)\n"
 		"  -c, --count N           sample every N events instead\n"
-		"  -e, --event EVENT       cycles (default), instructions, cpu-clock, task-clock;\n"
-		"                          cycles falls back to cpu-clock without hardware counters\n"
+		"  -e, --event EVENT       the sampled event as perf names it: hardware (cycles,\n"
+		"                          the default, instructions, branch-misses...), software\n"
+		"                          (cpu-clock, task-clock, page-faults...), cache\n"
+		"                          (L1-dcache-load-misses...) or raw (rHEX), with perf's\n"
+		"                          modifiers :u :k :h :G :H :p; cycles falls back to\n"
+		"                          cpu-clock without hardware counters\n"
 		"  -g                      record call chains: frame pointers (--call-graph fp)\n"
 		"      --call-graph MODE   fp: frame pointers; dwarf[,SIZE]: copy the user\n"
 		"                          registers and SIZE bytes of user stack (default 8192)\n"
@@ -80,8 +87,12 @@ static void usage(FILE *out)
 		"      --off-cpu           also record where threads wait: every context switch\n"
 		"                          with its call chain (PERF_RECORD_SWITCH too), for\n"
 		"                          jrec report's offcpu-time event and wall-clock view\n"
-		"  -p, --pid PID           attach to a running process and its threads\n"
+		"  -p, --pid PID           attach to a running process and its threads; with a\n"
+		"                          COMMAND, record it while COMMAND runs (not COMMAND)\n"
+		"  -t, --tid TID           attach to one thread of a running process\n"
 		"  -a, --all-cpus          record the whole system\n"
+		"      --no-inherit        not the children the command starts, its own threads\n"
+		"                          neither (as perf's --no-inherit)\n"
 		"  -z, --compression-level[=N]\n"
 		"                          compress the records with zstd at level N (1-22,\n"
 		"                          default %d), as perf record -z does\n"
@@ -146,19 +157,22 @@ static int parse_pages(const char *s, unsigned int *pages)
 	return 0;
 }
 
-static int parse_event(const char *s, enum record_event *ev)
+/* The process of thread @tid (/proc/TID/status "Tgid:"), or -1. */
+static pid_t thread_group(pid_t tid)
 {
-	if (!strcmp(s, "cycles") || !strcmp(s, "cpu-cycles"))
-		*ev = RECORD_EV_CYCLES;
-	else if (!strcmp(s, "instructions"))
-		*ev = RECORD_EV_INSTRUCTIONS;
-	else if (!strcmp(s, "cpu-clock"))
-		*ev = RECORD_EV_CPU_CLOCK;
-	else if (!strcmp(s, "task-clock"))
-		*ev = RECORD_EV_TASK_CLOCK;
-	else
-		return -EINVAL;
-	return 0;
+	char path[64], line[256];
+	long tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %ld", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid > 0 && tgid <= INT32_MAX ? (pid_t)tgid : -1;
 }
 
 /* 0 to record, 1 when --help was printed, -EINVAL after printing the error. */
@@ -171,11 +185,12 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	o->output = DEFAULT_OUTPUT;
 	o->freq = DEFAULT_FREQ;
 	o->mmap_pages = DEFAULT_MMAP_PAGES;
+	event_spec__parse("cycles", &o->event, NULL, 0);
 	o->full_argc = argc;
 	o->full_argv = argv;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:azh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:t:azh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -194,13 +209,18 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			}
 			o->period = v;
 			break;
-		case 'e':
-			if (parse_event(optarg, &o->event)) {
-				fprintf(stderr, "jrec record: unknown event '%s' (cycles, "
-						"instructions, cpu-clock, task-clock)\n", optarg);
+		case 'e': {
+			char why[160];
+
+			if (event_spec__parse(optarg, &o->event, why, sizeof(why))) {
+				fprintf(stderr, "jrec record: -e: %s\n", why);
 				return -EINVAL;
 			}
 			o->event_given = 1;
+			break;
+		}
+		case OPT_NO_INHERIT:
+			o->no_inherit = 1;
 			break;
 		case 'g':
 			if (o->callgraph == CALLGRAPH_NONE)
@@ -237,6 +257,13 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 				return -EINVAL;
 			}
 			o->pid = (pid_t)v;
+			break;
+		case 't':
+			if (parse_u64(optarg, &v) || !v || v > INT32_MAX) {
+				fprintf(stderr, "jrec record: invalid thread id '%s'\n", optarg);
+				return -EINVAL;
+			}
+			o->tid = (pid_t)v;
 			break;
 		case 'a':
 			o->system_wide = 1;
@@ -282,8 +309,24 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	}
 	o->argc = argc - optind;
 	o->argv = argv + optind;
-	if (o->pid && (o->argc || o->system_wide)) {
-		fprintf(stderr, "jrec record: -p cannot be combined with a command or -a\n");
+	if (o->tid) {
+		/* -t TID: its process is the target, its one thread sampled */
+		pid_t tgid = thread_group(o->tid);
+
+		if (tgid <= 0) {
+			fprintf(stderr, "jrec record: -t %d: no such thread\n", (int)o->tid);
+			return -EINVAL;
+		}
+		if (o->pid && o->pid != tgid) {
+			fprintf(stderr, "jrec record: -t %d is not a thread of -p %d\n", (int)o->tid,
+				(int)o->pid);
+			return -EINVAL;
+		}
+		o->pid = tgid;
+	}
+	/* -p PID -- COMMAND: PID is recorded while COMMAND runs, as perf's */
+	if (o->pid && o->system_wide) {
+		fprintf(stderr, "jrec record: -p cannot be combined with -a\n");
 		return -EINVAL;
 	}
 	if (!o->pid && !o->argc && !o->system_wide) {

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
+#include "event-spec.h"
 #include "perf-writer.h"
 #include "bidcache.h"
 #include "callgraph.h"
@@ -16,19 +17,13 @@
 #include "jmmap-client.h"
 #include "perfmap-watch.h"
 
-enum record_event {
-	RECORD_EV_CYCLES,
-	RECORD_EV_INSTRUCTIONS,
-	RECORD_EV_CPU_CLOCK,
-	RECORD_EV_TASK_CLOCK,
-};
-
 struct record_opts {
 	const char *output;
 	uint64_t freq;	 /* samples per second, when period is 0 */
 	uint64_t period; /* -c */
-	enum record_event event;
+	struct event_spec event; /* -e, default cycles */
 	int event_given;
+	int no_inherit; /* --no-inherit: not the workload's children */
 	enum callgraph_mode callgraph;
 	uint32_t dump_size; /* --call-graph dwarf,SIZE */
 	unsigned int mmap_pages;
@@ -41,6 +36,7 @@ struct record_opts {
 	int archive; /* --archive: jrec archive the output when done */
 	int off_cpu;  /* --off-cpu: a context-switch event beside the sampling one */
 	pid_t pid;
+	pid_t tid; /* -t: only this thread of process pid */
 	int system_wide;
 	int argc;
 	char **argv;   /* the workload, NULL-terminated */

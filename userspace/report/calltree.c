@@ -288,14 +288,14 @@ long calltree__children_sorted(const struct calltree *t, uint32_t node, bool by_
 	return (long)nr;
 }
 
-static char *make_name(const struct ct_frame *f, bool params)
+static char *make_name(const struct ct_frame *f, int style)
 {
 	char buf[80], *dm, *s;
 
 	if (f->kind == CT_PROCESS)
 		return strdup(f->comm);
 	if (f->sym) {
-		dm = jrec_demangle(f->sym, params);
+		dm = style == SYM_RAW ? NULL : jrec_demangle(f->sym, style == SYM_PARAMS);
 		if (asprintf(&s, "%s%s%s", dm ? dm : f->sym, f->plt ? "@plt" : "",
 			     f->inlined ? " (inlined)" : "") < 0)
 			s = NULL;

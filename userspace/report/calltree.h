@@ -25,6 +25,9 @@ enum ct_kind {
 	CT_PROCESS, /* the command a flame graph's stacks start from */
 };
 
+/* How symbols are shown: demangled (perf's default), with C++ parameter lists (-v), as recorded. */
+enum sym_style { SYM_DEMANGLED = 0, SYM_PARAMS = 1, SYM_RAW = 2 };
+
 struct ct_frame {
 	const char *sym;  /* the symbol as recorded, NULL when unresolved (or a process) */
 	const char *comm; /* CT_PROCESS: the command */
@@ -57,7 +60,7 @@ struct calltree {
 	uint32_t *nidx; /* (parent, frame) -> node, ncap slots */
 	size_t ncap;
 	bool by_address; /* unresolved frames: one per address (perf's -g), else one per file */
-	bool sym_params; /* C++ names with their parameter lists (-v) */
+	int sym_params; /* enum sym_style */
 };
 
 /* The frame id of a resolved address; -ENOMEM. */

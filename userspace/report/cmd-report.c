@@ -2,6 +2,7 @@
 /* jrec report: read a recording and show where the samples went. */
 #include <errno.h>
 #include <getopt.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "browser.h"
 #include "commands.h"
 #include "filters.h"
+#include "header-info.h"
 #include "hist.h"
 #include "outputs.h"
 #include "pager.h"
@@ -38,22 +40,36 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
-	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym,srcline,buildid,\n"
-	"                          state (default comm,dso,sym)\n"
+	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
+	"                          srcline,srcfile,cpu,parent,buildid,state (default\n"
+	"                          comm,dso,sym)\n"
 	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
 	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
 	"                          first event's unless one is chosen so\n"
 	"      --wall              wall-clock time: on-CPU samples as time and the\n"
 	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
 	"                          one table that adds up to the threads' wall time\n"
+	"      --percentage MODE   with filters, shares of all samples (absolute, the\n"
+	"                          default) or of those the filters keep (relative)\n"
+	"  -t, --field-separator S columns apart by S, unaligned, no rule lines\n"
+	"  -G, --inverted          the call tree with the outermost caller first (-g caller)\n"
+	"      --max-stack N       use at most N frames of each call chain\n"
+	"      --no-demangle       C++ symbols as recorded (mangled)\n"
+	"  -p, --parent REGEX      the parent key (added to --sort): the first frame of\n"
+	"                          the chain matching REGEX (default ^sys_|^do_page_fault)\n"
+	"  -x, --exclude-other     only samples with such a parent\n"
+	"      --header            first what the recording says of itself, as perf's\n"
+	"      --header-only       only that\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
 	"  -c, --comm COMMS        only these commands\n"
 	"  -d, --dsos DSOS         only these shared objects (base name or path)\n"
 	"  -S, --symbols SYMS      only these symbols (percentages stay the whole\n"
 	"                          profile's; with call chains, their Children too)\n"
-	"      --time START,END    only samples in this range, in seconds as jrec script\n"
-	"                          prints them; either end may be empty\n"
+	"      --time RANGES       only samples in START,END (seconds; either end may be\n"
+	"                          empty; the end exact to the ns), several apart by\n"
+	"                          blanks, or percentages of the recording: A%-B% or\n"
+	"                          P%/N (the Nth slice of P%), apart by commas\n"
 	"      --percent-limit PCT hide entries (and with -g, branches) below PCT percent\n"
 	"      --children          rank by the samples whose call chain passes through each\n"
 	"                          entry (Children column), the default when the recording\n"
@@ -68,7 +84,8 @@ static const char report_usage[] =
 	"  -h, --help              this text\n";
 
 enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD,
-       OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL };
+       OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE,
+       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -94,6 +111,15 @@ static const struct option report_opts[] = {
 	{ "no-inline", no_argument, NULL, OPT_NO_INLINE },
 	{ "wall", no_argument, NULL, OPT_WALL },
 	{ "event", required_argument, NULL, 'e' },
+	{ "percentage", required_argument, NULL, OPT_PERCENTAGE },
+	{ "field-separator", required_argument, NULL, 't' },
+	{ "inverted", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "header", no_argument, NULL, OPT_HEADER },
+	{ "parent", required_argument, NULL, 'p' },
+	{ "exclude-other", no_argument, NULL, 'x' },
+	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -107,10 +133,17 @@ struct report {
 	struct hist *hs; /* one per event (attr) of the recording */
 	size_t nr_hs;
 	struct filters f;
-	bool need_srcline, need_comm, need_state;
+	bool need_srcline, need_srcfile, need_comm, need_parent, need_state;
+	regex_t parent_re; /* -p */
+	bool have_parent_re;
+	bool exclude_other; /* -x */
 	bool children;
 	bool wall; /* --wall: every event's samples as time, in hs[0] */
 	const char *event; /* -e: only this event's samples, NULL: all */
+	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
+	bool relative;		/* --percentage relative: shares of the samples the filters keep */
+	bool have_cpu;		/* the samples carry their CPU */
+	unsigned int max_stack; /* frames of a chain used, 0: all */
 	struct graph_opts graph; /* -g */
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
@@ -141,12 +174,34 @@ static double elapsed(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* The first frame of the chain whose function matches -p's pattern (perf's parent), or NULL. */
+static const char *find_parent(struct report *r, const struct sample_frames *fr)
+{
+	size_t i;
+
+	for (i = 0; i < fr->nr; i++)
+		if (fr->res[i].sym && !regexec(&r->parent_re, fr->res[i].sym, 0, NULL, 0))
+			return fr->res[i].sym;
+	return NULL;
+}
+
 static void fill_key(struct report *r, const struct sample *smp, const char *comm,
 		     const struct resolved *res, struct hist_key *k)
 {
 	hist_key__set(k, comm, smp->pid, smp->tid, res);
+	k->cpu = r->have_cpu ? (int32_t)smp->cpu : -1;
+	k->parent = r->parent;
 	if (r->need_srcline)
 		k->srcline = samples__srcline(&r->it, res);
+	if (r->need_srcfile) {
+		const char *line = samples__srcline_found(&r->it, res), *colon;
+		char file[512];
+
+		/* perf's srcfile: the file of the line, empty when no line table has it */
+		colon = line ? strrchr(line, ':') : NULL;
+		snprintf(file, sizeof(file), "%.*s", colon ? (int)(colon - line) : 0, line ? line : "");
+		k->srcfile = strpool__str(&r->s.strings, file);
+	}
 	if (r->need_state)
 		k->state = samples__state(&r->it);
 }
@@ -298,6 +353,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct report *r = ctx;
 	const struct sample_frames *fr;
+	struct sample_frames lim;
 	const struct resolved *res;
 	struct hist_key k, *self = NULL;
 	const char *comm;
@@ -306,18 +362,36 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 
 	if (r->progress && !(++r->done & 0xffff) && elapsed(&r->t0) > 1.0)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
+	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
+	/* --time selects the samples the report is of, as perf's; the other filters hide */
 	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
 	    !browser_zoom__keeps_task(&r->zoom, smp->pid, smp->tid))
 		return 0;
 	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
-	if (!filters__comm(&r->f, comm))
-		return 0;
-	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	res = samples__self(it);
-	if (!filters__dso(&r->f, res->dso, res->anon_name) || !browser_zoom__keeps_dso(&r->zoom, res))
+	if (!filters__comm(&r->f, comm) || !filters__dso(&r->f, res->dso, res->anon_name) ||
+	    !browser_zoom__keeps_dso(&r->zoom, res)) {
+		/* as perf's --percentage absolute: shares stay those of all samples */
+		if (!r->relative)
+			hist__count(h, smp->period);
 		return 0;
+	}
+	if (r->relative && !filters__sym(&r->f, res->sym))
+		return 0;
+	if (r->need_parent || r->exclude_other) {
+		err = samples__frames(it, &fr);
+		if (err)
+			return err;
+		r->parent = find_parent(r, fr);
+		if (r->exclude_other && !r->parent) {
+			/* -x: a sample without a parent is left out, its share kept (absolute) */
+			if (!r->relative)
+				hist__count(h, smp->period);
+			return 0;
+		}
+	}
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
 		fill_key(r, smp, comm, res, self);
@@ -333,6 +407,13 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (err || !(r->children || (self && (r->graph.mode != GRAPH_NONE || r->want_flame))))
 		return err;
 	err = samples__frames(it, &fr);
+	if (!err && r->max_stack && (fr->nr > r->max_stack || fr->nr_chain > r->max_stack)) {
+		/* --max-stack: the innermost frames only */
+		lim = *fr;
+		lim.nr = lim.nr > r->max_stack ? r->max_stack : lim.nr;
+		lim.nr_chain = lim.nr_chain > r->max_stack ? r->max_stack : lim.nr_chain;
+		fr = &lim;
+	}
 	if (!err && r->children)
 		err = add_children(r, h, smp, comm, self, fr);
 	if (!err && self && r->graph.mode != GRAPH_NONE)
@@ -347,6 +428,10 @@ struct report_args {
 	const char *input, *sort, *format, *output, *symfs;
 	bool plimit_set, quiet, no_pager, graph_set, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
+	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
+	int header;	  /* 1: --header, 2: --header-only */
+	const char *parent; /* -p's pattern, NULL: not given */
+	char sort_buf[256]; /* --sort with parent added */
 };
 
 /* 0, 1 after --help, or -EINVAL after the error is printed. */
@@ -357,7 +442,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:x", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -384,6 +469,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			a->graph_set = true;
 			if (!spec && optind < argc && argv[optind][0] != '-')
 				spec = argv[optind++];
+			a->graph_given = true;
 			/* a bare -g is perf's default: graph,0.5,caller */
 			if (graph_opts__parse(&r->graph, spec ? spec : "graph,0.5,caller")) {
 				fprintf(stderr, "jrec report: bad call graph '%s' "
@@ -405,9 +491,54 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			a->quiet = true;
 			break;
 		case 'v':
-			meta->sym_params = true;
-			r->ct.sym_params = r->flame.sym_params = true;
+			meta->sym_params = SYM_PARAMS;
+			r->ct.sym_params = r->flame.sym_params = SYM_PARAMS;
 			break;
+		case OPT_HEADER:
+			if (!a->header)
+				a->header = 1;
+			break;
+		case 'p':
+			a->parent = optarg;
+			break;
+		case 'x':
+			r->exclude_other = true;
+			break;
+		case OPT_HEADER_ONLY:
+			a->header = 2;
+			break;
+		case OPT_NO_DEMANGLE:
+			meta->sym_params = SYM_RAW;
+			r->ct.sym_params = r->flame.sym_params = SYM_RAW;
+			break;
+		case OPT_PERCENTAGE:
+			if (strcmp(optarg, "relative") && strcmp(optarg, "absolute")) {
+				fprintf(stderr, "jrec report: --percentage: '%s' is neither relative "
+						"nor absolute\n",
+					optarg);
+				return -EINVAL;
+			}
+			r->relative = !strcmp(optarg, "relative");
+			break;
+		case 't':
+			meta->field_sep = optarg;
+			break;
+		case 'G':
+			/* perf's --inverted: the call graph, outermost caller first */
+			a->graph_given = a->graph_set = true;
+			graph_opts__parse(&r->graph, "graph,0.5,caller");
+			break;
+		case OPT_MAX_STACK: {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || n > 0xffff) {
+				fprintf(stderr, "jrec report: --max-stack: bad number '%s'\n", optarg);
+				return -EINVAL;
+			}
+			r->max_stack = (unsigned int)n;
+			break;
+		}
 		case OPT_SYMFS:
 			a->symfs = optarg;
 			break;
@@ -458,6 +589,8 @@ static void graph_setup(struct report *r, const struct report_args *a, struct re
 static void set_needs(struct report *r, const struct hist *h)
 {
 	r->need_srcline = h->has[SK_SRCLINE];
+	r->need_srcfile = h->has[SK_SRCFILE];
+	r->need_parent = h->has[SK_PARENT];
 	r->need_state = h->has[SK_STATE];
 	r->need_comm = h->has[SK_COMM] || r->f.nr_comms || r->want_flame;
 }
@@ -466,19 +599,35 @@ static void set_needs(struct report *r, const struct hist *h)
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
  */
-static int prepare(struct report *r, const struct report_args *a, struct report_meta *meta)
+static int prepare(struct report *r, struct report_args *a, struct report_meta *meta)
 {
 	char err[512] = "", bad[64];
 	struct hist one = { 0 };
 	size_t i, nattr;
 	int ret;
 
+	if (a->parent && !strstr(a->sort, "parent")) {
+		/* as perf's -p: the parent key joins the sort */
+		snprintf(a->sort_buf, sizeof(a->sort_buf), "%s,parent", a->sort);
+		a->sort = a->sort_buf;
+	}
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' "
-				"(comm,pid,tid,dso,sym,srcline,buildid,state)\n", bad);
+				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid,state)\n",
+			bad);
 		return -EINVAL;
 	}
 	set_needs(r, &one);
+	if (r->need_parent || r->exclude_other) {
+		int rc = regcomp(&r->parent_re, a->parent ? a->parent : "^sys_|^do_page_fault",
+				 REG_EXTENDED | REG_NOSUB);
+
+		if (rc) {
+			fprintf(stderr, "jrec report: -p '%s': not a regular expression\n", a->parent);
+			return -EINVAL;
+		}
+		r->have_parent_re = true;
+	}
 	hist__release(&one);
 	ret = session__open(&r->s, a->input, err, sizeof(err));
 	if (ret) {
@@ -494,6 +643,9 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 	}
 	/* each event its own report, as perf does: periods of different events don't add up */
 	nattr = samples__nr_events(&r->it);
+	for (i = 0; i < nattr; i++)
+		if (samples__event(&r->it, i)->sample_type & PERF_SAMPLE_CPU)
+			r->have_cpu = true;
 	r->nr_hs = nattr ? nattr : 1;
 	r->hs = calloc(r->nr_hs, sizeof(*r->hs));
 	if (!r->hs) {
@@ -508,6 +660,9 @@ static int prepare(struct report *r, const struct report_args *a, struct report_
 		r->hs[i].children = r->children;
 		r->hs[i].flame_root = CT_NONE;
 	}
+	/* as perf report --stdio: each entry's call tree whenever the samples have chains */
+	if (!a->graph_given && !strcmp(a->format, "stdio") && samples__have_chains(&r->it))
+		graph_opts__parse(&r->graph, "graph,0.5");
 	/*
 	 * The browser opens call trees where there are chains, as with a bare
 	 * -g; they are counted when first opened (tui_build()), so that the
@@ -713,6 +868,8 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	}
 	view.hs = shown;
 	view.events = events;
+	if (a->header && !strcmp(fmt->name, "stdio"))
+		header_info__print(&r->s, a->input, out);
 	ret = outputs__write(fmt, &view, out);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
@@ -764,10 +921,29 @@ int cmd_report(int argc, char **argv)
 		status = JREC_EXIT_USAGE;
 		ret = -EINVAL;
 	}
+	if (!ret && a.header == 2) {
+		/* --header-only: what the recording says of itself, no pass over the samples */
+		header_info__print(&r.s, a.input, stdout);
+		ret = fflush(stdout) ? -EIO : 0;
+		status = ret ? 1 : 0;
+		session__close(&r.s);
+		samples__release(&r.it);
+		goto out;
+	}
 	if (!ret) {
 		ret = session__load(&r.s);
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+	}
+	if (!ret && filters__time_needs_bounds(&r.f)) {
+		uint64_t first, last;
+
+		ret = session__sample_span(&r.s, &first, &last);
+		if (!ret && filters__time_bounds(&r.f, first, last))
+			ret = -EINVAL;
+		if (ret)
+			fprintf(stderr, "jrec report: --time: %s\n",
+				ret == -ENOENT ? "the samples have no times" : "bad percentages");
 	}
 	if (!ret)
 		ret = check_events(&r, &a);
@@ -794,5 +970,7 @@ out:
 		hist__release(&r.hs[i]);
 	free(r.hs);
 	filters__release(&r.f);
+	if (r.have_parent_re)
+		regfree(&r.parent_re);
 	return status >= 0 ? status : ret ? 1 : 0;
 }

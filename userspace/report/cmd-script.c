@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jrec script: print a recording's events one per line, like perf script:
- *   COMM  TID [CPU] SEC.USEC: PERIOD EVENT:  IP SYM+0xOFF (DSO)
- * --show-mmap-events adds the kernel's MMAP/MMAP2 records, jmmap's
- * MMAP3/MUNMAP/EXEC records and the JIT loads known from jitdump and perf maps.
+ * jrec script: print a recording's samples in perf script's format
+ * (script-format.c), with perf's filters; --show-mmap-events adds the
+ * kernel's MMAP/MMAP2 records, jmmap's MMAP3/MUNMAP/EXEC records and the JIT
+ * loads known from jitdump and perf maps.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -12,9 +12,10 @@
 #include <string.h>
 
 #include "commands.h"
-#include "demangle.h"
+#include "filters.h"
 #include "jmmap-reader.h"
 #include "samples.h"
+#include "script-format.h"
 #include "script-switch.h"
 #include "session.h"
 
@@ -22,11 +23,28 @@ static const char script_usage[] =
 	"usage: jrec script [OPTIONS]\n"
 	"\n"
 	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"  -F, --fields LIST       the fields to print, perf's names: comm,tid,pid,time,cpu,\n"
+	"                          event,ip,sym,symoff,dso,period,srcline,addr; \"+f,-f\"\n"
+	"                          add to or remove from the defaults; \"TYPE:LIST\" for one\n"
+	"                          event type (hw, sw, trace, raw, break, synth)\n"
+	"  -G, --hide-call-graph   print the sample's own frame, not its call chain\n"
+	"      --max-stack N       print at most N frames of a call chain (default 127)\n"
+	"      --ns                times with nanoseconds\n"
+	"  -c, --comms LIST        only the samples of these commands\n"
+	"      --pid LIST          only the samples of these processes\n"
+	"      --tid LIST          only the samples of these threads\n"
+	"  -C, --cpu LIST          only the samples of these CPUs (\"0-3,6\")\n"
+	"  -S, --symbols LIST      only the samples in these functions\n"
+	"      --dsos LIST         only the samples in these files\n"
+	"      --time RANGES       only the samples in START,END (seconds; several apart\n"
+	"                          by blanks) or in percentages of the recording:\n"
+	"                          A%-B% or P%/N (the Nth slice of P%), apart by commas\n"
 	"      --show-mmap-events  also print mapping records: MMAP/MMAP2, jmmap's MMAP3,\n"
 	"                          MUNMAP and EXEC, and JIT code loads\n"
 	"      --show-task-events  also print COMM/FORK/EXIT records\n"
-	"      --no-inline         call chains without the functions inlined into their\n"
-	"                          frames (shown by default, from DWARF, as perf prints them)\n"
+	"      --inline            call chains with the functions inlined into their\n"
+	"                          frames, from DWARF, as perf script --inline prints them\n"
+	"                          (--no-inline, the default as perf script's, without)\n"
 	"      --show-switch-events\n"
 	"                          also print context switch records (PERF_RECORD_SWITCH\n"
 	"                          of jrec record --off-cpu); the waits they end are\n"
@@ -35,10 +53,23 @@ static const char script_usage[] =
 	"                          vmlinux and System.map under DIR\n"
 	"  -h, --help              this text\n";
 
-enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_INLINE, OPT_NO_INLINE, OPT_SWITCH };
+enum { OPT_MMAP = 256, OPT_TASK, OPT_SYMFS, OPT_MAX_STACK, OPT_NS, OPT_PID, OPT_TID, OPT_DSOS,
+       OPT_TIME, OPT_INLINE, OPT_NO_INLINE, OPT_SWITCH };
 
 static const struct option script_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
+	{ "fields", required_argument, NULL, 'F' },
+	{ "hide-call-graph", no_argument, NULL, 'G' },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+	{ "ns", no_argument, NULL, OPT_NS },
+	{ "comms", required_argument, NULL, 'c' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "symbols", required_argument, NULL, 'S' },
+	{ "dsos", required_argument, NULL, OPT_DSOS },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 	{ "show-task-events", no_argument, NULL, OPT_TASK },
 	{ "show-switch-events", no_argument, NULL, OPT_SWITCH },
@@ -52,6 +83,8 @@ static const struct option script_opts[] = {
 struct script {
 	struct session s;
 	struct samples it;
+	struct script_format fmt;
+	struct filters f;
 	bool mmaps, tasks, inline_frames, switches;
 	FILE *out;
 };
@@ -62,58 +95,27 @@ static void print_time(FILE *out, uint64_t t)
 		(unsigned long long)(t % 1000000000ULL / 1000));
 }
 
-static void print_sym(struct script *sc, uint64_t ip, const struct resolved *res)
+/* Whether the filters keep the current sample. */
+static bool keep(struct script *sc, struct samples *it, const struct sample *smp)
 {
-	char *dm;
+	const struct resolved *self;
 
-	fprintf(sc->out, "%16llx ", (unsigned long long)ip);
-	if (res->sym) {
-		dm = jrec_demangle(res->sym, false); /* as perf script: no parameter lists */
-		fprintf(sc->out, "%s%s+0x%llx", dm ? dm : res->sym, res->plt ? "@plt" : "",
-			(unsigned long long)(res->addr - res->sym_start));
-		free(dm);
-	} else {
-		fputs("[unknown]", sc->out);
-	}
-	/* an inlined function's frame, as perf prints it: the offset in the function it is in */
-	if (res->inlined)
-		fputs(" (inlined)", sc->out);
-	else
-		fprintf(sc->out, " (%s)",
-			res->dso ? res->dso->path : (res->anon_name ? res->anon_name : "[unknown]"));
+	if (!filters__task(&sc->f, smp->pid, smp->tid, smp->time) ||
+	    !filters__cpu(&sc->f, smp->cpu) || !filters__comm(&sc->f, samples__comm(it)))
+		return false;
+	if (!sc->f.nr_syms && !sc->f.nr_dsos)
+		return true;
+	self = samples__self(it);
+	return filters__dso(&sc->f, self->dso, self->anon_name) && filters__sym(&sc->f, self->sym);
 }
 
-/* A sample: its line, then its call chain's frames below it, each on a line of its own. */
 static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct script *sc = ctx;
-	const struct sample_frames *fr;
-	bool skipped = false;
-	size_t i;
-	int err;
 
-	fprintf(sc->out, "%16s %7u [%03u] ", samples__comm(it), smp->tid, smp->cpu);
-	print_time(sc->out, smp->time);
-	fprintf(sc->out, ": %10llu %s: ", (unsigned long long)smp->period, smp->event_name);
-	print_sym(sc, smp->ev->sample.ip, samples__self(it));
-	fputc('\n', sc->out);
-	err = samples__frames(it, &fr);
-	if (err)
-		return err;
-	/*
-	 * When the chain starts with the sample's own address, its function is
-	 * printed above: its frame is left out, the inlined ones before it kept.
-	 */
-	for (i = 0; i < fr->nr_chain; i++) {
-		if (fr->first_is_ip && !fr->res[i].inlined && !skipped) {
-			skipped = true;
-			continue;
-		}
-		fputs("\t", sc->out);
-		print_sym(sc, fr->ips[i], &fr->res[i]);
-		fputc('\n', sc->out);
-	}
-	return 0;
+	if (!keep(sc, it, smp))
+		return 0;
+	return script_format__sample(&sc->fmt, it, smp, sc->out);
 }
 
 static int on_record(const struct pr_event *ev, void *ctx)
@@ -247,19 +249,73 @@ static void print_jit_loads(struct script *sc)
 	}
 }
 
+/* A filter option's argument; 0 or JREC_EXIT_USAGE. */
+static int add_filter(struct script *sc, int kind, const char *opt, const char *arg)
+{
+	if (!filters__parse(&sc->f, kind, arg))
+		return 0;
+	fprintf(stderr, "jrec script: %s: bad argument '%s'\n", opt, arg);
+	return JREC_EXIT_USAGE;
+}
+
 int cmd_script(int argc, char **argv)
 {
-	struct script sc = { .inline_frames = true };
-	const char *input = "jrec.data", *symfs = NULL;
-	char err[512] = "";
-	int c, ret;
+	struct script sc = { .inline_frames = false }; /* perf script's default: no inlined frames */
+	const char *input = "jrec.data", *symfs = NULL, *time_arg = NULL;
+	char err[512] = "", *end;
+	uint64_t first, last;
+	unsigned long n;
+	int c, ret = 0;
 
+	script_format__init(&sc.fmt);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:h", script_opts, NULL)) != -1) {
+	while (!ret && (c = getopt_long(argc, argv, "i:F:Gc:C:S:h", script_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
+			break;
+		case 'F':
+			if (script_format__parse(&sc.fmt, optarg, err, sizeof(err))) {
+				fprintf(stderr, "jrec script: %s\n", err);
+				ret = JREC_EXIT_USAGE;
+			}
+			break;
+		case 'G':
+			sc.fmt.hide_chain = true;
+			break;
+		case OPT_MAX_STACK:
+			n = strtoul(optarg, &end, 10);
+			if (*end || !*optarg || n > 0xffff) {
+				fprintf(stderr, "jrec script: --max-stack: bad number '%s'\n", optarg);
+				ret = JREC_EXIT_USAGE;
+			}
+			sc.fmt.max_stack = (unsigned int)n;
+			break;
+		case OPT_NS:
+			sc.fmt.ns = true;
+			break;
+		case 'c':
+			ret = add_filter(&sc, 'c', "--comms", optarg);
+			break;
+		case OPT_PID:
+			ret = add_filter(&sc, 'p', "--pid", optarg);
+			break;
+		case OPT_TID:
+			ret = add_filter(&sc, 't', "--tid", optarg);
+			break;
+		case 'C':
+			ret = add_filter(&sc, 'C', "--cpu", optarg);
+			break;
+		case 'S':
+			ret = add_filter(&sc, 'S', "--symbols", optarg);
+			break;
+		case OPT_DSOS:
+			ret = add_filter(&sc, 'd', "--dsos", optarg);
+			break;
+		case OPT_TIME:
+			time_arg = optarg;
+			ret = add_filter(&sc, 'T', "--time", optarg);
 			break;
 		case OPT_MMAP:
 			sc.mmaps = true;
@@ -279,16 +335,26 @@ int cmd_script(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
-			return 0;
+			goto out_args;
 		default:
-			return cmd__bad_option("script", argv);
+			ret = cmd__bad_option("script", argv);
+			goto out_args;
 		}
+	}
+	if (ret)
+		goto out_args;
+	if (optind < argc) {
+		fprintf(stderr, "jrec script: unexpected argument '%s'; see 'jrec script --help'\n",
+			argv[optind]);
+		ret = JREC_EXIT_USAGE;
+		goto out_args;
 	}
 	sc.out = stdout;
 	ret = session__open(&sc.s, input, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "jrec script: %s\n", err[0] ? err : strerror(-ret));
-		return 1;
+		ret = 1;
+		goto out_args;
 	}
 	if (symfs && (ret = session__set_symfs(&sc.s, symfs))) {
 		fprintf(stderr, "jrec script: --symfs %s: %s\n", symfs, strerror(-ret));
@@ -300,14 +366,29 @@ int cmd_script(int argc, char **argv)
 		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
 		goto out;
 	}
+	if (filters__time_needs_bounds(&sc.f)) {
+		ret = session__sample_span(&sc.s, &first, &last);
+		if (!ret && filters__time_bounds(&sc.f, first, last))
+			ret = -EINVAL;
+		if (ret) {
+			fprintf(stderr, "jrec script: --time %s: %s\n", time_arg,
+				ret == -ENOENT ? "the samples have no times" : "bad percentages");
+			ret = ret == -ENOENT ? -ENOENT : JREC_EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (sc.mmaps) {
 		session__jmmap_walk(&sc.s, on_jmmap, &sc);
 		print_jit_loads(&sc);
 	}
 	ret = samples__init(&sc.it, &sc.s);
 	sc.it.inlines = sc.inline_frames;
+	if (!ret && (ret = script_format__setup(&sc.fmt, &sc.it, err, sizeof(err)))) {
+		fprintf(stderr, "jrec script: %s: %s\n", input, err);
+		goto out;
+	}
 	if (!ret)
-		ret = samples__for_each(&sc.it, on_sample, on_record, &sc);
+		ret = samples__for_each_ordered(&sc.it, on_sample, on_record, &sc);
 	if (ret) {
 		fprintf(stderr, "jrec script: %s: %s\n", input, strerror(-ret));
 		goto out;
@@ -318,5 +399,11 @@ int cmd_script(int argc, char **argv)
 out:
 	samples__release(&sc.it);
 	session__close(&sc.s);
-	return ret ? 1 : 0;
+	if (ret == JREC_EXIT_USAGE)
+		goto out_args;
+	ret = ret ? 1 : 0;
+out_args:
+	script_format__release(&sc.fmt);
+	filters__release(&sc.f);
+	return ret;
 }

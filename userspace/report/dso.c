@@ -354,9 +354,20 @@ void dso__load(struct dso_set *s, struct dso *d)
 	char hex[JREC_COOKIE_HEX_LEN], path[8300], mbuf[8300];
 	const char *mpath = machine_path(s, d->path, mbuf, sizeof(mbuf));
 	struct jrec_cookie now;
-	bool is_bid = d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len;
+	bool is_bid;
 
-	if (d->status != DSO_NOT_LOADED || try_archive(s, d))
+	if (d->status != DSO_NOT_LOADED)
+		return;
+	/*
+	 * A recording that gives no cookie for a file (perf writes build-ids
+	 * of some files only): the build-id of the file at the path, as perf
+	 * reads it, so that its separate debuginfo is found as for the others.
+	 */
+	if (!d->cookie.len && !access(mpath, R_OK) && !jrec_cookie_from_path(mpath, &now) &&
+	    now.kind == JMMAP_COOKIE_ELF_BUILD_ID)
+		d->cookie = now;
+	is_bid = d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len;
+	if (try_archive(s, d))
 		return;
 	jrec_cookie_hex(&d->cookie, hex);
 	if (is_bid) {

@@ -9,17 +9,36 @@
 
 struct dso;
 
+/* A --time range in ns, both ends included; 0 leaves that end open (perf's rule). */
+struct time_range {
+	uint64_t start, end;
+};
+
 struct filters {
-	uint32_t *pids, *tids;
-	size_t nr_pids, nr_tids;
+	uint32_t *pids, *tids, *cpus;
+	size_t nr_pids, nr_tids, nr_cpus;
 	char **comms, **dsos, **syms;
 	size_t nr_comms, nr_dsos, nr_syms;
 	bool has_time;
-	uint64_t t_start, t_end; /* ns, inclusive range */
+	struct time_range *ranges; /* ascending, apart */
+	size_t nr_ranges;
+	char *time_pct; /* a --time of percentages, until filters__time_bounds() */
 };
 
-/* @kind: 'p' pids, 't' tids, 'c' comms, 'd' dsos, 'S' symbols, 'T' time. 0 or -EINVAL. */
+/*
+ * @kind: 'p' pids, 't' tids, 'C' cpus ("0-3,5"), 'c' comms, 'd' dsos,
+ * 'S' symbols, 'T' time as perf takes it: "START,END" in seconds with up
+ * to 9 decimals, either end left out for open, several ranges apart by
+ * blanks ("1.5,2 3,4"); or percentages of the recording's span,
+ * "A%-B%[,...]" or "P%/N[,...]" (the Nth slice of P%), which
+ * filters__time_bounds() turns into times. 0 or -EINVAL.
+ */
 int filters__parse(struct filters *f, int kind, const char *arg);
+/* Whether --time was given in percentages. */
+bool filters__time_needs_bounds(const struct filters *f);
+/* The percentages of --time over [@first, @last], the samples' times. 0 or -EINVAL. */
+int filters__time_bounds(struct filters *f, uint64_t first, uint64_t last);
+bool filters__cpu(const struct filters *f, uint32_t cpu);
 /* "SEC.FRAC" into ns; -EINVAL on junk. */
 int filters__parse_seconds(const char *s, size_t len, uint64_t *ns);
 bool filters__task(const struct filters *f, uint32_t pid, uint32_t tid, uint64_t time);

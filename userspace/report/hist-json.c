@@ -80,6 +80,16 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"pid\": %u", e->k.pid);
 		if (h->has[SK_TID])
 			fprintf(out, ", \"tid\": %u", e->k.tid);
+		if (h->has[SK_CPU])
+			fprintf(out, ", \"cpu\": %d", (int)e->k.cpu);
+		if (h->has[SK_PARENT]) {
+			fputs(", \"parent\": ", out);
+			json__str(out, e->k.parent ? e->k.parent : "[other]");
+		}
+		if (h->has[SK_SRCFILE]) {
+			fputs(", \"srcfile\": ", out);
+			json__str(out, e->k.srcfile ? e->k.srcfile : "");
+		}
 		if (h->has[SK_DSO] || h->has[SK_BUILDID]) {
 			fputs(", \"dso\": ", out);
 			json__str(out, e->k.dso ? e->k.dso->path : (e->k.anon ? e->k.anon : "[unknown]"));

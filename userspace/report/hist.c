@@ -7,8 +7,9 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm",	 "pid",	    "tid",   "dso",
-					       "sym",	 "srcline", "buildid", "state" };
+static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid",	   "dso",
+					       "sym",	  "srcline", "buildid", "state",
+					       "cpu",	  "srcfile", "parent" };
 
 const char *hist__key_name(enum sort_key k)
 {
@@ -27,6 +28,8 @@ int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 		for (i = 0; i < SK_MAX; i++)
 			if (strlen(key_names[i]) == n && !strncmp(p, key_names[i], n))
 				break;
+		if (n == 6 && !strncmp(p, "symbol", n)) /* perf's name */
+			i = SK_SYM;
 		if (i == SK_MAX) {
 			snprintf(bad, badlen, "%.*s", (int)n, p);
 			return -EINVAL;
@@ -72,6 +75,12 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 		x = mix(x, (uintptr_t)k->srcline);
 	if (h->has[SK_STATE])
 		x = mix(x, (uintptr_t)k->state);
+	if (h->has[SK_SRCFILE])
+		x = mix(x, (uintptr_t)k->srcfile);
+	if (h->has[SK_CPU])
+		x = mix(x, (uint32_t)k->cpu);
+	if (h->has[SK_PARENT])
+		x = mix(x, (uintptr_t)k->parent);
 	return x;
 }
 
@@ -97,6 +106,12 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
 		return false;
 	if (h->has[SK_STATE] && a->state != b->state)
+		return false;
+	if (h->has[SK_SRCFILE] && a->srcfile != b->srcfile)
+		return false;
+	if (h->has[SK_CPU] && a->cpu != b->cpu)
+		return false;
+	if (h->has[SK_PARENT] && a->parent != b->parent)
 		return false;
 	return true;
 }
@@ -326,7 +341,7 @@ double hist__rank_pct(const struct hist *h, const struct hist_entry *e)
 	return hist__pct(h->children ? e->children : e->period, h->total_period);
 }
 
-const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, size_t len)
+const char *hist__sym_name(const struct hist_key *k, int style, char *buf, size_t len)
 {
 	char *dm;
 
@@ -334,7 +349,7 @@ const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, siz
 		snprintf(buf, len, "0x%016llx", (unsigned long long)k->addr);
 		return buf;
 	}
-	dm = jrec_demangle(k->sym, params);
+	dm = style == SYM_RAW ? NULL : jrec_demangle(k->sym, style == SYM_PARAMS);
 	snprintf(buf, len, "%s%s", dm ? dm : k->sym, k->plt ? "@plt" : "");
 	free(dm);
 	return buf;

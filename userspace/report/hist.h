@@ -15,7 +15,9 @@
 #include "calltree.h"
 #include "resolve.h"
 
-enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_MAX };
+enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_CPU,
+		SK_SRCFILE, SK_PARENT, SK_MAX };
+
 
 struct hist_key {
 	const char *comm;
@@ -35,6 +37,9 @@ struct hist_key {
 	uint64_t addr; /* when sym is NULL */
 	const char *srcline;
 	const char *state; /* the task state (offcpu.h's OFFCPU_STATE_*), a constant */
+	const char *srcfile; /* srcline's file, "" when no line table has it */
+	int32_t cpu;	     /* -1 when the samples carry none */
+	const char *parent;  /* the first frame matching -p's pattern (interned), or "[other]" */
 	char level;
 };
 
@@ -146,7 +151,8 @@ struct report_meta {
 	double percent_limit;
 	bool section_only; /* stdio: the next event's table, without the file's header */
 	const struct graph_opts *graph; /* -g, or NULL */
-	bool sym_params; /* -v: C++ names with their parameter lists */
+	int sym_params; /* enum sym_style */
+	const char *field_sep; /* -t: columns apart by this, unaligned, no rule lines */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
@@ -176,6 +182,6 @@ static inline double hist__pct(uint64_t v, uint64_t total)
 /* The share an entry is ranked and limited by: children in --children mode, else self. */
 double hist__rank_pct(const struct hist *h, const struct hist_entry *e);
 /* The symbol as shown: demangled, with "@plt"; into buf. */
-const char *hist__sym_name(const struct hist_key *k, bool params, char *buf, size_t len);
+const char *hist__sym_name(const struct hist_key *k, int style, char *buf, size_t len);
 
 #endif

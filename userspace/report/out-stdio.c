@@ -26,7 +26,7 @@ static void build_id_hex(const struct hist_key *k, char *buf)
 }
 
 /* One cell's text for key @key of entry @e. */
-static const char *cell(const struct hist_entry *e, enum sort_key key, bool params, char *buf,
+static const char *cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
 			size_t len)
 {
 	char sym[1024];
@@ -43,8 +43,16 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, bool para
 	case SK_DSO:
 		return dso_name(&e->k);
 	case SK_SYM:
-		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, params, sym, sizeof(sym)));
+		snprintf(buf, len, "[%c] %s", e->k.level, hist__sym_name(&e->k, style, sym, sizeof(sym)));
 		return buf;
+	case SK_CPU:
+		/* perf's: three digits, -001 when the samples carry no CPU */
+		snprintf(buf, len, "%3.3d", (int)e->k.cpu);
+		return buf;
+	case SK_SRCFILE:
+		return e->k.srcfile ? e->k.srcfile : "";
+	case SK_PARENT:
+		return e->k.parent ? e->k.parent : "[other]";
 	case SK_SRCLINE:
 		return e->k.srcline ? e->k.srcline : "??:0";
 	case SK_BUILDID:
@@ -57,8 +65,10 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, bool para
 	}
 }
 
-static const char *const headers[SK_MAX] = { "Command", "Pid",	 "Tid",	     "Shared Object",
-					      "Symbol",	 "Source:Line", "Build-ID", "State" };
+static const char *const headers[SK_MAX] = { "Command",	    "Pid",	    "Tid",
+					      "Shared Object", "Symbol",	    "Source:Line",
+					      "Build-ID",      "State",	    "CPU",
+					      "Source File",   "Parent symbol" };
 
 
 /* perf's way: 7975 samples print as "7K" */
@@ -71,7 +81,8 @@ static void print_count(FILE *out, const char *label, uint64_t n)
 		n /= 1000;
 		u++;
 	}
-	fprintf(out, "# %s: %llu%.*s", label, (unsigned long long)n, u ? 1 : 0, &units[u]);
+	/* a blank where the unit would be: "414  of event", as perf prints it */
+	fprintf(out, "# %s: %llu%c", label, (unsigned long long)n, units[u]);
 }
 
 void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX])
@@ -94,11 +105,33 @@ void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_
 	}
 }
 
+/* perf's percentage in a -t table: " 12.34% ", left-aligned in eight */
+static void print_sep_pct(FILE *out, double pct)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%.2f%%", pct);
+	fprintf(out, " %-7s", b);
+}
+
 void hist__print_columns(const struct hist *h, const struct report_meta *m,
 			 const size_t width[SK_MAX], FILE *out)
 {
+	const char *sep = m->field_sep;
 	size_t k;
 
+	if (sep) {
+		/* perf's -t: every column padded to its width, apart by the separator */
+		fprintf(out, "# %s", h->children ? "Children" : "Overhead");
+		if (h->children)
+			fprintf(out, "%s    Self", sep);
+		if (m->show_nr_samples)
+			fprintf(out, "%s     Samples", sep);
+		for (k = 0; k < h->nr_keys; k++)
+			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], headers[h->keys[k]]);
+		fputc('\n', out);
+		return;
+	}
 	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
 		m->show_nr_samples ? "       Samples" : "");
 	for (k = 0; k < h->nr_keys; k++)
@@ -118,9 +151,25 @@ void hist__print_columns(const struct hist *h, const struct report_meta *m,
 void hist__print_row(const struct hist *h, const struct hist_entry *e, const struct report_meta *m,
 		     const size_t width[SK_MAX], FILE *out)
 {
+	const char *sep = m->field_sep;
 	char buf[1200];
 	size_t k;
 
+	if (sep) {
+		print_sep_pct(out, hist__pct(h->children ? e->children : e->period, h->total_period));
+		if (h->children) {
+			fputs(sep, out);
+			print_sep_pct(out, hist__pct(e->period, h->total_period));
+		}
+		if (m->show_nr_samples)
+			fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
+		/* the last column unpadded, as perf prints it */
+		for (k = 0; k < h->nr_keys; k++)
+			fprintf(out, "%s%-*s", sep, k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
+				cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
+		fputc('\n', out);
+		return;
+	}
 	if (h->children)
 		fprintf(out, "  %7.2f%%", hist__pct(e->children, h->total_period));
 	fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
@@ -161,7 +210,8 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 	hist__print_title(h, m, out);
 	hist__stdio_widths(h, m, width);
 	hist__print_columns(h, m, width, out);
-	fputs("#\n", out);
+	if (!m->field_sep)
+		fputs("#\n", out);
 	for (i = 0; i < h->nr; i++) {
 		const struct hist_entry *e = &h->e[i];
 

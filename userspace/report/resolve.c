@@ -177,6 +177,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	memset(out, 0, sizeof(*out));
 	out->level = RES_USER;
 	out->addr = ip;
+	out->map_addr = ip;
 	if (kernel) {
 		resolve_kernel(s, ip, out);
 	} else {
@@ -245,6 +246,7 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 		struct dso *d = m->dso;
 
 		out->dso = d;
+		out->map_addr = ip - m->start + m->pgoff;
 		dso__load(&s->dsos, d);
 		if (d->img) {
 			const struct sym *sym;
@@ -293,15 +295,29 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 	}
 }
 
+static const char *srcline_found(struct session *s, const struct resolved *res, char *buf,
+				 size_t len)
+{
+	if (res->jit)
+		return jit_symbols__srcline(&s->jit, res->jit, res->addr, buf, len);
+	if (res->dso && res->dso->img)
+		return elf_image__srcline(res->dso->img, res->vaddr, buf, len);
+	return NULL;
+}
+
+const char *session__srcline_found(struct session *s, const struct resolved *res)
+{
+	char buf[512];
+	const char *line = srcline_found(s, res, buf, sizeof(buf));
+
+	return line ? strpool__str(&s->strings, line) : NULL;
+}
+
 const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res)
 {
 	char buf[512];
-	const char *line = NULL;
+	const char *line = srcline_found(s, res, buf, sizeof(buf));
 
-	if (res->jit)
-		line = jit_symbols__srcline(&s->jit, res->jit, res->addr, buf, sizeof(buf));
-	else if (res->dso && res->dso->img)
-		line = elf_image__srcline(res->dso->img, res->vaddr, buf, sizeof(buf));
 	if (!line && res->sym) {
 		/* perf's form when there is no line table: symbol+offset */
 		snprintf(buf, sizeof(buf), "%s+%llu", res->sym,

@@ -28,6 +28,8 @@ struct resolved {
 	char level;            /* enum res_kind */
 	const struct jit_sym *jit;
 	uint64_t vaddr;        /* for srcline in dso->img */
+	uint64_t map_addr;     /* perf's map-relative address: the file offset in a file's
+				* mapping, the address itself elsewhere */
 	enum dso_status why;   /* when sym is NULL */
 	const char *anon_name; /* "//anon", "[heap]"... when dso is NULL */
 	/* the sample times over which this address resolves the same; until 0: only now */
@@ -50,5 +52,7 @@ size_t session__inlines(struct session *s, const struct resolved *res, bool ret,
 			const char **names, size_t max);
 /* "file.c:12" for a resolved sample (interned), or a "dso[+addr]" fallback. */
 const char *session__srcline(struct session *s, uint32_t pid, const struct resolved *res);
+/* "file.c:12" for a resolved sample (interned), or NULL when no line table names it. */
+const char *session__srcline_found(struct session *s, const struct resolved *res);
 
 #endif

@@ -6,6 +6,7 @@
  * (resolve.c).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +150,11 @@ const struct resolved *samples__self(struct samples *it)
 const char *samples__srcline(struct samples *it, const struct resolved *res)
 {
 	return session__srcline(it->s, it->cur.pid, res);
+}
+
+const char *samples__srcline_found(struct samples *it, const struct resolved *res)
+{
+	return session__srcline_found(it->s, res);
 }
 
 /*
@@ -359,4 +365,71 @@ int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_reco
 
 	it->cs_event = cs_event(it);
 	return perf_reader__for_each_event(it->s->r, on_event, &p);
+}
+
+/* A record of the ordered pass: its copy at buf + pos. */
+struct ordered_rec {
+	uint64_t time, file_off;
+	size_t pos, seq;
+};
+
+struct ordered {
+	const struct perf_reader *r;
+	uint8_t *buf;
+	size_t len, cap;
+	struct ordered_rec *recs;
+	size_t nr, cap_recs;
+	uint64_t last_time;
+};
+
+static int collect(const struct pr_event *ev, void *arg)
+{
+	struct ordered *o = arg;
+	struct ordered_rec *rec;
+
+	if (array_grow(&o->buf, &o->cap, o->len + ev->size) ||
+	    array_grow(&o->recs, &o->cap_recs, o->nr + 1))
+		return -ENOMEM;
+	memcpy(o->buf + o->len, ev->raw, ev->size);
+	if (ev->id.has_time)
+		o->last_time = ev->id.time;
+	rec = &o->recs[o->nr];
+	rec->time = o->last_time;
+	rec->file_off = ev->offset;
+	rec->pos = o->len;
+	rec->seq = o->nr++;
+	o->len += ev->size;
+	return 0;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct ordered_rec *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+int samples__for_each_ordered(struct samples *it, sample_fn on_sample, record_fn on_record,
+			      void *ctx)
+{
+	struct pass p = { it, on_sample, on_record, ctx };
+	struct ordered o = { .r = it->s->r };
+	struct pr_event ev;
+	size_t i;
+	int err;
+
+	it->cs_event = cs_event(it);
+	err = perf_reader__for_each_event(it->s->r, collect, &o);
+	if (!err)
+		qsort(o.recs, o.nr, sizeof(*o.recs), by_time);
+	for (i = 0; i < o.nr && !err; i++) {
+		if (perf_reader__decode(o.r, o.buf + o.recs[i].pos, o.recs[i].file_off, &ev))
+			continue; /* counted as bad by the walk that copied it */
+		err = on_event(&ev, &p);
+	}
+	free(o.buf);
+	free(o.recs);
+	return err;
 }

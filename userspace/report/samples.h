@@ -92,6 +92,14 @@ typedef int (*record_fn)(const struct pr_event *ev, void *ctx);
  * non-zero return, which it returns; else 0 or -errno.
  */
 int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_record, void *ctx);
+/*
+ * The same in time order, as perf sorts a recording's records before it
+ * hands them on (its rings are written one after the other): records of
+ * the same time in file order, a record without a time after the one
+ * before it. Holds a copy of the data section while it runs.
+ */
+int samples__for_each_ordered(struct samples *it, sample_fn on_sample, record_fn on_record,
+			      void *ctx);
 
 /* The current sample's command at its time (interned), never NULL. */
 const char *samples__comm(struct samples *it);
@@ -101,6 +109,9 @@ const struct resolved *samples__self(struct samples *it);
 int samples__frames(struct samples *it, const struct sample_frames **out);
 /* "file.c:12" for a frame of the current sample (interned), or a "dso[+addr]" fallback. */
 const char *samples__srcline(struct samples *it, const struct resolved *res);
+
+/* "file.c:12" for a frame of the current sample (interned), or NULL when no line table has it. */
+const char *samples__srcline_found(struct samples *it, const struct resolved *res);
 
 /* The recording's events: how many, and each (NULL past the end). */
 size_t samples__nr_events(const struct samples *it);

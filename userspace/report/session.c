@@ -410,6 +410,45 @@ int session__load(struct session *s)
 	return err;
 }
 
+struct span {
+	uint64_t first, last;
+};
+
+static int span_event(const struct pr_event *ev, void *ctx)
+{
+	struct span *sp = ctx;
+
+	if (ev->type != PERF_RECORD_SAMPLE || !ev->id.has_time)
+		return 0;
+	if (ev->id.time < sp->first)
+		sp->first = ev->id.time;
+	if (ev->id.time > sp->last)
+		sp->last = ev->id.time;
+	return 0;
+}
+
+int session__sample_span(struct session *s, uint64_t *first, uint64_t *last)
+{
+	struct span sp = { UINT64_MAX, 0 };
+	const void *data;
+	size_t len;
+	int err;
+
+	if (!perf_reader__feature(s->r, PERF_FEAT_SAMPLE_TIME, &data, &len) && len >= 16) {
+		sp.first = perf_reader__u64(s->r, data);
+		sp.last = perf_reader__u64(s->r, (const uint8_t *)data + 8);
+	} else {
+		err = perf_reader__for_each_event(s->r, span_event, &sp);
+		if (err)
+			return err;
+	}
+	if (sp.first > sp.last)
+		return -ENOENT;
+	*first = sp.first;
+	*last = sp.last;
+	return 0;
+}
+
 void session__close(struct session *s)
 {
 	if (!s)

@@ -118,6 +118,12 @@ static inline void session__set_live(struct session *s)
 /* Pass 1. 0 or -errno. */
 int session__load(struct session *s);
 void session__close(struct session *s);
+/*
+ * The times of the recording's first and last samples: perf's SAMPLE_TIME
+ * section, or a walk over the samples when the file has none. 0, or
+ * -ENOENT when no sample has a time.
+ */
+int session__sample_span(struct session *s, uint64_t *first, uint64_t *last);
 
 /*
  * The module's records (the JMMAP section) to @fn, in order, as pass 1 read

@@ -100,7 +100,8 @@ static void finish(struct img *m, size_t data_start, size_t off)
 static size_t build(struct img *m, int swap)
 {
 	size_t off, rec, data_start;
-	uint64_t flags = (1ULL << 18) | (1ULL << 10) | (1ULL << 25); /* sample_id_all, freq, use_clockid */
+	/* sample_id_all, freq, use_clockid, and exclude_guest as perf record sets it */
+	uint64_t flags = (1ULL << 18) | (1ULL << 10) | (1ULL << 25) | (1ULL << 20);
 
 	memset(m, 0, sizeof(*m));
 	m->swap = swap;

@@ -126,6 +126,7 @@ static int start_recording(const char *path, struct perf_writer **w, const char 
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			   PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 	attr.sample_id_all = 1;
+	attr.exclude_guest = 1; /* as perf record and jrec record set it: the event is "cpu-clock" */
 	attr.mmap2 = 1;
 	attr.comm = 1;
 	*w = NULL;

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf script's sample format (script-format.h), as perf 6.1 prints it:
+ *
+ *   COMM  TID [CPU] SEC.USEC:     PERIOD EVENT:      IP SYM+0xOFF (DSO)
+ *
+ * or, for an event with call chains, the header line ending after the event
+ * name and each frame below it as "\t%16x SYM+0xOFF (DSO)", then a blank
+ * line. A frame in a file's mapping shows its map-relative address (the file
+ * offset), as perf 6.1 does; the header line shows the sample's own.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "perf-file.h"
+#include "perf-reader.h"
+#include "samples.h"
+#include "script-format.h"
+#include "session.h"
+
+#define SF_DEFAULT                                                                           \
+	(SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | SF_SYMOFF | SF_DSO | \
+	 SF_PERIOD)
+
+/* perf's field names; those jrec does not print have no bit */
+static const struct {
+	const char *name;
+	uint32_t bit;
+} field_names[] = {
+	{ "comm", SF_COMM },
+	{ "tid", SF_TID },
+	{ "pid", SF_PID },
+	{ "time", SF_TIME },
+	{ "cpu", SF_CPU },
+	{ "event", SF_EVENT },
+	{ "trace", SF_TRACE },
+	{ "ip", SF_IP },
+	{ "sym", SF_SYM },
+	{ "dso", SF_DSO },
+	{ "addr", SF_ADDR },
+	{ "symoff", SF_SYMOFF },
+	{ "srcline", SF_SRCLINE },
+	{ "period", SF_PERIOD },
+	{ "iregs", 0 },
+	{ "uregs", 0 },
+	{ "brstack", 0 },
+	{ "brstacksym", 0 },
+	{ "flags", 0 },
+	{ "data_src", 0 },
+	{ "weight", 0 },
+	{ "bpf-output", 0 },
+	{ "brstackinsn", 0 },
+	{ "brstackinsnlen", 0 },
+	{ "brstackoff", 0 },
+	{ "callindent", 0 },
+	{ "insn", 0 },
+	{ "insnlen", 0 },
+	{ "synth", 0 },
+	{ "phys_addr", 0 },
+	{ "metric", 0 },
+	{ "misc", 0 },
+	{ "srccode", 0 },
+	{ "ipc", 0 },
+	{ "tod", 0 },
+	{ "data_page_size", 0 },
+	{ "code_page_size", 0 },
+	{ "ins_lat", 0 },
+};
+
+/* The -F prefix of each type, and the word perf's messages use. */
+static const char *const type_prefix[SF_T_MAX] = { "hw", "sw", "trace", NULL,
+						   "raw", "break", "synth", NULL };
+
+void script_format__init(struct script_format *f)
+{
+	size_t t;
+
+	memset(f, 0, sizeof(*f));
+	for (t = 0; t < SF_T_MAX; t++)
+		f->fields[t] = SF_DEFAULT;
+	f->fields[SF_T_TRACE] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
+	f->fields[SF_T_SYNTH] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT;
+	f->fields[SF_T_RAW] |= SF_ADDR;
+	f->max_stack = 127; /* perf's kernel.perf_event_max_stack default */
+}
+
+static bool trace_valid(size_t t, uint32_t bit)
+{
+	return bit != SF_TRACE || t == SF_T_TRACE;
+}
+
+int script_format__parse(struct script_format *f, const char *arg, char *err, size_t errlen)
+{
+	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
+	const char *colon = strchr(arg, ':'), *p = arg;
+	int type = -1; /* all */
+	bool plusminus;
+	size_t t, i;
+
+	if (colon) {
+		for (t = 0; t < SF_T_MAX; t++)
+			if (type_prefix[t] && strlen(type_prefix[t]) == (size_t)(colon - arg) &&
+			    !strncmp(arg, type_prefix[t], (size_t)(colon - arg)))
+				type = (int)t;
+		if (type < 0) {
+			snprintf(err, errlen, "-F %s: invalid event type (hw, sw, trace, raw, break, synth)",
+				 arg);
+			return -EINVAL;
+		}
+		p = colon + 1;
+	} else if (!*arg) {
+		snprintf(err, errlen, "-F: cannot set the fields to none for every event type");
+		return -EINVAL;
+	}
+	plusminus = strchr(p, '+') || strchr(p, '-');
+	/* a list of plain fields replaces the defaults; +field and -field change them */
+	for (t = 0; t < SF_T_MAX && !plusminus; t++) {
+		if (type >= 0 && (int)t != type)
+			continue;
+		f->fields[t] = 0;
+		f->user_set[t] = true;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		uint32_t bit = 0;
+		bool known = false;
+
+		if (*p == '+' || *p == '-') {
+			if (change == SET)
+				goto badmix;
+			change = *p == '+' ? ADD : REMOVE;
+			p++;
+			n--;
+		} else {
+			if (change != SET && change != DEFAULT)
+				goto badmix;
+			change = SET;
+		}
+		for (i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++) {
+			if (strlen(field_names[i].name) == n && !strncmp(p, field_names[i].name, n)) {
+				bit = field_names[i].bit;
+				known = true;
+				break;
+			}
+		}
+		if (!known) {
+			snprintf(err, errlen, "-F: invalid field '%.*s'", (int)n, p);
+			return -EINVAL;
+		}
+		if (!bit && change != REMOVE) {
+			snprintf(err, errlen, "-F: perf's field '%.*s' is not printed by jrec", (int)n,
+				 p);
+			return -EINVAL;
+		}
+		for (t = 0; t < SF_T_MAX; t++) {
+			if ((type >= 0 && (int)t != type) || !trace_valid(t, bit))
+				continue;
+			if (change == REMOVE) {
+				f->fields[t] &= ~bit;
+				f->user_fields[t] &= ~bit;
+			} else {
+				f->fields[t] |= bit;
+				if (type < 0)
+					f->user_fields[t] |= bit;
+			}
+			f->user_set[t] = true;
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+badmix:
+	snprintf(err, errlen, "-F %s: cannot mix +field/-field with plain fields", arg);
+	return -EINVAL;
+}
+
+static size_t output_type(uint32_t attr_type)
+{
+	if (attr_type == 0x80000000u) /* PERF_TYPE_SYNTH */
+		return SF_T_SYNTH;
+	return attr_type < SF_T_SYNTH ? attr_type : SF_T_OTHER;
+}
+
+static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
+					 "event", "ip", "sym", "symoff", "dso",
+					 "period", "srcline", "addr", "trace" };
+
+/*
+ * The fields of one event with sample type @st: those its samples lack
+ * dropped, or an error when -F asked for one (perf's messages).
+ */
+static int event_fields(const struct script_format *f, const struct pr_attr *a, uint32_t *out,
+			char *err, size_t errlen)
+{
+	static const struct {
+		uint32_t fields;
+		uint64_t bit;
+		const char *what;
+	} needs[] = {
+		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID" }, { SF_TIME, PERF_SAMPLE_TIME, "TIME" },
+		{ SF_CPU, PERF_SAMPLE_CPU, "CPU" },	     { SF_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
+		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+	};
+	size_t t = output_type(a->type), i, b;
+	uint32_t fl = f->fields[t];
+
+	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
+		if (!(fl & needs[i].fields) || (a->sample_type & needs[i].bit))
+			continue;
+		if (f->user_fields[t] & fl & needs[i].fields) {
+			for (b = 0; !((1u << b) & fl & needs[i].fields); b++)
+				;
+			snprintf(err, errlen,
+				 "samples for '%s' event do not have %s attribute set; cannot print "
+				 "'%s' field",
+				 a->name, needs[i].what, field_msg[b]);
+			return -EINVAL;
+		}
+		fl &= ~needs[i].fields;
+	}
+	if (f->user_set[t]) {
+		if ((fl & SF_SYM) && !(a->sample_type & (PERF_SAMPLE_IP | PERF_SAMPLE_ADDR))) {
+			snprintf(err, errlen, "-F sym: the samples of '%s' have no address", a->name);
+			return -EINVAL;
+		}
+		if ((fl & SF_SYMOFF) && !(fl & SF_SYM)) {
+			snprintf(err, errlen, "-F symoff: the symbol (sym) is not selected");
+			return -EINVAL;
+		}
+		if ((fl & SF_SRCLINE) && !(fl & SF_IP)) {
+			snprintf(err, errlen, "-F srcline: the sample address (ip) is not selected");
+			return -EINVAL;
+		}
+		if ((fl & SF_TRACE) && t == SF_T_TRACE) {
+			snprintf(err, errlen, "-F trace: tracepoint fields are not printed by jrec");
+			return -EINVAL;
+		}
+	}
+	*out = fl & ~SF_TRACE;
+	return 0;
+}
+
+int script_format__setup(struct script_format *f, const struct samples *it, char *err,
+			 size_t errlen)
+{
+	size_t i, n = samples__nr_events(it);
+	int w, ret;
+
+	free(f->ev_fields);
+	free(f->ev_chain);
+	f->ev_fields = calloc(n ? n : 1, sizeof(*f->ev_fields));
+	f->ev_chain = calloc(n ? n : 1, sizeof(*f->ev_chain));
+	if (!f->ev_fields || !f->ev_chain)
+		return -ENOMEM;
+	f->nr_events = n;
+	f->name_width = 0;
+	for (i = 0; i < n; i++) {
+		const struct pr_attr *a = samples__event(it, i);
+
+		ret = event_fields(f, a, &f->ev_fields[i], err, errlen);
+		if (ret)
+			return ret;
+		f->ev_chain[i] = !f->hide_chain && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
+		w = (int)strlen(samples__event_name(it, i));
+		if (w > f->name_width)
+			f->name_width = w;
+	}
+	return 0;
+}
+
+/* "name+0xoff", "name" or "[unknown]" */
+static void print_symname(FILE *out, const struct resolved *res, bool off)
+{
+	char *dm;
+
+	if (!res->sym) {
+		fputs("[unknown]", out);
+		return;
+	}
+	dm = jrec_demangle(res->sym, false); /* as perf script: no parameter lists */
+	fprintf(out, "%s%s", dm ? dm : res->sym, res->plt ? "@plt" : "");
+	free(dm);
+	if (off)
+		fprintf(out, "+0x%llx", (unsigned long long)(res->addr - res->sym_start));
+}
+
+static const char *dso_name(const struct resolved *res)
+{
+	if (res->dso)
+		return res->dso->path;
+	return res->anon_name ? res->anon_name : "[unknown]";
+}
+
+/* What follows a frame's address: " sym (dso)" and "\n  srcline", as the fields ask. */
+static void print_frame_rest(struct samples *it, uint32_t fl, const struct resolved *res,
+			     FILE *out)
+{
+	if (fl & SF_SYM) {
+		fputc(' ', out);
+		print_symname(out, res, fl & SF_SYMOFF);
+	}
+	/* an inlined function's frame, as perf prints it: "(inlined)" where the file would be */
+	if ((fl & SF_DSO) && res->inlined)
+		fputs(" (inlined)", out);
+	else if (fl & SF_DSO)
+		fprintf(out, " (%s)", dso_name(res));
+	if (fl & SF_SRCLINE) {
+		const char *line = samples__srcline_found(it, res);
+
+		/* perf's fallback: the file's short name and the address */
+		if (line)
+			fprintf(out, "\n  %s", line);
+		else if (res->dso)
+			fprintf(out, "\n  %s[%llx]", res->dso->short_name,
+				(unsigned long long)res->map_addr);
+	}
+}
+
+static int print_chain(struct script_format *f, struct samples *it, uint32_t fl, FILE *out)
+{
+	const struct sample_frames *fr;
+	size_t i;
+	int err = samples__frames(it, &fr);
+
+	if (err)
+		return err;
+	for (i = 0; i < fr->nr_chain && i < f->max_stack; i++) {
+		const struct resolved *res = &fr->res[i];
+
+		if (fl & SF_IP)
+			fprintf(out, "\t%16llx",
+				(unsigned long long)(res->level == RES_KERNEL ? fr->ips[i]
+									      : res->map_addr));
+		print_frame_rest(it, fl, res, out);
+		fputc('\n', out);
+	}
+	return 0;
+}
+
+int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
+			  FILE *out)
+{
+	uint32_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
+	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
+	uint64_t t = smp->time;
+
+	if (!fl)
+		return 0;
+	if (fl & SF_COMM)
+		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
+	if ((fl & SF_PID) && (fl & SF_TID))
+		fprintf(out, "%5u/%-5u ", smp->pid, smp->tid);
+	else if (fl & SF_PID)
+		fprintf(out, "%5u ", smp->pid);
+	else if (fl & SF_TID)
+		fprintf(out, "%5u ", smp->tid);
+	if (fl & SF_CPU)
+		fprintf(out, "[%03u] ", smp->cpu);
+	if (fl & SF_TIME) {
+		char buf[48];
+
+		if (f->ns)
+			snprintf(buf, sizeof(buf), "%5llu.%09llu", (unsigned long long)(t / 1000000000ULL),
+				 (unsigned long long)(t % 1000000000ULL));
+		else
+			snprintf(buf, sizeof(buf), "%llu.%06llu", (unsigned long long)(t / 1000000000ULL),
+				 (unsigned long long)(t % 1000000000ULL / 1000));
+		fprintf(out, "%12s: ", buf);
+	}
+	if (fl & SF_PERIOD)
+		fprintf(out, "%10llu ", (unsigned long long)smp->period);
+	if (fl & SF_EVENT)
+		fprintf(out, "%*s: ", f->name_width, smp->event_name);
+	if (fl & SF_ADDR)
+		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
+	if (fl & SF_IP) {
+		fputc(chain ? '\n' : ' ', out);
+		if (chain) {
+			int err = print_chain(f, it, fl, out);
+
+			if (err)
+				return err;
+		} else {
+			fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.ip);
+			print_frame_rest(it, fl, samples__self(it), out);
+		}
+	}
+	fputc('\n', out);
+	return 0;
+}
+
+void script_format__release(struct script_format *f)
+{
+	if (!f)
+		return;
+	free(f->ev_fields);
+	free(f->ev_chain);
+	f->ev_fields = NULL;
+	f->ev_chain = NULL;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * script-format: perf script's sample format, the one FlameGraph,
+ * speedscope and the Firefox Profiler parse. The fields each event type
+ * prints (perf's defaults, or -F with perf's names, its "type:" prefix and
+ * its +field/-field forms), checked against what the recording's samples
+ * carry, and a sample's lines in perf's layout: a header line, the call
+ * chain's frames indented below it, innermost first, and a blank line after
+ * a sample with a chain.
+ */
+#ifndef JREC_SCRIPT_FORMAT_H
+#define JREC_SCRIPT_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct samples;
+struct sample;
+
+/* The fields jrec prints, by perf's names (script-format.c's table). */
+enum sf_field {
+	SF_COMM = 1u << 0,
+	SF_TID = 1u << 1,
+	SF_PID = 1u << 2,
+	SF_TIME = 1u << 3,
+	SF_CPU = 1u << 4,
+	SF_EVENT = 1u << 5,
+	SF_IP = 1u << 6,
+	SF_SYM = 1u << 7,
+	SF_SYMOFF = 1u << 8,
+	SF_DSO = 1u << 9,
+	SF_PERIOD = 1u << 10,
+	SF_SRCLINE = 1u << 11,
+	SF_ADDR = 1u << 12,
+	SF_TRACE = 1u << 13, /* a tracepoint's fields: in perf's defaults, not printed by jrec */
+};
+
+/* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
+enum sf_type { SF_T_HW, SF_T_SW, SF_T_TRACE, SF_T_CACHE, SF_T_RAW, SF_T_BREAK, SF_T_SYNTH,
+	       SF_T_OTHER, SF_T_MAX };
+
+struct script_format {
+	uint32_t fields[SF_T_MAX];
+	uint32_t user_fields[SF_T_MAX]; /* asked for by -F without a type: an error if missing */
+	bool user_set[SF_T_MAX];
+	bool hide_chain; /* -G */
+	bool ns;	 /* --ns: nanoseconds */
+	unsigned int max_stack;
+	/* per event of the recording, made by script_format__setup() */
+	uint32_t *ev_fields;
+	bool *ev_chain;
+	size_t nr_events;
+	int name_width;
+};
+
+/* perf's default fields. */
+void script_format__init(struct script_format *f);
+/*
+ * One -F argument, "[type:][+-]field,...". 0, or -EINVAL with the reason in
+ * @err (bad usage).
+ */
+int script_format__parse(struct script_format *f, const char *arg, char *err, size_t errlen);
+/*
+ * The fields of each event of @it's recording: a field -F asked for that
+ * the samples lack is an error (-EINVAL, @err names the event and field), a
+ * default one is dropped. 0, -EINVAL or -ENOMEM.
+ */
+int script_format__setup(struct script_format *f, const struct samples *it, char *err,
+			 size_t errlen);
+/* The current sample's lines. 0 or -errno. */
+int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
+			  FILE *out);
+void script_format__release(struct script_format *f);
+
+#endif
