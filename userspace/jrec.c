@@ -14,7 +14,7 @@ static const struct jrec_command commands[] = {
 	{ "top", cmd_top, "Show the live hot spots of the system, a process or a command" },
 	{ "script", cmd_script, "Read jrec.data (or perf.data) and print its events" },
 	{ "annotate", cmd_annotate, "Show the sampled functions' instructions with their shares" },
-	{ "archive", cmd_archive, "Store the symbols of the sampled files in the recording" },
+	{ "archive", cmd_archive, "Store what the sampled files say (symbols, lines, code) in the recording" },
 	{ "buildid-cache", cmd_buildid_cache, "List, remove and prune the build-id cache" },
 };
 
