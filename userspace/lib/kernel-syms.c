@@ -156,6 +156,18 @@ int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, ui
 	return 0;
 }
 
+bool kernel_syms__in_core(const struct kernel_syms *k, uint64_t addr)
+{
+	size_t lo, hi;
+
+	/* sorted by address: the kernel's own symbols from the first to the last with module 0 */
+	for (lo = 0; lo < k->tab.nr && k->tab.syms[lo].module; lo++)
+		;
+	for (hi = k->tab.nr; hi > lo && k->tab.syms[hi - 1].module; hi--)
+		;
+	return lo < hi && addr >= k->tab.syms[lo].start && addr < k->tab.syms[hi - 1].end;
+}
+
 int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text)
 {
 	uint64_t delta;

@@ -6,6 +6,7 @@
 #ifndef JREC_KERNEL_SYMS_H
 #define JREC_KERNEL_SYMS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,11 @@ int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len);
  * image) with @text_addr the link-time _text. 0 or -errno.
  */
 int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, uint64_t text_addr);
+/*
+ * Whether @addr lies within the kernel's own symbols (not a module's): from
+ * the first of them to the end of the last. @k finished (symtab__finish()).
+ */
+bool kernel_syms__in_core(const struct kernel_syms *k, uint64_t addr);
 /* Move every symbol so that _text lands on @recorded_text. -ENOENT without _text. */
 int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text);
 /* The index of module @name ("[name]"), added if new; @name must outlive @k. */

@@ -53,6 +53,9 @@ static void resolve_kernel(struct session *s, uint64_t ip, struct resolved *out)
 		out->sym_start = sym->start;
 	} else {
 		out->why = s->have_ksyms ? DSO_NO_SYMBOL : DSO_KERNEL_NOSYMS;
+		/* outside the kernel's own code and every module known: perf's [unknown] */
+		if (s->have_ksyms && !kernel_syms__in_core(&s->ksyms, ip))
+			mod = "[unknown]";
 	}
 	out->dso = dso_set__get(&s->dsos, mod, NULL);
 	if (out->dso && out->dso->status == DSO_NOT_LOADED)

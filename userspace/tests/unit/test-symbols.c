@@ -50,6 +50,13 @@ static void kernel(void)
 	      "module symbols stay at their load address and name their module");
 	s = symtab__find(&k.tab, 0xffffffff81000310ULL + delta);
 	check(!s || strcmp(s->name, "some_data"), "data symbols are not text");
+	check(kernel_syms__in_core(&k, 0xffffffff81000150ULL + delta) &&
+		  kernel_syms__in_core(&k, 0xffffffff81000400ULL + delta) &&
+		  !kernel_syms__in_core(&k, 0xffffffff81000000ULL + delta - 1) &&
+		  !kernel_syms__in_core(&k, 0xffffffffc0001010ULL) &&
+		  !kernel_syms__in_core(&k, 0xffffffffc0800000ULL),
+	      "the kernel's own code: from its first symbol to its last one's end, not a module's "
+	      "(an address there without symbol is perf's [unknown])");
 	kernel_syms__release(&k);
 }
 
