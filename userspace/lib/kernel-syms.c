@@ -51,12 +51,19 @@ static int parse_hex(const char *s, const char *end, uint64_t *v, const char **n
 	return 0;
 }
 
-/*
- * Parse @text (@len bytes and room for a NUL after them; malloc'd, or an
- * anonymous mapping of @map_len bytes) in place; @k owns it from here on, on
- * failure too.
- */
-static int parse_owned(struct kernel_syms *k, char *text, size_t len, size_t map_len)
+static size_t count_lines(const char *p, size_t len)
+{
+	const char *end = p + len;
+	size_t n = 0;
+
+	while ((p = memchr(p, '\n', (size_t)(end - p)))) {
+		n++;
+		p++;
+	}
+	return n;
+}
+
+int kernel_syms__parse_owned(struct kernel_syms *k, char *text, size_t len, size_t map_len)
 {
 	char *p, *end;
 	int err;
@@ -65,8 +72,8 @@ static int parse_owned(struct kernel_syms *k, char *text, size_t len, size_t map
 	k->text = text;
 	k->text_map_len = map_len;
 	k->text[len] = 0;
-	/* about one symbol per 40 bytes of kallsyms text: grow once, not twelve times */
-	err = symtab__reserve(&k->tab, len / 40 + 16);
+	/* at most a symbol a line: room for them all at once, not grown twelve times */
+	err = symtab__reserve(&k->tab, count_lines(text, len) + 1);
 	if (err)
 		goto out_err;
 	err = module_index(k, "[kernel.kallsyms]");
@@ -131,7 +138,7 @@ int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len)
 		return -ENOMEM;
 	}
 	memcpy(text, buf, len);
-	return parse_owned(k, text, len, map_len);
+	return kernel_syms__parse_owned(k, text, len, map_len);
 }
 
 int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, uint64_t text_addr)
@@ -156,15 +163,27 @@ int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, ui
 	return 0;
 }
 
-bool kernel_syms__in_core(const struct kernel_syms *k, uint64_t addr)
+bool kernel_syms__in_core(struct kernel_syms *k, uint64_t addr)
 {
 	size_t lo, hi;
 
-	/* sorted by address: the kernel's own symbols from the first to the last with module 0 */
-	for (lo = 0; lo < k->tab.nr && k->tab.syms[lo].module; lo++)
-		;
-	for (hi = k->tab.nr; hi > lo && k->tab.syms[hi - 1].module; hi--)
-		;
+	/*
+	 * Sorted by address: the kernel's own symbols run from the first to the
+	 * last with module 0. The indices are kept until the table grows (more
+	 * symbols are added, then finished); relocation moves addresses, not
+	 * order, so they are read here each time.
+	 */
+	if (k->core_nr != k->tab.nr || !k->core_nr) {
+		for (lo = 0; lo < k->tab.nr && k->tab.syms[lo].module; lo++)
+			;
+		for (hi = k->tab.nr; hi > lo && k->tab.syms[hi - 1].module; hi--)
+			;
+		k->core_lo = lo;
+		k->core_hi = hi;
+		k->core_nr = k->tab.nr;
+	}
+	lo = k->core_lo;
+	hi = k->core_hi;
 	return lo < hi && addr >= k->tab.syms[lo].start && addr < k->tab.syms[hi - 1].end;
 }
 

@@ -20,10 +20,18 @@ struct kernel_syms {
 	const char **modules; /* modules[0] = "[kernel.kallsyms]", others "[name]" */
 	size_t nr_modules, cap_modules;
 	uint64_t text_addr; /* _text in the table as parsed, 0 if absent */
+	/* kernel_syms__in_core()'s memo: the core kernel's first and last symbol, for core_nr symbols */
+	size_t core_lo, core_hi, core_nr;
 };
 
 /* Parse "ADDR TYPE NAME [MODULE]" lines (kallsyms and System.map). 0 or -errno. */
 int kernel_syms__parse(struct kernel_syms *k, const char *buf, size_t len);
+/*
+ * The same, in place: @text has @len bytes and room for a NUL after them; it
+ * is malloc'd, or a mapping of @map_len bytes to munmap(). @k owns it from
+ * here on, on failure too.
+ */
+int kernel_syms__parse_owned(struct kernel_syms *k, char *text, size_t len, size_t map_len);
 /*
  * Take the function symbols of a vmlinux (@tab, names owned by the caller's
  * image) with @text_addr the link-time _text. 0 or -errno.
@@ -33,7 +41,7 @@ int kernel_syms__from_symtab(struct kernel_syms *k, const struct symtab *tab, ui
  * Whether @addr lies within the kernel's own symbols (not a module's): from
  * the first of them to the end of the last. @k finished (symtab__finish()).
  */
-bool kernel_syms__in_core(const struct kernel_syms *k, uint64_t addr);
+bool kernel_syms__in_core(struct kernel_syms *k, uint64_t addr);
 /* Move every symbol so that _text lands on @recorded_text. -ENOENT without _text. */
 int kernel_syms__relocate(struct kernel_syms *k, uint64_t recorded_text);
 /* The index of module @name ("[name]"), added if new; @name must outlive @k. */
