@@ -1,13 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0
 /* disasm: capstone for the machines jrec annotates (disasm.h). */
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "disasm.h"
+
+/*
+ * capstone is loaded when the first disassembler is made, not linked: only
+ * annotate uses it, and loading it relocates megabytes of its tables, which
+ * every other command would carry in memory for nothing. The soname is the
+ * one of the headers built against.
+ */
+#define CS_STR2(x) #x
+#define CS_STR(x) CS_STR2(x)
+#define CS_SONAME "libcapstone.so." CS_STR(CS_API_MAJOR)
+
+static struct {
+	cs_err (*open)(cs_arch arch, cs_mode mode, csh *handle);
+	cs_err (*option)(csh handle, cs_opt_type type, size_t value);
+	cs_insn *(*malloc)(csh handle);
+	cs_err (*close)(csh *handle);
+	void (*free)(cs_insn *insn, size_t count);
+	bool (*disasm_iter)(csh handle, const uint8_t **code, size_t *size, uint64_t *address,
+			    cs_insn *insn);
+	bool ok;
+} cs;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+/* dlsym()'s data pointer into function pointer @fn: the bits copied, as POSIX allows. */
+static bool cs_sym(void *lib, const char *name, void *fn)
+{
+	void *p = dlsym(lib, name);
+
+	memcpy(fn, &p, sizeof(p));
+	return p != NULL;
+}
+
+static void cs_load(void)
+{
+	void *lib = dlopen(CS_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!lib)
+		return;
+	cs.ok = cs_sym(lib, "cs_open", &cs.open) && cs_sym(lib, "cs_option", &cs.option) &&
+		cs_sym(lib, "cs_malloc", &cs.malloc) && cs_sym(lib, "cs_close", &cs.close) &&
+		cs_sym(lib, "cs_free", &cs.free) && cs_sym(lib, "cs_disasm_iter", &cs.disasm_iter);
+	if (!cs.ok)
+		dlclose(lib);
+}
+
+const char *disasm__library(void)
+{
+	return CS_SONAME;
+}
 
 struct disasm {
 	csh h;
@@ -49,21 +100,24 @@ int disasm__new(uint16_t machine, enum disasm_syntax syntax, struct disasm **out
 	default:
 		return -EPROTONOSUPPORT;
 	}
+	pthread_once(&cs_once, cs_load);
+	if (!cs.ok)
+		return -ELIBACC;
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	d->machine = machine;
-	if (cs_open(arch, mode, &d->h) != CS_ERR_OK) {
+	if (cs.open(arch, mode, &d->h) != CS_ERR_OK) {
 		free(d);
 		return -EINVAL;
 	}
-	cs_option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs.option(d->h, CS_OPT_DETAIL, CS_OPT_ON);
 	if (machine == EM_X86_64)
-		cs_option(d->h, CS_OPT_SYNTAX,
+		cs.option(d->h, CS_OPT_SYNTAX,
 			  syntax == DISASM_INTEL ? CS_OPT_SYNTAX_INTEL : CS_OPT_SYNTAX_ATT);
-	d->insn = cs_malloc(d->h);
+	d->insn = cs.malloc(d->h);
 	if (!d->insn) {
-		cs_close(&d->h);
+		cs.close(&d->h);
 		free(d);
 		return -ENOMEM;
 	}
@@ -76,8 +130,8 @@ void disasm__delete(struct disasm *d)
 	if (!d)
 		return;
 	if (d->insn)
-		cs_free(d->insn, 1);
-	cs_close(&d->h);
+		cs.free(d->insn, 1);
+	cs.close(&d->h);
 	free(d);
 }
 
@@ -116,7 +170,7 @@ size_t disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t a
 	out->addr = addr;
 	if (!len)
 		return 0;
-	if (!cs_disasm_iter(d->h, &p, &left, &a, in)) {
+	if (!cs.disasm_iter(d->h, &p, &left, &a, in)) {
 		out->size = 1;
 		out->bytes[0] = code[0];
 		snprintf(out->mnemonic, sizeof(out->mnemonic), ".byte");

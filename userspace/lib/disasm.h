@@ -34,9 +34,15 @@ struct disasm;
 bool disasm__supported(uint16_t machine);
 /* "x86-64", "aarch64" or "EM_<n>", for messages. */
 const char *disasm__machine_name(uint16_t machine, char *buf, size_t len);
-/* 0, -EPROTONOSUPPORT (a machine not handled), -ENOMEM or -EINVAL (capstone refused). */
+/*
+ * 0, -EPROTONOSUPPORT (a machine not handled), -ELIBACC (capstone, loaded
+ * on first use, could not be: disasm__library() names it), -ENOMEM or
+ * -EINVAL (capstone refused).
+ */
 int disasm__new(uint16_t machine, enum disasm_syntax syntax, struct disasm **out);
 void disasm__delete(struct disasm *d);
+/* The capstone library disasm__new() loads, for messages. */
+const char *disasm__library(void);
 /*
  * The instruction at @code[0..@len), at address @addr, into @out; bytes no
  * instruction starts with give one invalid byte (valid false, size 1).

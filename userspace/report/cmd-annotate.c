@@ -638,7 +638,11 @@ int cmd_annotate(int argc, char **argv)
 		ret = ret ? ret : -EIO;
 	if (pager.pid && (ret == -EPIPE || (ret && errno == EPIPE)))
 		ret = 0;
-	if (ret) {
+	if (ret == -ELIBACC) {
+		fprintf(stderr, "jrec annotate: the disassembler library %s could not be loaded\n",
+			disasm__library());
+		status = 1;
+	} else if (ret) {
 		fprintf(stderr, "jrec annotate: %s\n", strerror(-ret));
 		status = 1;
 	}
