@@ -9,7 +9,7 @@
 #include "perf-reader.h"
 
 /* the data section is streamed through a buffer of this size */
-#define STREAM_BUF (1u << 20)
+#define STREAM_BUF (256u << 10)
 
 struct pr_id_map {
 	uint64_t id;

@@ -19,14 +19,14 @@
 #include "procfs.h"
 #include "session.h"
 
-static int parse_ksyms(const void *bytes, size_t len, void *ctx)
-{
-	return kernel_syms__parse(ctx, bytes, len);
-}
-
+/* The symbols of a kallsyms or System.map file, parsed where it was read (megabytes: no copy). */
 static bool try_ksyms_file(struct session *s, const char *path, const char *source)
 {
-	if (machine_file__read(path, parse_ksyms, &s->ksyms))
+	size_t len, map_len;
+	char *text;
+
+	if (machine_file__take(path, &text, &len, &map_len) ||
+	    kernel_syms__parse_owned(&s->ksyms, text, len, map_len))
 		return false;
 	if (!s->ksyms.tab.nr) {
 		kernel_syms__release(&s->ksyms);

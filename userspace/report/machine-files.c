@@ -51,6 +51,20 @@ static int read_to_end(int fd, struct buf *b)
 	}
 }
 
+/* @path opened, a regular file, its status in @st: the descriptor, -ENODATA or -errno. */
+static int open_regular(const char *path, struct stat *st)
+{
+	int fd = machine_file__open(path);
+
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) || !S_ISREG(st->st_mode) || st->st_size < 0) {
+		close(fd);
+		return -ENODATA;
+	}
+	return fd;
+}
+
 int machine_file__read(const char *path, int (*fn)(const void *bytes, size_t len, void *ctx),
 		       void *ctx)
 {
@@ -59,13 +73,9 @@ int machine_file__read(const char *path, int (*fn)(const void *bytes, size_t len
 	void *m;
 	int fd, err;
 
-	fd = machine_file__open(path);
+	fd = open_regular(path, &st);
 	if (fd < 0)
 		return fd;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 0) {
-		close(fd);
-		return -ENODATA;
-	}
 	if (st.st_size > 0) {
 		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m != MAP_FAILED) {
@@ -82,6 +92,50 @@ int machine_file__read(const char *path, int (*fn)(const void *bytes, size_t len
 		err = b.len ? fn(b.data, b.len, ctx) : -ENODATA;
 	buf__release(&b);
 	return err;
+}
+
+int machine_file__take(const char *path, char **text, size_t *len, size_t *map_len)
+{
+	struct buf b = BUF_INIT;
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *m;
+	int fd, err;
+
+	*text = NULL;
+	*len = *map_len = 0;
+	fd = open_regular(path, &st);
+	if (fd < 0)
+		return fd;
+	/*
+	 * Written in place: a private mapping, its pages copied as the kernel
+	 * maps them in (MAP_POPULATE), one byte past the end for a NUL. That
+	 * byte is on the last page only when the size is not a page multiple.
+	 */
+	if (st.st_size > 0 && page > 0 && st.st_size % page) {
+		m = mmap(NULL, (size_t)st.st_size + 1, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_POPULATE, fd, 0);
+		if (m != MAP_FAILED) {
+			close(fd);
+			*text = m;
+			*len = (size_t)st.st_size;
+			*map_len = (size_t)st.st_size + 1;
+			return 0;
+		}
+	}
+	err = read_to_end(fd, &b);
+	close(fd);
+	if (!err && !b.len)
+		err = -ENODATA;
+	if (!err)
+		err = buf__reserve(&b, 1);
+	if (err) {
+		buf__release(&b);
+		return err;
+	}
+	*text = (char *)b.data;
+	*len = b.len;
+	return 0;
 }
 
 struct for_pid {

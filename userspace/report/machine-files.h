@@ -22,5 +22,13 @@ int machine_file__open(const char *path);
  */
 int machine_file__read(const char *path, int (*fn)(const void *bytes, size_t len, void *ctx),
 		       void *ctx);
+/*
+ * The bytes of the file at @path (as machine_file__read() finds them) for the
+ * caller to write into and keep: *@text has *@len bytes and room for one more;
+ * it is a private mapping of *@map_len bytes to munmap(), or, when *@map_len
+ * is 0, malloc'd. A copy that the caller parses in place costs its size once,
+ * where reading then copying holds it twice. 0, -ENODATA or -errno.
+ */
+int machine_file__take(const char *path, char **text, size_t *len, size_t *map_len);
 
 #endif

@@ -28,8 +28,12 @@
 #include "stored-syms.h"
 #include "strpool.h"
 
-/* Symbol lookups by (file, address): a direct-mapped cache. */
-#define SYM_CACHE_SIZE 65536
+/*
+ * Symbol lookups by (file, address): a direct-mapped cache in front of the
+ * binary search, behind the resolution cache (resolve.c), so it sees each
+ * address's first lookup and chain frames; 768 KiB.
+ */
+#define SYM_CACHE_SIZE 32768
 struct sym_cache_ent {
 	const void *owner; /* the dso, or the kernel table */
 	uint64_t addr;
