@@ -5,16 +5,25 @@
 // 127.0.0.1) with jrec's speedscope file. Prints one JSON line of findings;
 // the suite asserts on them.
 //
-//   node browser-checks.js NODE_MODULES CHROMIUM PROFILE_DIR SPEEDSCOPE_JSON SVG:SEARCH...
+//   node browser-checks.js NODE_MODULES CHROMIUM PROFILE_DIR SPEEDSCOPE_JSON \
+//	[SVG:SEARCH | script=FILE]...
 //
 // For each SVG, SEARCH is searched for; the frames whose name contains it
-// should be the ones highlighted.
+// should be the ones highlighted. Each script=FILE (perf script's text, from
+// perf script or jrec script) is opened by the same speedscope app, whose
+// importer tells the format apart by itself; its findings, in order, under
+// "scripts", with the rows of its sandwich view (each function's total and
+// self time, its name).
 'use strict';
 const path = require('path');
 const http = require('http');
 const fs = require('fs');
 
-const [modules, chromiumPath, profileDir, speedscopeFile, ...svgs] = process.argv.slice(2);
+const [modules, chromiumPath, profileDir, speedscopeFile, ...rest] = process.argv.slice(2);
+const svgs = rest.filter((a) => !a.startsWith('script='));
+const scripts = rest.filter((a) => a.startsWith('script=')).map((a) => a.substring(7));
+// what the server gives as /profile.json
+let served = speedscopeFile;
 const { chromium } = require(path.join(modules, 'playwright-core'));
 const appDir = path.join(modules, 'speedscope', 'dist', 'release');
 
@@ -25,7 +34,7 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/cs
 function serve() {
 	const server = http.createServer((req, res) => {
 		const url = decodeURIComponent(req.url.split('?')[0].split('#')[0]);
-		const file = url === '/profile.json' ? speedscopeFile
+		const file = url === '/profile.json' ? served
 			: path.join(appDir, path.normalize(url === '/' ? '/index.html' : url));
 		if (url !== '/profile.json' && !file.startsWith(appDir)) {
 			res.writeHead(403);
@@ -92,7 +101,13 @@ async function checkSvg(ctx, svgFile, searchName) {
 	return r;
 }
 
-async function checkSpeedscope(ctx, out) {
+/*
+ * The speedscope app on @file (its own format or any its importer knows): the
+ * page's title, the text of its sandwich view (every function by name) and
+ * the names in the view's table, the errors the page reported.
+ */
+async function openInSpeedscope(ctx, file) {
+	served = file;
 	const server = await serve();
 	const base = 'http://127.0.0.1:' + server.address().port;
 	const page = await ctx.newPage();
@@ -101,7 +116,7 @@ async function checkSpeedscope(ctx, out) {
 	page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 	page.on('dialog', (d) => { errors.push('dialog: ' + d.message()); d.dismiss(); });
 	await page.goto(base + '/index.html#profileURL=' + encodeURIComponent(base + '/profile.json'));
-	const r = { };
+	const r = { file };
 	try {
 		await page.waitForFunction(() => document.title.includes(' - speedscope') &&
 			document.querySelector('canvas') !== null, null, { timeout: 20000 });
@@ -113,10 +128,22 @@ async function checkSpeedscope(ctx, out) {
 	await page.keyboard.press('3');
 	await page.waitForTimeout(500);
 	r.text = await page.evaluate(() => document.body.innerText);
+	// its table's rows: the cells' text (total, self), the name last
+	r.rows = await page.evaluate(() => Array.from(document.querySelectorAll('tr'))
+		.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.innerText.trim()))
+		.filter((cells) => cells.length > 0));
+	r.names = r.rows.map((cells) => cells[cells.length - 1]);
 	r.errors = errors;
-	out.speedscope = r;
 	await page.close();
 	server.close();
+	return r;
+}
+
+async function checkSpeedscope(ctx, out) {
+	out.speedscope = await openInSpeedscope(ctx, speedscopeFile);
+	out.scripts = [];
+	for (const f of scripts)
+		out.scripts.push(await openInSpeedscope(ctx, f));
 }
 
 (async () => {
