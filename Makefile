@@ -77,6 +77,7 @@ bench_on = $(if $(BENCH_ONLY),$(filter $(1),$(BENCH_ONLY)),$(1))
 bench: deps
 	$(MAKE) --no-print-directory jrec tests
 	$(if $(call bench_on,report),scripts/bench)
+	$(if $(filter annotate,$(BENCH_ONLY)),$(if $(filter report,$(BENCH_ONLY)),,BENCH_PARTS=annotate scripts/bench))
 	$(if $(call bench_on,dwarf),scripts/bench-dwarf)
 	$(if $(call bench_on,offcpu),scripts/bench-offcpu)
 	$(if $(call bench_on,runtimes),scripts/bench-runtimes)

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "ko-code.h"
 #include "resolve.h"
 
 struct samples;
@@ -67,9 +68,15 @@ struct ann_code {
 	uint8_t *bytes; /* malloc'd */
 	size_t len;
 	uint16_t machine; /* EM_* of the code */
-	const char *source; /* "jitdump", "elf", "kcore", "perf-map copy", "archive" */
+	const char *source; /* "jitdump", "elf", "kcore", "vmlinux", "module file", "perf-map copy", "archive" */
 	char from[512];     /* the file or section read */
 	char note[256];     /* a caveat about the bytes ("" when none) */
+	/*
+	 * Code from a module's object file: its relocations in the function
+	 * (ko-code.h); those not applied leave their instructions' operands
+	 * (a call's target, an address) as the file has them.
+	 */
+	struct ko_code ko;
 };
 
 /*
