@@ -32,17 +32,7 @@ static const uint8_t other[] = { 0xba, 0x21, 0x43, 0x05, 0x00, 0xb9, 0x00, 0x00,
 
 static void perfmap_line(void *p, const char *name)
 {
-	char path[64];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/tmp/perf-%d.map", getpid());
-	f = fopen(path, "a");
-	if (!f) {
-		perror(path);
-		exit(1);
-	}
-	fprintf(f, "%llx %zx %s\n", (unsigned long long)(uintptr_t)p, sizeof(known), name);
-	fclose(f);
+	tj_perfmap_add_size((uint64_t)(uintptr_t)p, sizeof(known), name);
 }
 
 /* A, named and run; then B over it, named and run. */
