@@ -44,17 +44,20 @@ static uint64_t slot_hash(const void *owner, uint64_t start, char level)
 static int grow_slots(struct annotate *a)
 {
 	size_t n = a->nr_slots ? a->nr_slots * 2 : 1024, i;
-	size_t *slots = calloc(n, sizeof(*slots));
+	struct ann_slot *slots = calloc(n, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
-	for (i = 0; i < a->nr; i++) {
-		const struct ann_sym *y = &a->syms[i];
-		size_t k = slot_hash(owner_of(&y->res), y->start, y->res.level) & (n - 1);
+	for (i = 0; i < a->nr_slots; i++) {
+		const struct ann_slot *o = &a->slots[i];
+		size_t k;
 
-		while (slots[k])
+		if (!o->owner)
+			continue;
+		k = slot_hash(o->owner, o->start, o->level) & (n - 1);
+		while (slots[k].owner)
 			k = (k + 1) & (n - 1);
-		slots[k] = i + 1;
+		slots[k] = *o;
 	}
 	free(a->slots);
 	a->slots = slots;
@@ -78,20 +81,26 @@ static uint64_t sym_end(struct annotate *a, const struct resolved *r)
 	return y && y->end > r->sym_start ? y->end : r->sym_start + 1;
 }
 
-static struct ann_sym *find_sym(struct annotate *a, const struct resolved *r, uint32_t pid)
+/*
+ * The slot of @r's function, its ann_sym added when new; NULL on -ENOMEM.
+ * A resolution always names an owner (its JIT symbol or its dso).
+ */
+static const struct ann_slot *find_sym(struct annotate *a, const struct resolved *r, uint32_t pid)
 {
 	const void *owner = owner_of(r);
+	struct ann_slot *sl;
 	struct ann_sym *y;
 	size_t k;
 
-	if (a->nr * 2 >= a->nr_slots && grow_slots(a))
+	if (!owner)
+		owner = a; /* a resolution with neither: one key of its own */
+	if ((a->nr + 1) * 2 >= a->nr_slots && grow_slots(a))
 		return NULL;
 	k = slot_hash(owner, r->sym_start, r->level) & (a->nr_slots - 1);
-	for (; a->slots[k]; k = (k + 1) & (a->nr_slots - 1)) {
-		y = &a->syms[a->slots[k] - 1];
-		if (owner_of(&y->res) == owner && y->start == r->sym_start &&
-		    y->res.level == r->level)
-			return y;
+	for (; a->slots[k].owner; k = (k + 1) & (a->nr_slots - 1)) {
+		sl = &a->slots[k];
+		if (sl->owner == owner && sl->start == r->sym_start && sl->level == r->level)
+			return sl;
 	}
 	if (a->nr == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 256;
@@ -110,8 +119,10 @@ static struct ann_sym *find_sym(struct annotate *a, const struct resolved *r, ui
 	y->end = sym_end(a, r);
 	y->pid = pid;
 	y->shown = !a->f || (filters__dso(a->f, r->dso, r->anon_name) && filters__sym(a->f, r->sym));
-	a->slots[k] = ++a->nr;
-	return y;
+	sl = &a->slots[k];
+	*sl = (struct ann_slot){ owner, r->sym_start, (uint32_t)a->nr, r->level, y->shown };
+	a->nr++;
+	return sl;
 }
 
 /* The address of @r in its function's own addresses: a file's vaddr, else the runtime one. */
@@ -128,6 +139,7 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct annotate *a = ctx;
 	const struct resolved *r;
+	const struct ann_slot *sl;
 	struct ann_sym *y;
 	uint64_t addr;
 
@@ -143,13 +155,15 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 	r = samples__self(it);
 	if (!r->sym)
 		return 0;
-	y = find_sym(a, r, smp->pid);
-	if (!y)
+	sl = find_sym(a, r, smp->pid);
+	if (!sl)
 		return -ENOMEM;
+	/* a function not shown is not counted: only those shown are ordered and printed */
+	if (!sl->shown)
+		return 0;
+	y = &a->syms[sl->idx];
 	y->period += smp->period;
 	y->samples++;
-	if (!y->shown)
-		return 0;
 	addr = sym_addr(r);
 	if (y->nr_hits && y->hits[y->nr_hits - 1].addr == addr) {
 		y->hits[y->nr_hits - 1].period += smp->period;

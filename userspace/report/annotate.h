@@ -42,12 +42,21 @@ struct ann_sym {
 	size_t merged; /* hits after the last merge */
 };
 
+/* A function's key beside its index, so that a lookup reads one line of the table. */
+struct ann_slot {
+	const void *owner; /* NULL: empty */
+	uint64_t start;
+	uint32_t idx; /* into syms */
+	char level;
+	bool shown;
+};
+
 struct annotate {
 	struct session *s;
 	const struct filters *f; /* --dsos, --symbol and the SYMBOL arguments, or NULL */
 	struct ann_sym *syms;    /* hottest first once finished */
 	size_t nr, cap;
-	size_t *slots; /* open addressing: index + 1 into syms, by (owner, start) */
+	struct ann_slot *slots; /* open addressing into syms, by (owner, start, level) */
 	size_t nr_slots;
 	/* the event annotated: the first one with samples */
 	bool have_event;
