@@ -21,44 +21,73 @@ enum unpack_kind unpack__kind(const void *in, size_t len)
 	return UNPACK_NONE;
 }
 
-/* One buffer of @cap bytes at most @max: xz's one-shot decoder, the buffer doubled while too small. */
+/* An output buffer of @*cap bytes at least @need, grown by doubling up to @max. */
+static int grow(uint8_t **buf, size_t *cap, size_t need, size_t max)
+{
+	size_t n = *buf ? *cap : need;
+	uint8_t *p;
+
+	while (n < need)
+		n *= 2;
+	if (*buf && n == *cap)
+		n *= 2;
+	if (n > max)
+		n = max;
+	if (*buf && n <= *cap)
+		return -EFBIG;
+	p = realloc(*buf, n ? n : 1);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
 static int unpack_xz(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen)
 {
-	size_t cap = len * 4 > 4096 ? len * 4 : 4096;
+	lzma_stream z = LZMA_STREAM_INIT;
+	size_t cap = 0;
+	uint8_t *buf = NULL;
+	lzma_ret ret;
+	int err = 0;
 
-	for (;; cap *= 2) {
-		uint64_t memlimit = 256u << 20;
-		size_t inpos = 0, outpos = 0;
-		uint8_t *buf;
-		lzma_ret ret;
+	if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK)
+		return -ENOMEM;
+	z.next_in = in;
+	z.avail_in = len;
+	do {
+		if (!z.avail_out) {
+			size_t got = z.total_out;
 
-		if (cap > max)
-			cap = max;
-		buf = malloc(cap ? cap : 1);
-		if (!buf)
-			return -ENOMEM;
-		ret = lzma_stream_buffer_decode(&memlimit, 0, NULL, in, &inpos, len, buf, &outpos,
-						cap);
-		if (ret == LZMA_OK) {
-			*out = buf;
-			*outlen = outpos;
-			return 0;
+			err = grow(&buf, &cap, len * 4 > 4096 ? len * 4 : 4096, max);
+			if (err)
+				break;
+			z.next_out = buf + got;
+			z.avail_out = cap - got;
 		}
+		ret = lzma_code(&z, LZMA_FINISH);
+		if (ret == LZMA_MEM_ERROR || ret == LZMA_MEMLIMIT_ERROR) {
+			err = -ENOMEM;
+		} else if (ret != LZMA_OK && ret != LZMA_STREAM_END &&
+			   !(ret == LZMA_BUF_ERROR && !z.avail_out)) {
+			err = -EINVAL; /* corrupt, or the input ends inside the stream */
+		}
+	} while (!err && ret != LZMA_STREAM_END);
+	*outlen = (size_t)z.total_out;
+	lzma_end(&z);
+	if (err) {
 		free(buf);
-		if (ret == LZMA_MEM_ERROR)
-			return -ENOMEM;
-		if (ret != LZMA_BUF_ERROR)
-			return -EINVAL;
-		if (cap >= max)
-			return -EFBIG;
+		return err;
 	}
+	*out = buf;
+	return 0;
 }
 
 static int unpack_zstd(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
 	ZSTD_inBuffer ib = { in, len, 0 };
-	size_t cap = len * 4 > 4096 ? len * 4 : 4096, got = 0, ret = 1;
+	size_t cap = 0, got = 0, ret = 1;
 	uint8_t *buf = NULL;
 	int err = 0;
 
@@ -67,23 +96,10 @@ static int unpack_zstd(const void *in, size_t len, size_t max, uint8_t **out, si
 	while (ret) {
 		ZSTD_outBuffer ob;
 
-		if (got == cap || !buf) {
-			uint8_t *n;
-
-			if (buf)
-				cap *= 2;
-			if (cap > max)
-				cap = max;
-			if (buf && got >= cap) {
-				err = -EFBIG;
+		if (got == cap) {
+			err = grow(&buf, &cap, len * 4 > 4096 ? len * 4 : 4096, max);
+			if (err)
 				break;
-			}
-			n = realloc(buf, cap);
-			if (!n) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = n;
 		}
 		ob = (ZSTD_outBuffer){ buf, cap, got };
 		ret = ZSTD_decompressStream(dctx, &ob, &ib);
