@@ -183,8 +183,8 @@ static int one_reloc(struct ko_ctx *k, uint64_t r_offset, uint64_t info, int64_t
 	err = add_name(k, name, &at);
 	if (err)
 		return err;
-	c->relocs[c->nr_relocs] = (struct ko_reloc){ (uint32_t)off, type, addend,
-						     (const char *)(uintptr_t)at, false };
+	c->relocs[c->nr_relocs] =
+	    (struct ko_reloc){(uint32_t)off, type, addend, (const char *)(uintptr_t)at, false};
 	width = reloc_width(c->machine, type, &pcrel);
 	v = s + (uint64_t)addend - (pcrel ? k->addr + off : 0);
 	if (known && width && off + width <= c->len && fits(v, width, type)) {
@@ -292,7 +292,7 @@ static int read_fn(struct ko_ctx *k, const char *name, size_t max)
 int ko_code__read(const void *img, size_t len, const char *name, uint64_t addr, size_t max,
 		  ko_resolve_fn resolve, void *ctx, struct ko_code *out)
 {
-	struct ko_ctx k = { .addr = addr, .out = out, .resolve = resolve, .rctx = ctx };
+	struct ko_ctx k = {.addr = addr, .out = out, .resolve = resolve, .rctx = ctx};
 	char *copy;
 	int err;
 

@@ -18,20 +18,20 @@
 #define KO_CODE_MAX_FILE (512u << 20)
 
 struct ko_reloc {
-	uint32_t off;    /* of the relocated field, from the function's start */
-	uint32_t type;   /* R_* of the object's machine */
+	uint32_t off;  /* of the relocated field, from the function's start */
+	uint32_t type; /* R_* of the object's machine */
 	int64_t addend;
 	const char *sym; /* its symbol's name (the section's for a section symbol); in ko_code */
 	bool applied;
 };
 
 struct ko_code {
-	uint16_t machine;      /* EM_* */
-	uint8_t *bytes;        /* the function's code, malloc'd */
+	uint16_t machine; /* EM_* */
+	uint8_t *bytes;	  /* the function's code, malloc'd */
 	size_t len;
 	struct ko_reloc *relocs; /* those inside the function, by offset */
 	size_t nr_relocs, nr_unapplied;
-	char *names;           /* where the relocs' names live */
+	char *names; /* where the relocs' names live */
 };
 
 /* The address of kernel symbol @name, into *@addr: 0, or -ENOENT when unknown. */

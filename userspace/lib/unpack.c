@@ -9,8 +9,8 @@
 
 #include "unpack.h"
 
-static const uint8_t xz_magic[6] = { 0xfd, '7', 'z', 'X', 'Z', 0 };
-static const uint8_t zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+static const uint8_t xz_magic[6] = {0xfd, '7', 'z', 'X', 'Z', 0};
+static const uint8_t zstd_magic[4] = {0x28, 0xb5, 0x2f, 0xfd};
 
 enum unpack_kind unpack__kind(const void *in, size_t len)
 {
@@ -86,7 +86,7 @@ static int unpack_xz(const void *in, size_t len, size_t max, uint8_t **out, size
 static int unpack_zstd(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();
-	ZSTD_inBuffer ib = { in, len, 0 };
+	ZSTD_inBuffer ib = {in, len, 0};
 	size_t cap = 0, got = 0, ret = 1;
 	uint8_t *buf = NULL;
 	int err = 0;
@@ -101,7 +101,7 @@ static int unpack_zstd(const void *in, size_t len, size_t max, uint8_t **out, si
 			if (err)
 				break;
 		}
-		ob = (ZSTD_outBuffer){ buf, cap, got };
+		ob = (ZSTD_outBuffer){buf, cap, got};
 		ret = ZSTD_decompressStream(dctx, &ob, &ib);
 		got = ob.pos;
 		if (ZSTD_isError(ret) || (ret && ib.pos == ib.size && ob.pos < ob.size)) {

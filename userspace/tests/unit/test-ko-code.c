@@ -23,7 +23,7 @@
 #include "unpack.h"
 
 #define MOD_ADDR 0xffffffffc0101000ull
-#define G_ADDR 0xffffffff81234560ull
+#define G_ADDR	 0xffffffff81234560ull
 
 static int resolve_g(void *ctx, const char *name, uint64_t *addr)
 {
@@ -85,7 +85,8 @@ static void test_object(void)
 	int err;
 
 	p = popen("cc -O1 -fno-pic -fno-inline -fno-asynchronous-unwind-tables -c -x c - "
-		  "-o ko-test.o", "w");
+		  "-o ko-test.o",
+		  "w");
 	if (!p || fputs(src, p) < 0 || pclose(p)) {
 		skip("a function out of an object file", "cc cannot build the object here");
 		return;
@@ -150,8 +151,9 @@ static void test_names(void)
 	check(ko_code__file_is("snd-hda-intel.ko.xz", "snd_hda_intel"),
 	      "snd-hda-intel.ko.xz is module snd_hda_intel's ('-' for '_')");
 	check(ko_code__file_is("nf_tables.ko.zst", "nf_tables"), "a .ko.zst");
-	check(!ko_code__file_is("jmmap2.ko", "jmmap") && !ko_code__file_is("jmmap.ko.gz", "jmmap") &&
-		      !ko_code__file_is("jmmap.o", "jmmap"),
+	check(!ko_code__file_is("jmmap2.ko", "jmmap") &&
+		  !ko_code__file_is("jmmap.ko.gz", "jmmap") &&
+		  !ko_code__file_is("jmmap.o", "jmmap"),
 	      "another module's name, and other suffixes, do not match");
 }
 
@@ -169,14 +171,14 @@ static void test_unpack(void)
 	zs_len = ZSTD_compress(zs, sizeof(zs), raw, sizeof(raw), 3);
 	check(!ZSTD_isError(zs_len), "zstd: a frame is made");
 	check(unpack__kind(xz, xz_len) == UNPACK_XZ && unpack__kind(zs, zs_len) == UNPACK_ZSTD &&
-		      unpack__kind(raw, sizeof(raw)) == UNPACK_NONE,
+		  unpack__kind(raw, sizeof(raw)) == UNPACK_NONE,
 	      "the kind is told by the magic bytes");
 	check(!unpack__all(UNPACK_XZ, xz, xz_len, 1 << 20, &out, &out_len) &&
-		      out_len == sizeof(raw) && !memcmp(out, raw, sizeof(raw)),
+		  out_len == sizeof(raw) && !memcmp(out, raw, sizeof(raw)),
 	      "xz: the bytes come back");
 	free(out);
 	check(!unpack__all(UNPACK_ZSTD, zs, zs_len, 1 << 20, &out, &out_len) &&
-		      out_len == sizeof(raw) && !memcmp(out, raw, sizeof(raw)),
+		  out_len == sizeof(raw) && !memcmp(out, raw, sizeof(raw)),
 	      "zstd: the bytes come back");
 	free(out);
 	check(unpack__all(UNPACK_XZ, xz, xz_len / 2, 1 << 20, &out, &out_len) == -EINVAL,
@@ -184,7 +186,7 @@ static void test_unpack(void)
 	check(unpack__all(UNPACK_ZSTD, zs, zs_len / 2, 1 << 20, &out, &out_len) == -EINVAL,
 	      "zstd: a cut frame: -EINVAL");
 	check(unpack__all(UNPACK_XZ, xz, xz_len, 1000, &out, &out_len) == -EFBIG &&
-		      unpack__all(UNPACK_ZSTD, zs, zs_len, 1000, &out, &out_len) == -EFBIG,
+		  unpack__all(UNPACK_ZSTD, zs, zs_len, 1000, &out, &out_len) == -EFBIG,
 	      "more than the limit: -EFBIG");
 }
 
