@@ -7,7 +7,7 @@
 #                        recorded by perf and by jrec, compared (scripts/demo)
 #   make demo-guest      the module at work in the 6.12 guest, beside perf: the demo JIT's
 #                        mapping records and a library replaced mid-run (scripts/demo-guest)
-#   make bench           the benchmarks: jrec report against perf (scripts/bench), the
+#   make bench           the benchmarks: jrec report against perf (scripts/bench; BENCH_ONLY=annotate: its annotate part), the
 #                        same on a --call-graph dwarf recording (scripts/bench-dwarf), the
 #                        cost of record --off-cpu against perf's (scripts/bench-offcpu),
 #                        the JIT runtimes' table (scripts/bench-runtimes), jrec top's CPU
@@ -77,6 +77,7 @@ bench_on = $(if $(BENCH_ONLY),$(filter $(1),$(BENCH_ONLY)),$(1))
 bench: deps
 	$(MAKE) --no-print-directory jrec tests
 	$(if $(call bench_on,report),scripts/bench)
+	$(if $(filter annotate,$(BENCH_ONLY)),$(if $(filter report,$(BENCH_ONLY)),,BENCH_PARTS=annotate scripts/bench))
 	$(if $(call bench_on,dwarf),scripts/bench-dwarf)
 	$(if $(call bench_on,offcpu),scripts/bench-offcpu)
 	$(if $(call bench_on,runtimes),scripts/bench-runtimes)

@@ -125,7 +125,7 @@ static inline void tj_jitdump_load(FILE *f, uint64_t addr, const char *name, uin
 }
 
 /* Append "ADDR SIZE NAME" to /tmp/perf-PID.map. */
-static inline void tj_perfmap_add(uint64_t addr, const char *name)
+static inline void tj_perfmap_add_size(uint64_t addr, size_t size, const char *name)
 {
 	char path[64];
 	FILE *f;
@@ -136,8 +136,14 @@ static inline void tj_perfmap_add(uint64_t addr, const char *name)
 		perror(path);
 		exit(1);
 	}
-	fprintf(f, "%llx %zx %s\n", (unsigned long long)addr, sizeof(tj_code), name);
+	fprintf(f, "%llx %zx %s\n", (unsigned long long)addr, size, name);
 	fclose(f);
+}
+
+/* The same for the loop (tj_code). */
+static inline void tj_perfmap_add(uint64_t addr, const char *name)
+{
+	tj_perfmap_add_size(addr, sizeof(tj_code), name);
 }
 
 static inline void tj_perfmap_remove(void)

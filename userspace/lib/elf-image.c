@@ -6,7 +6,6 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 
 #include "array.h"
 #include "elf-image.h"
+#include "unpack.h"
 
 #define MAX_LOADS 16
 
@@ -179,36 +179,21 @@ static void load_minidebug(struct elf_image *img)
 	GElf_Shdr sh;
 	Elf_Scn *scn = find_scn(img->elf, ".gnu_debugdata", &sh);
 	Elf_Data *d;
-	size_t cap, inpos = 0, outpos = 0;
-	uint64_t memlimit = 256 << 20;
-	uint8_t *buf;
+	size_t outlen;
+	void *buf;
 
 	if (!scn || sh.sh_type == SHT_NOBITS)
 		return;
 	d = elf_getdata(scn, NULL);
 	if (!d || !d->d_size)
 		return;
-	for (cap = d->d_size * 8; cap <= (64u << 20); cap *= 2) {
-		lzma_ret ret;
-
-		buf = malloc(cap);
-		if (!buf)
-			return;
-		inpos = outpos = 0;
-		ret = lzma_stream_buffer_decode(&memlimit, 0, NULL, d->d_buf, &inpos, d->d_size,
-						buf, &outpos, cap);
-		if (ret == LZMA_OK) {
-			img->mini = elf_memory((char *)buf, outpos);
-			if (img->mini)
-				img->mini_buf = buf;
-			else
-				free(buf);
-			return;
-		}
+	if (unpack__all(UNPACK_XZ, d->d_buf, d->d_size, 64u << 20, &buf, &outlen))
+		return;
+	img->mini = elf_memory(buf, outlen);
+	if (img->mini)
+		img->mini_buf = buf;
+	else
 		free(buf);
-		if (ret != LZMA_BUF_ERROR)
-			return;
-	}
 }
 
 static int load_symbols(struct elf_image *img)

@@ -140,6 +140,24 @@ int jit_symbols__subscribe(struct jit_symbols *js, struct proc_history *ph)
 	return proc_history__subscribe(ph, &ops, js);
 }
 
+uint64_t jit_symbols__replaced(const struct jit_symbols *js, const struct jit_sym *s)
+{
+	const struct jit_proc *p = pidmap__get(&js->procs, s->owner);
+	uint64_t t = s->t_end;
+	size_t i;
+
+	if (!p || js->ignore_time)
+		return t;
+	for (i = 0; i < p->nr; i++) {
+		const struct jit_sym *o = &p->syms[i];
+
+		if (o->seq > s->seq && o->t_start && o->t_start >= s->t_start && o->t_start < t &&
+		    o->start < s->end && o->end > s->start)
+			t = o->t_start;
+	}
+	return t;
+}
+
 bool jit_symbols__unmapped(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
 			   uint64_t from, uint64_t to)
 {

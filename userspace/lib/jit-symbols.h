@@ -118,6 +118,14 @@ int jit_symbols__finish(struct jit_symbols *js, const struct addrspace *as);
 const struct jit_sym *jit_symbols__find(const struct jit_symbols *js, uint32_t pid, uint64_t addr,
 					uint64_t time);
 /*
+ * When @s's code may have stopped being what ran at its range: its end
+ * (unmapped, moved, exec) or the first load or timed perf-map line that
+ * came after it (a later sequence number, at or after its time) over any
+ * part of its range, whichever is first; UINT64_MAX when neither. After
+ * jit_symbols__finish().
+ */
+uint64_t jit_symbols__replaced(const struct jit_symbols *js, const struct jit_sym *s);
+/*
  * Whether @pid's own records unmapped @addr between @from and @to
  * (inclusive): then what its parent had there at fork time is gone.
  */

@@ -16,6 +16,7 @@
 #include "machine-files.h"
 #include "samples.h"
 #include "session.h"
+#include "unpack.h"
 
 /* The largest function annotated; a symbol claiming more is cut to this. */
 #define ANN_CODE_MAX (4u << 20)
@@ -43,17 +44,20 @@ static uint64_t slot_hash(const void *owner, uint64_t start, char level)
 static int grow_slots(struct annotate *a)
 {
 	size_t n = a->nr_slots ? a->nr_slots * 2 : 1024, i;
-	size_t *slots = calloc(n, sizeof(*slots));
+	struct ann_slot *slots = calloc(n, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
-	for (i = 0; i < a->nr; i++) {
-		const struct ann_sym *y = &a->syms[i];
-		size_t k = slot_hash(owner_of(&y->res), y->start, y->res.level) & (n - 1);
+	for (i = 0; i < a->nr_slots; i++) {
+		const struct ann_slot *o = &a->slots[i];
+		size_t k;
 
-		while (slots[k])
+		if (!o->owner)
+			continue;
+		k = slot_hash(o->owner, o->start, o->level) & (n - 1);
+		while (slots[k].owner)
 			k = (k + 1) & (n - 1);
-		slots[k] = i + 1;
+		slots[k] = *o;
 	}
 	free(a->slots);
 	a->slots = slots;
@@ -77,20 +81,26 @@ static uint64_t sym_end(struct annotate *a, const struct resolved *r)
 	return y && y->end > r->sym_start ? y->end : r->sym_start + 1;
 }
 
-static struct ann_sym *find_sym(struct annotate *a, const struct resolved *r, uint32_t pid)
+/*
+ * The slot of @r's function, its ann_sym added when new; NULL on -ENOMEM.
+ * A resolution always names an owner (its JIT symbol or its dso).
+ */
+static const struct ann_slot *find_sym(struct annotate *a, const struct resolved *r, uint32_t pid)
 {
 	const void *owner = owner_of(r);
+	struct ann_slot *sl;
 	struct ann_sym *y;
 	size_t k;
 
-	if (a->nr * 2 >= a->nr_slots && grow_slots(a))
+	if (!owner)
+		owner = a; /* a resolution with neither: one key of its own */
+	if ((a->nr + 1) * 2 >= a->nr_slots && grow_slots(a))
 		return NULL;
 	k = slot_hash(owner, r->sym_start, r->level) & (a->nr_slots - 1);
-	for (; a->slots[k]; k = (k + 1) & (a->nr_slots - 1)) {
-		y = &a->syms[a->slots[k] - 1];
-		if (owner_of(&y->res) == owner && y->start == r->sym_start &&
-		    y->res.level == r->level)
-			return y;
+	for (; a->slots[k].owner; k = (k + 1) & (a->nr_slots - 1)) {
+		sl = &a->slots[k];
+		if (sl->owner == owner && sl->start == r->sym_start && sl->level == r->level)
+			return sl;
 	}
 	if (a->nr == a->cap) {
 		size_t cap = a->cap ? a->cap * 2 : 256;
@@ -109,8 +119,10 @@ static struct ann_sym *find_sym(struct annotate *a, const struct resolved *r, ui
 	y->end = sym_end(a, r);
 	y->pid = pid;
 	y->shown = !a->f || (filters__dso(a->f, r->dso, r->anon_name) && filters__sym(a->f, r->sym));
-	a->slots[k] = ++a->nr;
-	return y;
+	sl = &a->slots[k];
+	*sl = (struct ann_slot){ owner, r->sym_start, (uint32_t)a->nr, r->level, y->shown };
+	a->nr++;
+	return sl;
 }
 
 /* The address of @r in its function's own addresses: a file's vaddr, else the runtime one. */
@@ -127,6 +139,7 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct annotate *a = ctx;
 	const struct resolved *r;
+	const struct ann_slot *sl;
 	struct ann_sym *y;
 	uint64_t addr;
 
@@ -142,13 +155,15 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 	r = samples__self(it);
 	if (!r->sym)
 		return 0;
-	y = find_sym(a, r, smp->pid);
-	if (!y)
+	sl = find_sym(a, r, smp->pid);
+	if (!sl)
 		return -ENOMEM;
+	/* a function not shown is not counted: only those shown are ordered and printed */
+	if (!sl->shown)
+		return 0;
+	y = &a->syms[sl->idx];
 	y->period += smp->period;
 	y->samples++;
-	if (!y->shown)
-		return 0;
 	addr = sym_addr(r);
 	if (y->nr_hits && y->hits[y->nr_hits - 1].addr == addr) {
 		y->hits[y->nr_hits - 1].period += smp->period;
@@ -252,6 +267,7 @@ void ann_code__release(struct ann_code *c)
 	free(c->bytes);
 	c->bytes = NULL;
 	c->len = 0;
+	ko_code__release(&c->ko);
 }
 
 /* [@start, @end) out of the ELF file at @path: its loaded segments, by address. */
@@ -307,17 +323,129 @@ static int copy_code(struct ann_code *out, const uint8_t *bytes, size_t len, uin
 	return 0;
 }
 
+/* A kernel symbol's address by name, for a module's relocations (ko_resolve_fn). */
+static int ksym_addr(void *ctx, const char *name, uint64_t *addr)
+{
+	const struct session *s = ctx;
+	size_t i;
+
+	for (i = 0; i < s->ksyms.tab.nr; i++)
+		if (!strcmp(s->ksyms.tab.syms[i].name, name)) {
+			*addr = s->ksyms.tab.syms[i].start;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+struct ko_read {
+	struct session *s;
+	const char *name;
+	uint64_t addr;
+	size_t max;
+	struct ko_code *out;
+};
+
+static int parse_ko(const void *bytes, size_t len, void *ctx)
+{
+	struct ko_read *k = ctx;
+	void *img;
+	size_t n;
+	int err;
+
+	err = unpack__all(unpack__kind(bytes, len), bytes, len, KO_CODE_MAX_FILE, &img, &n);
+	if (err)
+		return err;
+	err = ko_code__read(img, n, k->name, k->addr, k->max, ksym_addr, k->s, k->out);
+	free(img);
+	return err;
+}
+
+/*
+ * Module @mod's function @y from the module's object file (installed, then
+ * the debug copy) of the recorded release, placed at the address kallsyms
+ * recorded for it: the file's own relocations are applied where the target
+ * is known (within the function's section, or a kernel symbol the report
+ * knows), the others are listed in @out->ko and the note.
+ */
+static int module_file_code(struct annotate *a, const struct ann_sym *y, const char *mod,
+			    uint64_t end, struct ann_code *out, char *why, size_t whylen)
+{
+	struct session *s = a->s;
+	struct ko_read k = { s, y->name, y->start, (size_t)(end - y->start), &out->ko };
+	char path[4096];
+	size_t at = 0;
+	int which, err = -ENOENT;
+
+	snprintf(why, whylen, "no file of module %s under %s/lib/modules/%s or %s/lib/modules/%s",
+		 mod, s->dsos.symfs, s->kernel_release, s->dsos.debug_dir, s->kernel_release);
+	for (which = 0; which < 2; which++) {
+		if (dso__module_file(&s->dsos, s->kernel_release, mod, which, path, sizeof(path)))
+			continue;
+		err = machine_file__read(path, parse_ko, &k);
+		if (!err)
+			break;
+		if (err == -ENOMEM)
+			return err;
+		snprintf(why, whylen, "%s: %s", path,
+			 err == -ENOENT  ? "no function of that name in it"
+			 : err == -ENOEXEC ? "not a 64-bit relocatable ELF object"
+					  : "corrupt or unreadable");
+		err = -ENOENT;
+	}
+	if (err)
+		return err;
+	out->bytes = out->ko.bytes;
+	out->len = out->ko.len;
+	out->machine = out->ko.machine;
+	out->ko.bytes = NULL;
+	out->source = "module file";
+	snprintf(out->from, sizeof(out->from), "%.500s", path);
+	if (!out->ko.nr_unapplied)
+		return 0;
+	at = (size_t)snprintf(out->note, sizeof(out->note),
+			      "%zu of the module's %zu relocations in it are not applied: the "
+			      "operands at",
+			      out->ko.nr_unapplied, out->ko.nr_relocs);
+	for (size_t i = 0; i < out->ko.nr_relocs && at < sizeof(out->note); i++)
+		if (!out->ko.relocs[i].applied)
+			at += (size_t)snprintf(out->note + at, sizeof(out->note) - at, " +0x%x",
+					       out->ko.relocs[i].off);
+	if (at < sizeof(out->note))
+		snprintf(out->note + at, sizeof(out->note) - at,
+			 " are the file's (marked \"unrelocated\")");
+	return 0;
+}
+
+/* The module a kernel function belongs to ("jmmap" of "[jmmap]"), or NULL for the kernel's own. */
+static const char *module_of(const struct ann_sym *y, char *buf, size_t len)
+{
+	const char *p = y->res.dso ? y->res.dso->path : NULL;
+	size_t n;
+
+	if (!p || p[0] != '[' || !strcmp(p, "[kernel.kallsyms]") || !strcmp(p, "[unknown]"))
+		return NULL;
+	n = strlen(p);
+	if (n < 3 || p[n - 1] != ']' || n - 2 >= len)
+		return NULL;
+	memcpy(buf, p + 1, n - 2);
+	buf[n - 2] = 0;
+	return buf;
+}
+
 /*
  * The kernel's code: what jrec archive stored, else /proc/kcore of the
- * running kernel, else the vmlinux with the recorded build-id that the
+ * running kernel, else, for a module's function, the module's object file,
+ * and for the kernel's own, the vmlinux with the recorded build-id that the
  * kernel's symbols came from, at its link-time addresses.
  */
-static int kernel_code(struct annotate *a, uint64_t start, uint64_t end, struct ann_code *out,
-		       char *why, size_t whylen)
+static int kernel_code(struct annotate *a, const struct ann_sym *y, uint64_t end,
+		       struct ann_code *out, char *why, size_t whylen)
 {
+	uint64_t start = y->start;
 	const struct code_rec *c = code_table__kernel(&a->s->code, start);
 	struct session *s = a->s;
-	char kcore[256];
+	char kcore[256], modbuf[256];
+	const char *mod = module_of(y, modbuf, sizeof(modbuf));
 	int err;
 
 	if (c) {
@@ -332,6 +460,12 @@ static int kernel_code(struct annotate *a, uint64_t start, uint64_t end, struct 
 		snprintf(kcore, sizeof(kcore), "cannot read /proc/kcore: %s", strerror(errno));
 	else if ((err = read_elf("/proc/kcore", start, end, out, kcore, sizeof(kcore))) != -ENOENT) {
 		out->source = "kcore";
+		return err;
+	}
+	if (mod) {
+		err = module_file_code(a, y, mod, end, out, why, whylen);
+		if (err == -ENOENT)
+			snprintf(why + strlen(why), whylen - strlen(why), "; %s", kcore);
 		return err;
 	}
 	if (s->vmlinux_path && s->kernel_text) {
@@ -354,6 +488,8 @@ static int perfmap_code(struct annotate *a, const struct jit_sym *j, struct ann_
 			char *why, size_t whylen)
 {
 	const struct code_rec *c = code_table__process(&a->s->code, j->owner, j->start, j->t_start);
+	/* unmapped, moved, or named anew by a later line or load over its range */
+	uint64_t replaced = jit_symbols__replaced(&a->s->jit, j);
 	int err;
 
 	if (!c) {
@@ -370,11 +506,11 @@ static int perfmap_code(struct annotate *a, const struct jit_sym *j, struct ann_
 			 (double)(c->time - j->t_start) / 1e9);
 	else
 		snprintf(out->from, sizeof(out->from), "of process %u", c->pid);
-	if (c->time > j->t_end)
+	if (c->time > replaced)
 		snprintf(out->note, sizeof(out->note),
 			 "the bytes were read %.3f s after the code was unmapped or replaced; they may "
 			 "not be the code that ran",
-			 (double)(c->time - j->t_end) / 1e9);
+			 (double)(c->time - replaced) / 1e9);
 	else if (c->time < j->t_named)
 		snprintf(out->note, sizeof(out->note),
 			 "the bytes were read before the symbol was named; they may not be its code");
@@ -405,7 +541,7 @@ int annotate__code(struct annotate *a, const struct ann_sym *y, struct ann_code 
 		return 0;
 	}
 	if (r->level == RES_KERNEL) {
-		return kernel_code(a, y->start, end, out, why, whylen);
+		return kernel_code(a, y, end, out, why, whylen);
 	}
 	if (!r->dso) {
 		snprintf(why, whylen, "no file or JIT code holds it");

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "ko-code.h"
 #include "resolve.h"
 
 struct samples;
@@ -41,12 +42,21 @@ struct ann_sym {
 	size_t merged; /* hits after the last merge */
 };
 
+/* A function's key beside its index, so that a lookup reads one line of the table. */
+struct ann_slot {
+	const void *owner; /* NULL: empty */
+	uint64_t start;
+	uint32_t idx; /* into syms */
+	char level;
+	bool shown;
+};
+
 struct annotate {
 	struct session *s;
 	const struct filters *f; /* --dsos, --symbol and the SYMBOL arguments, or NULL */
 	struct ann_sym *syms;    /* hottest first once finished */
 	size_t nr, cap;
-	size_t *slots; /* open addressing: index + 1 into syms, by (owner, start) */
+	struct ann_slot *slots; /* open addressing into syms, by (owner, start, level) */
 	size_t nr_slots;
 	/* the event annotated: the first one with samples */
 	bool have_event;
@@ -67,9 +77,15 @@ struct ann_code {
 	uint8_t *bytes; /* malloc'd */
 	size_t len;
 	uint16_t machine; /* EM_* of the code */
-	const char *source; /* "jitdump", "elf", "kcore", "perf-map copy", "archive" */
+	const char *source; /* "jitdump", "elf", "kcore", "vmlinux", "module file", "perf-map copy", "archive" */
 	char from[512];     /* the file or section read */
 	char note[256];     /* a caveat about the bytes ("" when none) */
+	/*
+	 * Code from a module's object file: its relocations in the function
+	 * (ko-code.h); those not applied leave their instructions' operands
+	 * (a call's target, an address) as the file has them.
+	 */
+	struct ko_code ko;
 };
 
 /*

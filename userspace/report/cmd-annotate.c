@@ -293,8 +293,32 @@ static const char *color_of(const struct ann_view *v, double pct)
 	return pct >= 5.0 ? "\033[31m" : pct >= 0.5 ? "\033[32m" : "";
 }
 
-static void stdio_line(struct ann_view *v, const struct disasm_insn *in, const struct ann_hit *sum)
+/*
+ * The relocation a module's object file left unapplied in @in, or NULL: its
+ * operand (a call's target, an address) is the file's, not what ran.
+ */
+static const struct ko_reloc *unrelocated(const struct ann_view *v, const struct ann_code *code,
+					  const struct disasm_insn *in)
 {
+	uint64_t off = in->addr - v->y->start;
+	size_t i;
+
+	for (i = 0; i < code->ko.nr_relocs; i++) {
+		const struct ko_reloc *r = &code->ko.relocs[i];
+
+		if (r->off >= off + in->size)
+			break;
+		if (r->off >= off && !r->applied)
+			return r;
+	}
+	return NULL;
+}
+
+static void stdio_line(struct ann_view *v, const struct disasm_insn *in, const struct ann_hit *sum,
+		       const struct ko_reloc *unrel)
+{
+	char note[160] = "";
+
 	double pct = share(v, sum);
 	const char *col = sum->samples ? color_of(v, pct) : "";
 	char raw[DISASM_INSN_MAX * 3 + 2] = "", ops[256];
@@ -305,13 +329,16 @@ static void stdio_line(struct ann_view *v, const struct disasm_insn *in, const s
 		target_text(v, in, ops, sizeof(ops));
 	else
 		snprintf(ops, sizeof(ops), "%s", in->ops);
-	fprintf(v->out, "%s%8.2f :%s   %llx:   %s%-*s%s%s%s\n", col, pct, *col ? "\033[m" : "",
+	if (unrel)
+		snprintf(note, sizeof(note), "   # unrelocated: %s%+lld", unrel->sym,
+			 (long long)unrel->addend);
+	fprintf(v->out, "%s%8.2f :%s   %llx:   %s%-*s%s%s%s%s\n", col, pct, *col ? "\033[m" : "",
 		(unsigned long long)in->addr, raw, ops[0] ? 6 : 0, in->mnemonic, ops[0] ? " " : "", ops,
-		sum->samples && pct >= v->hottest ? "   <- hottest" : "");
+		sum->samples && pct >= v->hottest ? "   <- hottest" : "", note);
 }
 
 static void json_insn(struct ann_view *v, const struct disasm_insn *in, const struct ann_hit *sum,
-		      const char *line)
+		      const char *line, const struct ko_reloc *unrel)
 {
 	bool first = !v->nr_out++;
 	char buf[256];
@@ -337,6 +364,11 @@ static void json_insn(struct ann_view *v, const struct disasm_insn *in, const st
 		fputs(", \"srcline\": ", v->out);
 		json__str(v->out, line);
 	}
+	if (unrel) {
+		fputs(", \"unrelocated\": ", v->out);
+		json__str(v->out, unrel->sym);
+		fprintf(v->out, ", \"unrelocated_addend\": %lld", (long long)unrel->addend);
+	}
 	fputs("}", v->out);
 }
 
@@ -360,18 +392,19 @@ static int walk_code(struct ann_view *v, const struct ann_code *code)
 	}
 	while ((n = disasm__one(v->dis, code->bytes + off, code->len - off, y->start + off, &in))) {
 		const char *line = NULL;
+		const struct ko_reloc *unrel = unrelocated(v, code, &in);
 
 		take_hits(v, in.addr, in.size, &sum);
 		if (v->args->lines || v->args->json)
 			line = srcline(v, in.addr, lbuf, sizeof(lbuf));
 		if (v->args->json) {
-			json_insn(v, &in, &sum, line);
+			json_insn(v, &in, &sum, line, unrel);
 		} else {
 			if (v->args->lines && line && strcmp(line, prev)) {
 				fprintf(v->out, "         :   %s\n", line);
 				snprintf(prev, sizeof(prev), "%s", line);
 			}
-			stdio_line(v, &in, &sum);
+			stdio_line(v, &in, &sum, unrel);
 		}
 		off += n;
 	}

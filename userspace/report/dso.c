@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "debuginfod-dl.h"
 #include "dso.h"
 #include "elf-image.h"
+#include "ko-code.h"
 #include "archive-syms.h"
 #include "buildid-cache.h"
 #include "perf-file.h"
@@ -506,6 +508,45 @@ int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len)
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/* The file of module @mod in @dir or below (at most @depth folders down), into @buf. */
+static int find_module(char *dir, size_t dlen, const char *mod, int depth, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t at = strlen(dir);
+	int err = -ENOENT;
+
+	if (!d)
+		return -ENOENT;
+	while (err && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (e->d_type != DT_DIR && ko_code__file_is(e->d_name, mod)) {
+			snprintf(buf, len, "%s/%s", dir, e->d_name);
+			err = 0;
+		} else if ((e->d_type == DT_DIR || e->d_type == DT_UNKNOWN) && depth > 0 &&
+			   at + strlen(e->d_name) + 2 < dlen && strcmp(e->d_name, "build") &&
+			   strcmp(e->d_name, "source")) {
+			snprintf(dir + at, dlen - at, "/%s", e->d_name);
+			err = find_module(dir, dlen, mod, depth - 1, buf, len);
+			dir[at] = 0;
+		}
+	}
+	closedir(d);
+	return err;
+}
+
+int dso__module_file(const struct dso_set *s, const char *rel, const char *mod, int which,
+		     char *buf, size_t len)
+{
+	char dir[4096];
+
+	if (!rel[0] || !mod[0] || strchr(rel, '/'))
+		return -ENOENT;
+	snprintf(dir, sizeof(dir), "%.3800s/lib/modules/%.200s", which ? s->debug_dir : s->symfs, rel);
+	return find_module(dir, sizeof(dir), mod, 8, buf, len);
 }
 
 const char *dso_status_str(enum dso_status st)

@@ -84,6 +84,15 @@ void dso__load(struct dso_set *s, struct dso *d);
  * dso__load().
  */
 int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len);
+/*
+ * The object file of kernel module @mod ("jmmap", as kallsyms names it) of
+ * kernel release @rel, into @buf: with @which 0, the installed one under
+ * <symfs>/lib/modules/REL/ (NAME.ko, .ko.xz or .ko.zst, '-' or '_', in any
+ * folder below: kernel/, extra/, updates/); with @which 1, the debug copy
+ * under <debug dir>/lib/modules/REL/. 0, or -ENOENT.
+ */
+int dso__module_file(const struct dso_set *s, const char *rel, const char *mod, int which,
+		     char *buf, size_t len);
 /* The separate debuginfo file @d's symbols came from, or NULL. */
 const char *dso__debug_file(const struct dso *d);
 const char *dso_status_str(enum dso_status st);
