@@ -32,6 +32,7 @@ struct writer_attr {
 	uint64_t *ids;
 	size_t nr_ids;
 	char *name; /* for EVENT_DESC, or NULL */
+	uint32_t nr_members; /* a group's leader: its events; else 0 */
 };
 
 struct perf_writer {
@@ -114,6 +115,46 @@ int perf_writer__name_attr(struct perf_writer *w, size_t idx, const char *name)
 	free(w->attrs[idx].name);
 	w->attrs[idx].name = n;
 	return 0;
+}
+
+int perf_writer__group(struct perf_writer *w, size_t leader, size_t nr_members)
+{
+	if (leader >= w->nr_attrs || nr_members < 2 || nr_members > w->nr_attrs - leader)
+		return -EINVAL;
+	w->attrs[leader].nr_members = (uint32_t)nr_members;
+	return 0;
+}
+
+/*
+ * perf's GROUP_DESC: the number of groups, then for each its name as a perf
+ * string (perf's "{anon_group}" for a group without one), its leader's
+ * index and its number of events.
+ */
+static int group_desc_feature(struct perf_writer *w)
+{
+	struct buf b = BUF_INIT;
+	uint32_t nr = 0, v[2];
+	size_t i;
+	int err;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		nr += w->attrs[i].nr_members > 1;
+	if (!nr)
+		return 0;
+	err = buf__append(&b, &nr, sizeof(nr));
+	for (i = 0; i < w->nr_attrs && !err; i++) {
+		if (w->attrs[i].nr_members < 2)
+			continue;
+		v[0] = (uint32_t)i;
+		v[1] = w->attrs[i].nr_members;
+		err = buf__append_perf_string(&b, "{anon_group}");
+		if (!err)
+			err = buf__append(&b, v, sizeof(v));
+	}
+	if (!err)
+		err = perf_writer__add_feature(w, PERF_FEAT_GROUP_DESC, &b);
+	buf__release(&b);
+	return err;
 }
 
 /*
@@ -479,6 +520,8 @@ int perf_writer__finish(struct perf_writer *w)
 			break;
 		}
 	}
+	if (!err && !w->feat[PERF_FEAT_GROUP_DESC].data)
+		err = group_desc_feature(w);
 	if (err)
 		return err;
 	/* perf's feature bitmap announces perf's ids only (see JREC_FEAT_FIRST) */

@@ -37,6 +37,13 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 int perf_writer__name_attr(struct perf_writer *w, size_t idx, const char *name);
 
 /*
+ * Make attribute @leader (in the order added) lead a group of @nr_members
+ * (itself and the ones added after it), as perf's GROUP_DESC says of
+ * `-e '{a,b}'`: written by finish() when there is a group. 0 or -EINVAL.
+ */
+int perf_writer__group(struct perf_writer *w, size_t leader, size_t nr_members);
+
+/*
  * Compress the data section as `perf record -z` does, at zstd @level
  * (1..22), before perf_writer__begin(): the records go into one zstd
  * stream, flushed into PERF_RECORD_COMPRESSED records by a flush() that

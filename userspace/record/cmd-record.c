@@ -81,12 +81,16 @@ static void events_error(struct record *r, int err)
 			paranoid_level(), r->opts.system_wide ? -1 : 1);
 	else if (err == -ESRCH)
 		fprintf(stderr, "jrec record: no such process: %d\n", (int)r->opts.pid);
+	else if (err == -EINVAL && r->open_failed_ev >= 0 &&
+		 r->ev[r->open_failed_ev].leader != (size_t)r->open_failed_ev)
+		fprintf(stderr, "jrec record: event %s cannot join its group: %s\n",
+			r->ev[r->open_failed_ev].name, strerror(-err));
 	else if (err == -EMFILE)
 		fprintf(stderr, "jrec record: too many open files for the events; raise "
 				"'ulimit -n'\n");
 	else if (err == -ENOENT || err == -EOPNOTSUPP)
 		fprintf(stderr, "jrec record: event %s is not supported on this machine\n",
-			r->event_name);
+			r->open_failed_ev >= 0 ? r->ev[r->open_failed_ev].name : "?");
 	else
 		fprintf(stderr, "jrec record: cannot open perf events: %s\n", strerror(-err));
 }
@@ -167,12 +171,14 @@ static int setup_jmmap(struct record *r)
 		snprintf(r->jmmap_reason, sizeof(r->jmmap_reason), "--no-jmmap given");
 	} else {
 		err = jmmap_client__open(NULL, &r->jm, r->jmmap_reason, sizeof(r->jmmap_reason));
-		if (!err) {
-			uint32_t pid = r->opts.pid ? (uint32_t)r->opts.pid : (uint32_t)r->child;
-
+		if (!err && !r->opts.nr_pids) {
 			/* a workload not yet exec'ed only has jrec's own mappings */
-			err = jmmap_client__add_target(r->jm, pid, r->opts.system_wide,
-						       r->opts.argc == 0 || r->opts.pid);
+			err = jmmap_client__add_target(r->jm, (uint32_t)r->child,
+						       r->opts.system_wide, r->opts.argc == 0);
+		}
+		for (size_t i = 0; !err && i < r->opts.nr_pids; i++)
+			err = jmmap_client__add_target(r->jm, (uint32_t)r->opts.pids[i], 0, 1);
+		if (r->jm) {
 			if (err) {
 				snprintf(r->jmmap_reason, sizeof(r->jmmap_reason),
 					 "cannot target the workload: %s", strerror(-err));
@@ -219,13 +225,20 @@ static void stop_child(struct record *r, uint64_t *term_at)
 	}
 }
 
+/* Whether every -p process has exited (each pidfd readable). */
 static int target_gone(struct record *r)
 {
-	struct pollfd p = { r->pid_fd, POLLIN, 0 };
+	size_t i;
 
-	if (r->pid_fd < 0)
+	if (!r->nr_pid_fds)
 		return 0;
-	return poll(&p, 1, 0) > 0;
+	for (i = 0; i < r->nr_pid_fds; i++) {
+		struct pollfd p = { r->pid_fds[i], POLLIN, 0 };
+
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+	}
+	return 1;
 }
 
 /*
@@ -261,6 +274,25 @@ static int read_jmmap(struct record *r)
 	return err;
 }
 
+/*
+ * -D: the events were opened disabled (no enable_on_exec); they are enabled
+ * once the delay has passed since the workload started (or the recording,
+ * without one), as perf's --delay does.
+ */
+static int enable_after_delay(struct record *r)
+{
+	int err;
+
+	if (!r->delay_until || recorder__now() < r->delay_until)
+		return 0;
+	r->delay_until = 0;
+	err = events__enable(r);
+	if (!err && !r->opts.quiet)
+		fprintf(stderr, "jrec record: events enabled after %llu ms\n",
+			(unsigned long long)r->opts.delay_ms);
+	return err;
+}
+
 static int main_loop(struct record *r)
 {
 	struct pollfd *pfd;
@@ -290,7 +322,9 @@ static int main_loop(struct record *r)
 		if (err)
 			break;
 		read_signals(r);
-		err = events__drain(r);
+		err = enable_after_delay(r);
+		if (!err)
+			err = events__drain(r);
 		if (!err && r->jm)
 			err = read_jmmap(r);
 		if (!err)
@@ -428,42 +462,71 @@ static void cleanup(struct record *r)
 	perf_writer__free(r->w);
 	if (r->sig_fd >= 0)
 		close(r->sig_fd);
-	if (r->pid_fd >= 0)
-		close(r->pid_fd);
+	for (size_t i = 0; i < r->nr_pid_fds; i++)
+		close(r->pid_fds[i]);
+	free(r->pid_fds);
 }
 
-/* The sampling event's attribute with its fds' ids, then --off-cpu's context-switch event's. */
+/*
+ * Each event's attribute with its fds' ids, named as perf names it (a
+ * user-only recording's "cpu-clock" is "cpu-clock:u"); the groups in
+ * GROUP_DESC.
+ */
 static int add_attrs(struct record *r)
 {
-	uint64_t *ids[2];
-	size_t n[2] = { 0, 0 }, i;
-	int err;
+	const struct event_list *l = &r->opts.events;
+	uint64_t *ids;
+	size_t n, i, k;
+	int err = 0;
 
-	ids[0] = calloc(r->nr_fds + 1, sizeof(uint64_t));
-	ids[1] = calloc(r->nr_fds + 1, sizeof(uint64_t));
-	err = ids[0] && ids[1] ? 0 : -ENOMEM;
-	for (i = 0; i < r->nr_fds && !err; i++) {
-		int k = r->is_cs[i] ? 1 : 0;
+	ids = calloc(r->nr_fds + 1, sizeof(uint64_t));
+	if (!ids)
+		return -ENOMEM;
+	for (k = 0; k < r->nr_ev && !err; k++) {
+		const struct record_event *e = &r->ev[k];
+		char name[96];
 
-		ids[k][n[k]++] = r->ids[i];
+		for (i = n = 0; i < r->nr_fds; i++)
+			if (r->fd_ev[i] == k)
+				ids[n++] = r->ids[i];
+		err = perf_writer__add_attr(r->w, &e->attr, ids, n);
+		snprintf(name, sizeof(name), "%s%s", e->name,
+			 e->attr.exclude_kernel && !e->is_cs && k < l->nr &&
+				 !l->ev[k].has_modifiers ? ":u" : "");
+		if (!err)
+			err = perf_writer__name_attr(r->w, k, name);
 	}
-	if (!err)
-		err = perf_writer__add_attr(r->w, &r->attr, ids[0], n[0]);
-	if (!err) {
-		char name[64];
-
-		/* as perf names it: a user-only recording's event is "cpu-clock:u" */
-		snprintf(name, sizeof(name), "%s%s", r->event_name,
-			 r->attr.exclude_kernel && !r->opts.event.has_modifiers ? ":u" : "");
-		err = perf_writer__name_attr(r->w, 0, name);
-	}
-	if (!err && r->opts.off_cpu)
-		err = perf_writer__add_attr(r->w, &r->cs_attr, ids[1], n[1]);
-	if (!err && r->opts.off_cpu)
-		err = perf_writer__name_attr(r->w, 1, "context-switches");
-	free(ids[0]);
-	free(ids[1]);
+	for (k = 0; k < r->nr_ev && !err; k++)
+		if (r->ev[k].leader == k && r->ev[k].nr_members > 1)
+			err = perf_writer__group(r->w, k, r->ev[k].nr_members);
+	free(ids);
 	return err;
+}
+
+/*
+ * A pidfd of each -p process, so that the recording ends when all have
+ * exited; one that exited already is left out, all of them is an error.
+ * 0, or -ESRCH after printing it.
+ */
+static int open_pids(struct record *r)
+{
+	size_t i, gone = 0;
+
+	r->pid_fds = calloc(r->opts.nr_pids, sizeof(*r->pid_fds));
+	if (!r->pid_fds)
+		return -ENOMEM;
+	for (i = 0; i < r->opts.nr_pids; i++) {
+		int fd = (int)syscall(SYS_pidfd_open, r->opts.pids[i], 0);
+
+		if (fd >= 0)
+			r->pid_fds[r->nr_pid_fds++] = fd;
+		gone += fd < 0 && errno == ESRCH;
+	}
+	if (gone == r->opts.nr_pids) {
+		fprintf(stderr, "jrec record: no such process: %d\n", (int)r->opts.pid);
+		return -ESRCH;
+	}
+	return 0;
 }
 
 static int setup_output(struct record *r)
@@ -525,10 +588,12 @@ int cmd_record(int argc, char **argv)
 	int err, status = 1, masked = 0;
 
 	memset(&r, 0, sizeof(r));
-	r.go_fd = r.err_fd = r.sig_fd = r.pid_fd = r.inotify_fd = -1;
+	r.go_fd = r.err_fd = r.sig_fd = r.inotify_fd = -1;
 	err = record_opts__parse(argc, argv, &r.opts);
-	if (err)
+	if (err) {
+		record_opts__free(&r.opts);
 		return err > 0 ? 0 : 2;
+	}
 	limit_freq(&r);
 
 	err = setup_signals(&r, &old_mask);
@@ -538,13 +603,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	kernel_text(&r);
-	if (r.opts.pid) {
-		r.pid_fd = (int)syscall(SYS_pidfd_open, r.opts.pid, 0);
-		if (r.pid_fd < 0 && errno == ESRCH) {
-			fprintf(stderr, "jrec record: no such process: %d\n", (int)r.opts.pid);
-			goto out;
-		}
-	}
+	if (r.opts.nr_pids && open_pids(&r))
+		goto out;
 	if (r.opts.argc) {
 		err = workload__prepare(&r);
 		if (err) {
@@ -578,17 +638,17 @@ int cmd_record(int argc, char **argv)
 
 	r.t0 = recorder__now();
 	err = synth__kernel(&r);
-	/* a workload's events start at its exec (enable_on_exec); others now */
-	if (!err && !r.attr.enable_on_exec)
+	/* a workload's events start at its exec (enable_on_exec), -D's after it; others now */
+	if (!err && !r.ev[0].attr.enable_on_exec && !r.opts.delay_ms)
 		err = events__enable(&r);
-	if (!err && r.opts.pid)
-		err = synth__process(&r, r.opts.pid);
-	else if (!err && r.opts.system_wide)
+	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
+		err = synth__process(&r, r.opts.pids[i]);
+	if (!err && !r.opts.nr_pids && r.opts.system_wide)
 		err = synth__all(&r);
-	if (!err && r.child > 0 && !r.opts.pid)
+	if (!err && r.child > 0 && !r.opts.nr_pids)
 		err = watch__pid(&r, (uint32_t)r.child);
-	if (!err && r.opts.pid)
-		err = watch__pid(&r, (uint32_t)r.opts.pid);
+	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
+		err = watch__pid(&r, (uint32_t)r.opts.pids[i]);
 	if (!err)
 		err = perf_writer__flush(r.w);
 	if (err) {
@@ -606,6 +666,12 @@ int cmd_record(int argc, char **argv)
 			unlink(r.opts.output);
 			goto out;
 		}
+	}
+	if (r.opts.delay_ms) {
+		r.delay_until = recorder__now() + r.opts.delay_ms * 1000000ull;
+		if (!r.opts.quiet)
+			fprintf(stderr, "jrec record: events disabled for %llu ms (-D)\n",
+				(unsigned long long)r.opts.delay_ms);
 	}
 	err = main_loop(&r);
 	if (!err)
@@ -627,5 +693,6 @@ out:
 	cleanup(&r);
 	if (masked)
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	record_opts__free(&r.opts);
 	return status;
 }

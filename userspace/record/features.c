@@ -20,6 +20,7 @@
 #include "perf-file.h"
 #include "procfs.h"
 #include "record.h"
+#include "tracefs.h"
 
 /*
  * zstd levels for jrec's own sections: the strongest for small ones, zstd's
@@ -213,8 +214,15 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 		err = jrec_info__add(&b, "hostname", "%s", host);
 	if (!err)
 		err = jrec_info__add(&b, "nr_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	for (i = 0; i < (int)r->nr_ev && !err; i++)
+		if (!r->ev[i].is_cs)
+			err = buf__append(&cmd, r->ev[i].name, strlen(r->ev[i].name) + 1);
+	for (i = 0; i + 1 < (int)cmd.len; i++)
+		if (!cmd.data[i])
+			cmd.data[i] = ','; /* the events' names, as -e would list them */
 	if (!err)
-		err = jrec_info__add(&b, "event", "%s", r->event_name);
+		err = jrec_info__add(&b, "event", "%s", cmd.len ? (const char *)cmd.data : "");
+	cmd.len = 0;
 	if (!err && r->bid && r->buildid_dir[0])
 		err = jrec_info__add(&b, "buildid_dir", "%s", r->buildid_dir);
 	if (!err)
@@ -335,6 +343,17 @@ static int side_files(struct record *r)
 	return 0;
 }
 
+/* perf's TRACING_DATA, the formats of the tracepoints of -e. */
+static int tracing_data(struct record *r)
+{
+	struct buf b = BUF_INIT;
+
+	if (!r->opts.tracefs[0])
+		return 0;
+	return add(r, PERF_FEAT_TRACING_DATA, &b,
+		   tracefs__tracing_data(r->opts.tracefs, &r->opts.events, &b));
+}
+
 int features__write(struct record *r)
 {
 	uint8_t kid[20];
@@ -347,7 +366,9 @@ int features__write(struct record *r)
 		kid_len = 0;
 	uname(&u);
 	snprintf(version, sizeof(version), "jrec %s", JREC_VERSION);
-	err = build_ids(r, kid, kid_len);
+	err = tracing_data(r);
+	if (!err)
+		err = build_ids(r, kid, kid_len);
 	if (!err) {
 		char host[256] = "";
 

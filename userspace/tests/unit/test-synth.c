@@ -103,6 +103,7 @@ static void run(int with_cpu)
 	struct mmap3_rec recs[NR_MAPS], file, data, snap;
 	struct perf_reader *rd = NULL;
 	char err[256];
+	struct record_event ev;
 	uint64_t id = 1;
 	int fd, i, same = 1, bad = 0;
 
@@ -115,10 +116,13 @@ static void run(int with_cpu)
 	memset(&r, 0, sizeof(r));
 	r.inotify_fd = -1;
 	r.mmap2_from_jmmap = 1;
-	r.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			     (with_cpu ? PERF_SAMPLE_CPU : 0);
-	r.attr.sample_id_all = 1;
-	if (perf_writer__new(path, &r.w) || perf_writer__add_attr(r.w, &r.attr, &id, 1) ||
+	r.ev = &ev;
+	r.nr_ev = 1;
+	memset(&ev, 0, sizeof(ev));
+	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			      (with_cpu ? PERF_SAMPLE_CPU : 0);
+	ev.attr.sample_id_all = 1;
+	if (perf_writer__new(path, &r.w) || perf_writer__add_attr(r.w, &ev.attr, &id, 1) ||
 	    perf_writer__begin(r.w)) {
 		checkf(0, "a writer on %s", path);
 		unlink(path);
