@@ -641,6 +641,8 @@ int cmd_record(int argc, char **argv)
 	/* a workload's events start at its exec (enable_on_exec), -D's after it; others now */
 	if (!err && !r.ev[0].attr.enable_on_exec && !r.opts.delay_ms)
 		err = events__enable(&r);
+	else if (!err && r.opts.delay_ms && !r.ev[r.track].attr.enable_on_exec)
+		err = events__enable_tracking(&r);
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
 		err = synth__process(&r, r.opts.pids[i]);
 	if (!err && !r.opts.nr_pids && r.opts.system_wide)

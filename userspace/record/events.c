@@ -88,7 +88,7 @@ static void init_attr(struct record *r, size_t i, const struct event_spec *spec)
 	struct record_event *e = &r->ev[i];
 	struct perf_event_attr *a = &e->attr;
 	long page = sysconf(_SC_PAGESIZE);
-	int track = i == 0, leader = spec->leader == i;
+	int track = i == r->track, leader = spec->leader == i;
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -153,12 +153,49 @@ static void set_ids(struct record *r)
 	}
 }
 
+/*
+ * -D, -C: perf's "dummy:HG", last, tracks: with -D from the exec (or now,
+ * without a workload) while the others wait for the delay; with -C on
+ * every CPU, so that a process's mappings are known whichever CPU it made
+ * them on. Its attr as perf 6.1's.
+ */
+static void init_dummy(struct record *r, struct record_event *d)
+{
+	struct perf_event_attr *a = &d->attr;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (r->opts.system_wide)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	a->inherit = !r->opts.system_wide && !r->opts.no_inherit;
+	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide && !r->opts.pid;
+	a->disabled = a->enable_on_exec;
+	a->mmap = a->mmap2 = a->build_id = !r->mmap2_from_jmmap;
+	a->comm = a->comm_exec = a->task = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(r->opts.mmap_pages * (unsigned long)page / 4);
+	snprintf(d->name, sizeof(d->name), "dummy:HG");
+	d->leader = (size_t)(d - r->ev);
+	d->nr_members = 1;
+	d->all_cpus = 1;
+}
+
 static int init_events(struct record *r)
 {
 	const struct event_list *l = &r->opts.events;
+	int dummy = r->opts.delay_ms || r->opts.cpus;
 	size_t i;
 
-	r->nr_ev = l->nr + (r->opts.off_cpu ? 1 : 0);
+	r->nr_ev = l->nr + (r->opts.off_cpu ? 1 : 0) + (dummy ? 1 : 0);
+	r->track = dummy ? r->nr_ev - 1 : 0;
 	r->ev = calloc(r->nr_ev, sizeof(*r->ev));
 	if (!r->ev)
 		return -ENOMEM;
@@ -173,6 +210,8 @@ static int init_events(struct record *r)
 		c->nr_members = 1;
 		c->is_cs = 1;
 	}
+	if (dummy)
+		init_dummy(r, &r->ev[r->track]);
 	set_ids(r);
 	return 0;
 }
@@ -327,7 +366,7 @@ const struct record_event *events__of_sample(const struct record *r,
 
 	if (r->nr_ev < 2)
 		return &r->ev[0];
-	if (st & PERF_SAMPLE_IDENTIFIER) {
+	if ((st | r->ev[r->track].attr.sample_type) & PERF_SAMPLE_IDENTIFIER) {
 		off = 0;
 	} else {
 		/* PERF_SAMPLE_ID: the layouts agree; it follows IP, TID, TIME and ADDR */
@@ -341,23 +380,17 @@ const struct record_event *events__of_sample(const struct record *r,
 	return hit ? &r->ev[hit->ev] : &r->ev[0];
 }
 
-/* The CPUs to open events on: -C's, or every configured one. */
-static int target_cpus(struct record *r, int **cpus, size_t *nr)
+/* Whether event @k is opened on @cpu: -C's CPUs, all for the tracking dummy. */
+static bool on_cpu(const struct record *r, size_t k, int cpu)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF), i;
+	size_t i;
 
-	if (r->opts.cpus) {
-		*cpus = NULL;
-		*nr = r->opts.nr_cpus;
-		return 0;
-	}
-	*cpus = calloc((size_t)n, sizeof(**cpus));
-	if (!*cpus)
-		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		(*cpus)[i] = (int)i;
-	*nr = (size_t)n;
-	return 0;
+	if (!r->opts.cpus || r->ev[k].all_cpus)
+		return true;
+	for (i = 0; i < r->opts.nr_cpus; i++)
+		if (r->opts.cpus[i] == cpu)
+			return true;
+	return false;
 }
 
 /*
@@ -367,21 +400,18 @@ static int target_cpus(struct record *r, int **cpus, size_t *nr)
  */
 int events__open(struct record *r)
 {
+	size_t nr_cpus = (size_t)sysconf(_SC_NPROCESSORS_CONF);
 	pid_t *tids = NULL;
-	int *all_cpus = NULL, *group_fd = NULL;
-	const int *cpus;
-	size_t nr_tids = 0, nr_cpus = 0, nr, i, k, c;
+	int *group_fd = NULL;
+	size_t nr_tids = 0, nr, i, k, c;
 	int err;
 
 	r->open_failed_ev = -1;
 	err = init_events(r);
 	if (!err)
 		err = target_tids(r, &tids, &nr_tids);
-	if (!err)
-		err = target_cpus(r, &all_cpus, &nr_cpus);
 	if (err)
 		goto out;
-	cpus = all_cpus ? all_cpus : r->opts.cpus;
 	nr = nr_cpus * nr_tids * r->nr_ev;
 	r->fds = calloc(nr, sizeof(*r->fds));
 	r->ids = calloc(nr, sizeof(*r->ids));
@@ -394,16 +424,19 @@ int events__open(struct record *r)
 		goto out;
 	}
 	for (c = 0; c < nr_cpus; c++) {
-		int first = -1, cpu = cpus[c], offline = 0;
+		int first = -1, cpu = (int)c, offline = 0;
 
 		for (i = 0; i < nr_tids && !offline; i++) {
 			for (k = 0; k < r->nr_ev; k++) {
 				size_t lead = r->ev[k].leader;
-				int fd = open_one(r, k, tids[i], cpu,
-						  lead == k ? -1 : group_fd[lead]);
+				int fd;
 
-				if (fd == -ENODEV || (fd == -EINVAL && first < 0 && c > 0 && !k)) {
-					offline = !r->opts.cpus; /* an offline CPU; -C's must work */
+				if (!on_cpu(r, k, cpu))
+					continue;
+				fd = open_one(r, k, tids[i], cpu, lead == k ? -1 : group_fd[lead]);
+				if (fd == -ENODEV || (fd == -EINVAL && first < 0 && c > 0)) {
+					/* an offline CPU; one -C names must work */
+					offline = !r->opts.cpus || (r->ev[k].all_cpus && first < 0);
 					if (offline)
 						break;
 				}
@@ -430,11 +463,16 @@ int events__open(struct record *r)
 		}
 	}
 	err = r->nr_rings ? 0 : -ENODEV;
+	for (i = 0; i < r->nr_fds && !err; i++) {
+		if (r->fd_ev[i] == r->track) {
+			r->track_id = r->ids[i];
+			break;
+		}
+	}
 	if (!err)
 		err = sort_ids(r);
 out:
 	free(group_fd);
-	free(all_cpus);
 	free(tids);
 	return err;
 }
@@ -491,6 +529,16 @@ static int ioctl_all(struct record *r, unsigned long req)
 int events__enable(struct record *r)
 {
 	return ioctl_all(r, PERF_EVENT_IOC_ENABLE);
+}
+
+int events__enable_tracking(struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->fd_ev[i] == r->track && ioctl(r->fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+	return 0;
 }
 
 int events__disable(struct record *r)

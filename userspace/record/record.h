@@ -62,9 +62,10 @@ struct events_ring {
 
 /*
  * One event of the recording: -e's in order, then --off-cpu's context
- * switches. The first is the tracking one (mappings, comms, tasks), as
- * perf's first event is: its sample_id layout is every record's that is
- * no sample.
+ * switches, then with -D or -C perf's "dummy:HG" that tracks (mappings,
+ * comms, tasks) while the sampling events wait for the delay, or on every
+ * CPU. Without it the first event tracks, as perf's first does. The
+ * tracking event's sample_id layout is every record's that is no sample.
  */
 struct record_event {
 	struct perf_event_attr attr;
@@ -72,6 +73,7 @@ struct record_event {
 	size_t leader;	/* its group's leader's index; its own when alone */
 	size_t nr_members; /* a leader's events in its group */
 	int is_cs;	/* --off-cpu: context-switches with call chains and PERF_RECORD_SWITCH */
+	int all_cpus;	/* opened on every CPU, -C's or not */
 	uint64_t nr_samples;
 };
 
@@ -85,6 +87,8 @@ struct record {
 	struct record_opts opts;
 	struct record_event *ev;
 	size_t nr_ev;
+	size_t track; /* the tracking event's index */
+	uint64_t track_id; /* the id of its first fd, in synthesized records */
 	int *fds;
 	uint64_t *ids;
 	size_t *fd_ev;	/* the event of the fd of the same index */
@@ -153,7 +157,7 @@ struct record {
  */
 static inline size_t record__trailer_size(const struct record *r)
 {
-	uint64_t st = r->ev[0].attr.sample_type;
+	uint64_t st = r->ev[r->track].attr.sample_type;
 
 	return 16 + (st & PERF_SAMPLE_ID ? 8 : 0) + (st & PERF_SAMPLE_CPU ? 8 : 0) +
 	       (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
@@ -182,6 +186,8 @@ const struct record_event *events__of_sample(const struct record *r,
 					     const struct perf_event_header *h);
 int events__mmap(struct record *r);
 int events__enable(struct record *r);
+/* The tracking event's alone (-D: it tracks while the others wait). */
+int events__enable_tracking(struct record *r);
 int events__disable(struct record *r);
 /* Move every ring's records to the file and look at them. 0 or -errno. */
 int events__drain(struct record *r);

@@ -28,15 +28,14 @@
 #define SYNTH_SAMPLE_ID_MAX 32
 
 /*
- * The sample_id_all trailer of the tracking event (the first): TID, TIME,
+ * The sample_id_all trailer of the tracking event: TID, TIME,
  * its id with several events (ID), CPU with -a, its id again
  * (IDENTIFIER). Its size, record__trailer_size().
  */
 static size_t sample_id(uint8_t out[SYNTH_SAMPLE_ID_MAX], const struct record *r, uint32_t pid,
 			uint32_t tid, uint64_t time)
 {
-	uint64_t st = r->ev[0].attr.sample_type;
-	uint64_t id = r->nr_fds ? r->ids[0] : 0; /* the first fd is the first event's */
+	uint64_t st = r->ev[r->track].attr.sample_type, id = r->track_id;
 	uint32_t pt[2] = {pid, tid}, cpu[2] = {0, 0};
 	size_t n = 16;
 
