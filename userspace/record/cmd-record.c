@@ -122,6 +122,8 @@ static int setup_signals(struct record *r, sigset_t *old)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGHUP);
+	if (r->opts.switch_output)
+		sigaddset(&set, SIGUSR2); /* --switch-output: the next file */
 	if (sigprocmask(SIG_BLOCK, &set, old))
 		return -errno;
 	r->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -141,6 +143,8 @@ static void read_signals(struct record *r)
 	while (read(r->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM || si.ssi_signo == SIGHUP)
 			r->stop_signal = (int)si.ssi_signo;
+		else if (si.ssi_signo == SIGUSR2)
+			r->switch_pending = 1;
 	}
 }
 
@@ -293,6 +297,29 @@ static int enable_after_delay(struct record *r)
 	return err;
 }
 
+/* --switch-output: SIGUSR2 came, or the file reached its size or age. */
+static int switch_due(const struct record *r)
+{
+	const struct record_opts *o = &r->opts;
+
+	return o->switch_output &&
+	       (r->switch_pending ||
+		(o->switch_size && perf_writer__data_size(r->w) >= o->switch_size) ||
+		(o->switch_ns && recorder__now() - r->file_t0 >= o->switch_ns));
+}
+
+/* The records so far end a round, the file is finished and the next one begun. */
+static int switch_output(struct record *r)
+{
+	int err;
+
+	r->switch_pending = 0;
+	r->last_round = 0;
+	r->round_written = 1;
+	err = events__end_round(r);
+	return err ? err : output__switch(r, 0);
+}
+
 static int main_loop(struct record *r)
 {
 	struct pollfd *pfd;
@@ -331,6 +358,8 @@ static int main_loop(struct record *r)
 			err = events__end_round(r);
 		if (!err)
 			err = watch__tick(r, 0);
+		if (!err && switch_due(r))
+			err = switch_output(r);
 		if (err)
 			break;
 		if (r->child > 0 && workload__reap(r) < 0)
@@ -401,8 +430,10 @@ static int finish(struct record *r)
 		bidcache__stop(r->bid);
 		prune_buildid_cache(r);
 	}
+	if (r->opts.switch_output)
+		return err ? err : output__switch(r, 1);
 	if (!err)
-		err = features__write(r);
+		err = features__write(r, 0);
 	if (!err)
 		err = perf_writer__finish(r->w);
 	return err;
@@ -437,6 +468,12 @@ static void closing_line(struct record *r)
 	if (r->opts.off_cpu)
 		snprintf(switches, sizeof(switches), " and %llu context switches",
 			 (unsigned long long)r->nr_switch_samples);
+	if (r->opts.switch_output) {
+		fprintf(stderr, "[ jrec record: Captured and wrote %u files %s.<timestamp> (%llu "
+				"samples, %llu lost) ]\n", r->nr_switches, r->opts.output,
+			(unsigned long long)r->nr_samples, (unsigned long long)lost);
+		return;
+	}
 	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples%s, %llu module "
 			"records, %llu lost) ]\n",
 		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples, switches,
@@ -468,42 +505,6 @@ static void cleanup(struct record *r)
 }
 
 /*
- * Each event's attribute with its fds' ids, named as perf names it (a
- * user-only recording's "cpu-clock" is "cpu-clock:u"); the groups in
- * GROUP_DESC.
- */
-static int add_attrs(struct record *r)
-{
-	const struct event_list *l = &r->opts.events;
-	uint64_t *ids;
-	size_t n, i, k;
-	int err = 0;
-
-	ids = calloc(r->nr_fds + 1, sizeof(uint64_t));
-	if (!ids)
-		return -ENOMEM;
-	for (k = 0; k < r->nr_ev && !err; k++) {
-		const struct record_event *e = &r->ev[k];
-		char name[96];
-
-		for (i = n = 0; i < r->nr_fds; i++)
-			if (r->fd_ev[i] == k)
-				ids[n++] = r->ids[i];
-		err = perf_writer__add_attr(r->w, &e->attr, ids, n);
-		snprintf(name, sizeof(name), "%s%s", e->name,
-			 e->attr.exclude_kernel && !e->is_cs && k < l->nr &&
-				 !l->ev[k].has_modifiers ? ":u" : "");
-		if (!err)
-			err = perf_writer__name_attr(r->w, k, name);
-	}
-	for (k = 0; k < r->nr_ev && !err; k++)
-		if (r->ev[k].leader == k && r->ev[k].nr_members > 1)
-			err = perf_writer__group(r->w, k, r->ev[k].nr_members);
-	free(ids);
-	return err;
-}
-
-/*
  * A pidfd of each -p process, so that the recording ends when all have
  * exited; one that exited already is left out, all of them is an error.
  * 0, or -ESRCH after printing it.
@@ -531,25 +532,14 @@ static int open_pids(struct record *r)
 
 static int setup_output(struct record *r)
 {
-	int err;
+	int err = keep_old_output(r->opts.output);
 
-	err = keep_old_output(r->opts.output);
-	if (!err)
-		err = perf_writer__new(r->opts.output, &r->w);
 	if (err) {
 		fprintf(stderr, "jrec record: cannot create %s: %s\n", r->opts.output,
 			strerror(-err));
 		return err;
 	}
-	err = add_attrs(r);
-	if (!err && r->opts.comp_level)
-		err = perf_writer__set_compression(r->w, r->opts.comp_level);
-	if (!err)
-		err = perf_writer__begin(r->w);
-	if (err)
-		fprintf(stderr, "jrec record: cannot write %s: %s\n", r->opts.output,
-			strerror(-err));
-	return err;
+	return output__open(r);
 }
 
 static int setup_buildid_cache(struct record *r)
@@ -636,7 +626,7 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		goto out;
 
-	r.t0 = recorder__now();
+	r.t0 = r.file_t0 = recorder__now();
 	err = synth__kernel(&r);
 	/* a workload's events start at its exec (enable_on_exec), -D's after it; others now */
 	if (!err && !r.ev[0].attr.enable_on_exec && !r.opts.delay_ms)
@@ -689,7 +679,9 @@ int cmd_record(int argc, char **argv)
 	else
 		status = 0;
 	/* a failed archive (its error on stderr) fails the run only if the workload did not */
-	if (r.opts.archive && archive__file(r.opts.output, r.opts.quiet) && !status)
+	if (r.opts.archive &&
+	    archive__file(r.opts.switch_output ? r.switched_name : r.opts.output, r.opts.quiet) &&
+	    !status)
 		status = 1;
 out:
 	cleanup(&r);

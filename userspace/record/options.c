@@ -39,6 +39,7 @@ enum {
 	OPT_OFF_CPU,
 	OPT_NO_PERFMAP_CODE,
 	OPT_DELAY,
+	OPT_SWITCH_OUTPUT,
 };
 
 static const struct option long_opts[] = {
@@ -57,6 +58,7 @@ static const struct option long_opts[] = {
 	{ "uid", required_argument, NULL, 'u' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
+	{ "switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "no-perfmap-code", no_argument, NULL, OPT_NO_PERFMAP_CODE },
@@ -111,6 +113,11 @@ static void usage(FILE *out)
 		"  -z, --compression-level[=N]\n"
 		"                          compress the records with zstd at level N (1-22,\n"
 		"                          default %d), as perf record -z does\n"
+		"      --switch-output[=signal|SIZE|TIME]\n"
+		"                          write OUTPUT.<timestamp> files, each a whole\n"
+		"                          recording, switching on SIGUSR2 (signal, the\n"
+		"                          default), when a file's data reaches SIZE (10M) or\n"
+		"                          when it is TIME old (30s, 2m)\n"
 		"  -q, --quiet             print nothing but errors\n"
 		"  -v, --verbose           say more about what is recorded\n"
 		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
@@ -170,6 +177,50 @@ static int parse_pages(const char *s, unsigned int *pages)
 		return -EINVAL;
 	*pages = (unsigned int)v;
 	return 0;
+}
+
+/*
+ * --switch-output[=signal|SIZE|TIME] as perf takes it: "signal" (the
+ * default) switches on SIGUSR2; SIZE with B, K, M or G when the file's
+ * data reaches it; TIME with s, m, h or d when the file is that old.
+ */
+static int parse_switch_output(const char *s, struct record_opts *o)
+{
+	static const struct {
+		char unit;
+		uint64_t size, ns;
+	} units[] = {
+		{ 'B', 1, 0 }, { 'K', 1ull << 10, 0 }, { 'M', 1ull << 20, 0 }, { 'G', 1ull << 30, 0 },
+		{ 's', 0, 1000000000ull }, { 'm', 0, 60000000000ull },
+		{ 'h', 0, 3600000000000ull }, { 'd', 0, 86400000000000ull },
+	};
+	uint64_t v;
+	char *end;
+	size_t i;
+
+	o->switch_output = 1;
+	o->switch_size = o->switch_ns = 0;
+	if (!s || !strcmp(s, "signal"))
+		return 0;
+	errno = 0;
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	v = strtoull(s, &end, 10);
+	if (errno || !v || !*end || end[1])
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		uint64_t mult = units[i].size ? units[i].size : units[i].ns;
+
+		if ((*end != units[i].unit && !(units[i].size && *end == units[i].unit + 32)) ||
+		    v > UINT64_MAX / mult)
+			continue;
+		if (units[i].size)
+			o->switch_size = v * mult;
+		else
+			o->switch_ns = v * mult;
+		return 0;
+	}
+	return -EINVAL;
 }
 
 /* The process of thread @tid (/proc/TID/status "Tgid:"), or -1. */
@@ -498,6 +549,13 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 			break;
 		case OPT_ARCHIVE:
 			o->archive = 1;
+			break;
+		case OPT_SWITCH_OUTPUT:
+			if (parse_switch_output(optarg, o)) {
+				fprintf(stderr, "jrec record: invalid --switch-output '%s' (signal, a "
+						"size like 10M or a time like 30s)\n", optarg);
+				return -EINVAL;
+			}
 			break;
 		case OPT_OFF_CPU:
 			o->off_cpu = 1;

@@ -34,6 +34,9 @@ struct record_opts {
 	int no_perfmap_code; /* --no-perfmap-code */
 	int comp_level; /* -z: zstd level of the data section, 0 = not compressed */
 	const char *buildid_dir;
+	int switch_output; /* --switch-output: 1 signal, else size or time as below */
+	uint64_t switch_size; /* bytes of data section */
+	uint64_t switch_ns;
 	int archive; /* --archive: jrec archive the output when done */
 	int off_cpu;  /* --off-cpu: a context-switch event beside the sampling one */
 	pid_t pid;   /* the first of pids, 0 without -p/-t/-u */
@@ -121,6 +124,11 @@ struct record {
 
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
 	uint64_t delay_until; /* -D: when the events are to be enabled, 0 once they are */
+	/* --switch-output: this file's start and first sample, the files written */
+	uint64_t file_t0, file_first_sample;
+	unsigned int nr_switches;
+	int switch_pending; /* SIGUSR2 */
+	char switched_name[4200];
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
 	uint64_t nr_switch_samples; /* --off-cpu: the samples that are switch-outs */
@@ -251,7 +259,19 @@ int perfmap_code__sample(struct record *r, const struct perf_event_header *h,
 int perfmap_code__emit(struct record *r, struct buf *b, size_t *nr);
 void perfmap_code__free(struct record *r);
 
-/* features.c */
-int features__write(struct record *r);
+/*
+ * output.c: the writer of r->opts.output with the events' attributes; then
+ * (--switch-output) finish it, rename it OUTPUT.<timestamp>
+ * (r->switched_name) and, unless @at_exit, open the next with the records
+ * of what exists. 0 or -errno (output__open() prints its error).
+ */
+int output__open(struct record *r);
+int output__switch(struct record *r, int at_exit);
+
+/*
+ * features.c: the feature sections, at the end or (@so_far, the build-id
+ * cache's thread still running) at a --switch-output.
+ */
+int features__write(struct record *r, int so_far);
 
 #endif
