@@ -476,7 +476,8 @@ static void closing_line(struct record *r)
 	}
 	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples%s, %llu module "
 			"records, %llu lost) ]\n",
-		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples, switches,
+		mb, r->opts.pipe ? "to standard output" : r->opts.output, zinfo,
+		(unsigned long long)r->nr_samples, switches,
 		(unsigned long long)(r->jm ? r->jm->nr_records : 0), (unsigned long long)lost);
 }
 
@@ -532,7 +533,7 @@ static int open_pids(struct record *r)
 
 static int setup_output(struct record *r)
 {
-	int err = keep_old_output(r->opts.output);
+	int err = r->opts.pipe ? 0 : keep_old_output(r->opts.output);
 
 	if (err) {
 		fprintf(stderr, "jrec record: cannot create %s: %s\n", r->opts.output,
@@ -642,6 +643,8 @@ int cmd_record(int argc, char **argv)
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
 		err = watch__pid(&r, (uint32_t)r.opts.pids[i]);
 	if (!err)
+		err = perf_writer__finished_init(r.w);
+	if (!err)
 		err = perf_writer__flush(r.w);
 	if (err) {
 		fprintf(stderr, "jrec record: cannot write %s: %s\n", r.opts.output,
@@ -655,7 +658,8 @@ int cmd_record(int argc, char **argv)
 				strerror(-err));
 			workload__reap(&r);
 			status = 127;
-			unlink(r.opts.output);
+			if (!r.opts.pipe)
+				unlink(r.opts.output);
 			goto out;
 		}
 	}

@@ -351,38 +351,23 @@ static int tracing_data(struct record *r)
 		   tracefs__tracing_data(r->opts.tracefs, &r->opts.events, &b));
 }
 
-int features__write(struct record *r, int so_far)
+/*
+ * What is known at the start: the tracepoints' formats, the machine, the
+ * command line, the clock. In a file they are written at the end with the
+ * rest; in a pipe before the records, as perf writes them there.
+ */
+int features__write_start(struct record *r)
 {
-	const struct bidcache_result *res = NULL;
-	struct bidcache_result *copy = NULL;
-	size_t nr_res = 0;
-	uint8_t kid[20];
-	uint8_t kid_len = 0;
 	struct utsname u;
-	char version[64];
+	char version[64], host[256] = "";
 	int err;
 
-	if (r->bid && so_far) {
-		err = bidcache__results_so_far(r->bid, &copy, &nr_res);
-		if (err)
-			return err;
-		res = copy;
-	} else if (r->bid) {
-		nr_res = bidcache__results(r->bid, &res);
-	}
-	if (procfs_read_kernel_build_id(kid, &kid_len))
-		kid_len = 0;
 	uname(&u);
 	snprintf(version, sizeof(version), "jrec %s", JREC_VERSION);
+	gethostname(host, sizeof(host) - 1);
 	err = tracing_data(r);
 	if (!err)
-		err = build_ids(r, kid, kid_len, res, nr_res);
-	if (!err) {
-		char host[256] = "";
-
-		gethostname(host, sizeof(host) - 1);
 		err = add_string(r, PERF_FEAT_HOSTNAME, host);
-	}
 	if (!err)
 		err = add_string(r, PERF_FEAT_OSRELEASE, u.release);
 	if (!err)
@@ -395,6 +380,34 @@ int features__write(struct record *r, int so_far)
 		err = cmdline(r);
 	if (!err)
 		err = clock_features(r);
+	return err;
+}
+
+int features__write(struct record *r, int so_far)
+{
+	const struct bidcache_result *res = NULL;
+	struct bidcache_result *copy = NULL;
+	size_t nr_res = 0;
+	uint8_t kid[20];
+	uint8_t kid_len = 0;
+	struct utsname u;
+	int err = 0;
+
+	if (r->bid && so_far) {
+		err = bidcache__results_so_far(r->bid, &copy, &nr_res);
+		if (err)
+			return err;
+		res = copy;
+	} else if (r->bid) {
+		nr_res = bidcache__results(r->bid, &res);
+	}
+	if (procfs_read_kernel_build_id(kid, &kid_len))
+		kid_len = 0;
+	uname(&u);
+	if (!perf_writer__is_pipe(r->w))
+		err = features__write_start(r);
+	if (!err)
+		err = build_ids(r, kid, kid_len, res, nr_res);
 	if (!err)
 		err = info(r, &u, kid, kid_len);
 	if (!err)

@@ -78,7 +78,9 @@ static void usage(FILE *out)
 		"       jrec record [OPTIONS] -a|-C CPUS [-- COMMAND [ARGS]]\n"
 		"\n"
 		"  -o, --output FILE       write to FILE (default jrec.data; an existing file\n"
-		"                          is kept as FILE.old)\n"
+		"                          is kept as FILE.old); -: perf's pipe format on\n"
+		"                          standard output (not a terminal), the command's\n"
+		"                          output going to stderr\n"
 		"  -F, --freq HZ           sample at HZ samples per second (default %d; above\n"
 		"                          kernel.perf_event_max_sample_rate, lowered to it)\n"
 		"  -c, --count N           sample every N events instead\n"
@@ -572,6 +574,17 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	o->argv = argv + optind;
 	if (!o->events.nr)
 		event_list__parse(&o->events, "cycles", NULL, 0);
+	o->pipe = !strcmp(o->output, "-");
+	if (o->pipe && isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "jrec record: -o -: standard output is a terminal; send the "
+				"recording into a pipe or a file\n");
+		return -EINVAL;
+	}
+	if (o->pipe && (o->switch_output || o->archive || o->comp_level)) {
+		fprintf(stderr, "jrec record: -o - cannot be combined with %s\n",
+			o->switch_output ? "--switch-output" : o->archive ? "--archive" : "-z");
+		return -EINVAL;
+	}
 	if (resolve_tracepoints(o))
 		return -EINVAL;
 	if (o->user && (o->nr_pids || o->tid || o->system_wide)) {

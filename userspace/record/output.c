@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "perf-file.h"
 #include "record.h"
@@ -54,7 +55,8 @@ static int add_attrs(struct record *r)
 
 int output__open(struct record *r)
 {
-	int err = perf_writer__new(r->opts.output, &r->w);
+	int err = r->opts.pipe ? perf_writer__new_pipe(STDOUT_FILENO, &r->w)
+			       : perf_writer__new(r->opts.output, &r->w);
 
 	if (err) {
 		fprintf(stderr, "jrec record: cannot create %s: %s\n", r->opts.output,
@@ -64,6 +66,8 @@ int output__open(struct record *r)
 	err = add_attrs(r);
 	if (!err && r->opts.comp_level)
 		err = perf_writer__set_compression(r->w, r->opts.comp_level);
+	if (!err && r->opts.pipe)
+		err = features__write_start(r); /* before the records, as perf's pipe has them */
 	if (!err)
 		err = perf_writer__begin(r->w);
 	if (err)

@@ -19,6 +19,7 @@
 
 struct record_opts {
 	const char *output;
+	int pipe; /* -o -: perf's pipe format on standard output */
 	uint64_t freq;	 /* samples per second, when period is 0 */
 	uint64_t period; /* -c */
 	struct event_list events; /* -e, in order; default cycles */
@@ -273,5 +274,7 @@ int output__switch(struct record *r, int at_exit);
  * cache's thread still running) at a --switch-output.
  */
 int features__write(struct record *r, int so_far);
+/* The ones known at the start, which features__write() includes but in a pipe. */
+int features__write_start(struct record *r);
 
 #endif
