@@ -54,32 +54,8 @@ struct perf_writer {
 	uint64_t raw_bytes, comp_bytes;
 };
 
-int perf_writer__new(const char *path, struct perf_writer **out)
-{
-	struct perf_writer *w;
-
-	w = calloc(1, sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	w->buf_cap = WRITER_BUF_SIZE;
-	w->buf = malloc(w->buf_cap);
-	if (!w->buf) {
-		free(w);
-		return -ENOMEM;
-	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (w->fd < 0) {
-		int err = -errno;
-
-		free(w->buf);
-		free(w);
-		return err;
-	}
-	*out = w;
-	return 0;
-}
-
-int perf_writer__new_pipe(int fd, struct perf_writer **out)
+/* A writer on @fd (a pipe's when @pipe), its buffer allocated. 0 or -ENOMEM. */
+static int writer_alloc(int fd, int pipe, struct perf_writer **out)
 {
 	struct perf_writer *w;
 
@@ -93,9 +69,26 @@ int perf_writer__new_pipe(int fd, struct perf_writer **out)
 		return -ENOMEM;
 	}
 	w->fd = fd;
-	w->pipe = 1;
+	w->pipe = pipe;
 	*out = w;
 	return 0;
+}
+
+int perf_writer__new(const char *path, struct perf_writer **out)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), err;
+
+	if (fd < 0)
+		return -errno;
+	err = writer_alloc(fd, 0, out);
+	if (err)
+		close(fd);
+	return err;
+}
+
+int perf_writer__new_pipe(int fd, struct perf_writer **out)
+{
+	return writer_alloc(fd, 1, out);
 }
 
 int perf_writer__is_pipe(const struct perf_writer *w)
