@@ -54,6 +54,11 @@ struct perf_writer {
 	uint64_t raw_bytes, comp_bytes;
 };
 
+static int flush_buf(struct perf_writer *w);
+static int compressed_feature(struct perf_writer *w);
+static int write_compressed(struct perf_writer *w, const void *p, size_t len,
+			    ZSTD_EndDirective mode);
+
 /* A writer on @fd (a pipe's when @pipe), its buffer allocated. 0 or -ENOMEM. */
 static int writer_alloc(int fd, int pipe, struct perf_writer **out)
 {
@@ -218,7 +223,8 @@ static int write_header(struct perf_writer *w)
 /*
  * Pipe mode's start, as perf 6.1 writes it: the header, each attr with its
  * ids, the tracepoints' formats, then each feature queued so far (perf's;
- * BUILD_ID, known at the end, waits for finish()) and the event names.
+ * BUILD_ID, known at the end, waits for finish()), the event names and
+ * groups, and with -z the COMPRESSED feature.
  */
 static int begin_pipe(struct perf_writer *w)
 {
@@ -264,6 +270,9 @@ static int begin_pipe(struct perf_writer *w)
 	}
 	if (!err && !w->feat[PERF_FEAT_GROUP_DESC].data)
 		err = group_desc_feature(w);
+	/* -z: perf decompresses by what this says, at the start (its ratio unknown yet) */
+	if (!err && w->cctx && !w->feat[PERF_FEAT_COMPRESSED].data)
+		err = compressed_feature(w);
 	for (i = 1; i < JREC_FEAT_FIRST && !err; i++) {
 		const struct buf *f = &w->feat[i];
 		uint64_t id = i;
@@ -294,12 +303,23 @@ int perf_writer__finished_init(struct perf_writer *w)
 
 static int flush_buf(struct perf_writer *w);
 
-/* Pipe mode's end: the sections not sent yet, in jrec_pipe_section pieces. */
+/*
+ * Pipe mode's end: the records still buffered (with -z the last batch, which
+ * ends the zstd frame), then the sections not sent yet, in
+ * jrec_pipe_section pieces.
+ */
 static int finish_pipe(struct perf_writer *w)
 {
 	static const uint8_t zeros[8];
 	unsigned int i;
-	int err = flush_buf(w);
+	int err = 0;
+
+	if (w->cctx && w->buf_len) {
+		err = write_compressed(w, w->buf, w->buf_len, ZSTD_e_end);
+		w->buf_len = 0;
+	}
+	if (!err)
+		err = flush_buf(w);
 
 	for (i = 1; i < PERF_FILE_FEAT_BITS && !err; i++) {
 		const struct buf *f = &w->feat[i];
@@ -482,7 +502,7 @@ void perf_writer__commit(struct perf_writer *w, size_t len)
 
 int perf_writer__set_compression(struct perf_writer *w, int level)
 {
-	if (w->begun || w->pipe || level < 1 || level > ZSTD_maxCLevel())
+	if (w->begun || level < 1 || level > ZSTD_maxCLevel())
 		return -EINVAL;
 	if (w->buf_cap < COMPRESSED_BUF_SIZE) {
 		uint8_t *b = realloc(w->buf, COMPRESSED_BUF_SIZE);
@@ -535,11 +555,9 @@ int perf_writer__flush(struct perf_writer *w)
 
 	if (!w->begun)
 		return -EINVAL;
-	if (w->pipe)
-		return flush_buf(w);
 	/* with -z, small batches would cost more than they keep: they wait */
 	err = w->cctx && w->buf_len < COMPRESSED_BATCH_MIN ? 0 : flush_buf(w);
-	if (err)
+	if (err || w->pipe)
 		return err;
 	if (w->hdr.data.size == w->data_written)
 		return 0;

@@ -29,7 +29,8 @@ int perf_writer__new(const char *path, struct perf_writer **out);
  * writes the header, the attributes, and the features queued before it
  * (perf's, but BUILD_ID) as perf writes them at the start; the sections
  * queued after it are written by finish() as jrec_pipe_section records.
- * No compression. The fd is not closed by perf_writer__free(). 0 or -errno.
+ * With compression, COMPRESSED is sent at the start with a ratio of 0, as
+ * perf's pipe has it. The fd is not closed by perf_writer__free(). 0 or -errno.
  */
 int perf_writer__new_pipe(int fd, struct perf_writer **out);
 

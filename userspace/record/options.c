@@ -580,9 +580,9 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 				"recording into a pipe or a file\n");
 		return -EINVAL;
 	}
-	if (o->pipe && (o->switch_output || o->archive || o->comp_level)) {
+	if (o->pipe && (o->switch_output || o->archive)) {
 		fprintf(stderr, "jrec record: -o - cannot be combined with %s\n",
-			o->switch_output ? "--switch-output" : o->archive ? "--archive" : "-z");
+			o->switch_output ? "--switch-output" : "--archive");
 		return -EINVAL;
 	}
 	if (resolve_tracepoints(o))
