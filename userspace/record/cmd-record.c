@@ -88,6 +88,8 @@ static void events_error(struct record *r, int err)
 	else if (err == -EMFILE)
 		fprintf(stderr, "jrec record: too many open files for the events; raise "
 				"'ulimit -n'\n");
+	else if (err == -ENODEV && r->opts.cpus)
+		fprintf(stderr, "jrec record: -C: a CPU listed is offline\n");
 	else if (err == -ENOENT || err == -EOPNOTSUPP)
 		fprintf(stderr, "jrec record: event %s is not supported on this machine\n",
 			r->open_failed_ev >= 0 ? r->ev[r->open_failed_ev].name : "?");

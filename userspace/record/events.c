@@ -134,23 +134,23 @@ static void init_attr(struct record *r, size_t i, const struct event_spec *spec)
  * PERF_SAMPLE_ID where their sample layouts agree, else
  * PERF_SAMPLE_IDENTIFIER (first in a sample, last in a trailer); --off-cpu
  * always the latter, where its reader looks. The ids read back with
- * PERF_FORMAT_ID (and LOST, as perf 6.1 asks, dropped by open_one() on a
- * kernel without it).
+ * PERF_FORMAT_ID (and LOST), on one event too, as perf 6.1 asks (LOST
+ * dropped by open_one() on a kernel without it).
  */
 static void set_ids(struct record *r)
 {
 	uint64_t bit = r->opts.off_cpu ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
 	size_t i;
 
+	for (i = 0; i < r->nr_ev; i++)
+		r->ev[i].attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
 	if (r->nr_ev < 2)
 		return;
 	for (i = 1; i < r->nr_ev; i++)
 		if (r->ev[i].attr.sample_type != r->ev[0].attr.sample_type)
 			bit = PERF_SAMPLE_IDENTIFIER;
-	for (i = 0; i < r->nr_ev; i++) {
+	for (i = 0; i < r->nr_ev; i++)
 		r->ev[i].attr.sample_type |= bit;
-		r->ev[i].attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
-	}
 }
 
 /*
