@@ -24,7 +24,7 @@ static int file(struct buf *out, const char *name, const struct buf *b, size_t s
 
 int tracing_data__emit(struct buf *out, const struct tracing_data_in *in)
 {
-	uint8_t endian_long[2] = { __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, sizeof(long) };
+	uint8_t endian_long[2] = {__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, sizeof(long)};
 	uint32_t zero = 0, nr_sys = 0, nr;
 	size_t i, k;
 	int err;

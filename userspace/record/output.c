@@ -41,8 +41,9 @@ static int add_attrs(struct record *r)
 				ids[n++] = r->ids[i];
 		err = perf_writer__add_attr(r->w, &e->attr, ids, n);
 		snprintf(name, sizeof(name), "%s%s", e->name,
-			 e->attr.exclude_kernel && !e->is_cs && k < l->nr &&
-				 !l->ev[k].has_modifiers ? ":u" : "");
+			 e->attr.exclude_kernel && !e->is_cs && k < l->nr && !l->ev[k].has_modifiers
+			     ? ":u"
+			     : "");
 		if (!err)
 			err = perf_writer__name_attr(r->w, k, name);
 	}
@@ -131,8 +132,7 @@ int output__switch(struct record *r, int at_exit)
 	r->nr_switches++;
 	if (!r->opts.quiet)
 		fprintf(stderr, "[ jrec record: dump data: %s, %.3f MB, %llu samples ]\n",
-			r->switched_name,
-			(double)perf_writer__file_size(r->w) / (1024.0 * 1024.0),
+			r->switched_name, (double)perf_writer__file_size(r->w) / (1024.0 * 1024.0),
 			(unsigned long long)samples);
 	if (at_exit)
 		return 0;

@@ -21,7 +21,7 @@ static int usable(const char *dir)
 
 int tracefs__find(char *dir, size_t len)
 {
-	static const char *const known[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	static const char *const known[] = {"/sys/kernel/tracing", "/sys/kernel/debug/tracing"};
 	char line[4096], mnt[4096], type[64];
 	size_t i;
 	FILE *f;
@@ -47,8 +47,8 @@ int tracefs__find(char *dir, size_t len)
 	return -ENOENT;
 }
 
-int tracefs__tp_id(const char *dir, const char *sys, const char *name, uint64_t *id,
-		   char *path, size_t plen)
+int tracefs__tp_id(const char *dir, const char *sys, const char *name, uint64_t *id, char *path,
+		   size_t plen)
 {
 	struct buf b = BUF_INIT;
 	char text[32] = "", *end;
@@ -78,8 +78,7 @@ static int read_in(const char *dir, const char *rel, struct buf *b)
 int tracefs__tracing_data(const char *dir, const struct event_list *l, struct buf *out)
 {
 	struct tracing_data_event ev[EVENT_LIST_MAX];
-	struct buf fmt[EVENT_LIST_MAX], hp = BUF_INIT, he = BUF_INIT, pk = BUF_INIT,
-					 cl = BUF_INIT;
+	struct buf fmt[EVENT_LIST_MAX], hp = BUF_INIT, he = BUF_INIT, pk = BUF_INIT, cl = BUF_INIT;
 	const struct event_spec *tp[EVENT_LIST_MAX];
 	size_t n = 0, i, k;
 	int err = 0;
@@ -92,7 +91,8 @@ int tracefs__tracing_data(const char *dir, const struct event_list *l, struct bu
 		if (!e->tracepoint)
 			continue;
 		for (k = 0; k < n && !dup; k++)
-			dup = !strcmp(tp[k]->tp_sys, e->tp_sys) && !strcmp(tp[k]->tp_name, e->tp_name);
+			dup = !strcmp(tp[k]->tp_sys, e->tp_sys) &&
+			      !strcmp(tp[k]->tp_name, e->tp_name);
 		if (dup)
 			continue;
 		for (k = n; k > 0 && strcmp(tp[k - 1]->tp_sys, e->tp_sys); k--)
@@ -110,7 +110,7 @@ int tracefs__tracing_data(const char *dir, const struct event_list *l, struct bu
 
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", tp[i]->tp_sys, tp[i]->tp_name);
 		err = read_in(dir, rel, &fmt[i]);
-		ev[i] = (struct tracing_data_event){ tp[i]->tp_sys, &fmt[i] };
+		ev[i] = (struct tracing_data_event){tp[i]->tp_sys, &fmt[i]};
 	}
 	if (!err)
 		err = read_in(dir, "events/header_page", &hp);
@@ -121,8 +121,8 @@ int tracefs__tracing_data(const char *dir, const struct event_list *l, struct bu
 	if (!err && read_in(dir, "saved_cmdlines", &cl))
 		buf__release(&cl);
 	if (!err) {
-		struct tracing_data_in in = { (uint32_t)sysconf(_SC_PAGESIZE), &hp, &he, &pk, &cl,
-					      ev, n };
+		struct tracing_data_in in = {
+		    (uint32_t)sysconf(_SC_PAGESIZE), &hp, &he, &pk, &cl, ev, n};
 
 		err = tracing_data__emit(out, &in);
 	}

@@ -24,8 +24,8 @@ int tracefs__find(char *dir, size_t len);
  * The id of tracepoint @sys:@name (DIR/events/SYS/NAME/id), into *@id.
  * 0, -ENOENT for no such tracepoint, or -errno reading it; @path is the file.
  */
-int tracefs__tp_id(const char *dir, const char *sys, const char *name, uint64_t *id,
-		   char *path, size_t plen);
+int tracefs__tp_id(const char *dir, const char *sys, const char *name, uint64_t *id, char *path,
+		   size_t plen);
 
 /* The TRACING_DATA of @l's tracepoints, each once, into @out. 0 or -errno. */
 int tracefs__tracing_data(const char *dir, const struct event_list *l, struct buf *out);

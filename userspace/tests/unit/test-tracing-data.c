@@ -69,13 +69,13 @@ int main(void)
 {
 	struct buf hp = text("page"), he = text("event"), f1 = text("name: a"),
 		   f2 = text("name: b"), f3 = text("name: c"), pk = text("printk"), out = BUF_INIT;
-	struct tracing_data_event ev[3] = { { "sched", &f1 }, { "sched", &f2 }, { "irq", &f3 } };
-	struct tracing_data_in in = { 4096, &hp, &he, &pk, NULL, ev, 3 };
+	struct tracing_data_event ev[3] = {{"sched", &f1}, {"sched", &f2}, {"irq", &f3}};
+	struct tracing_data_in in = {4096, &hp, &he, &pk, NULL, ev, 3};
 	struct cur c;
 	int ok;
 
 	check(!tracing_data__emit(&out, &in), "emit: 0");
-	c = (struct cur){ out.data, out.data + out.len, 0 };
+	c = (struct cur){out.data, out.data + out.len, 0};
 	ok = !memcmp(take(&c, 10), "\x17\x08\x44tracing", 10) && str_is(&c, "0.6");
 	check(ok, "the magic and version 0.6");
 	ok = num(&c, 1) == 0 && num(&c, 1) == sizeof(long) && num(&c, 4) == 4096;
