@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* perf's -e event names and modifiers (event-spec.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,15 +135,48 @@ static int parse_modifiers(const char *m, struct event_spec *e)
 	return 0;
 }
 
+/* A tracepoint's SYSTEM or NAME: what tracefs has for directory names. */
+static bool tp_word(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n >= sizeof(((struct event_spec *)0)->tp_sys))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return false;
+	return true;
+}
+
+/* "SYSTEM:NAME[:MODIFIERS]": the two words and where the modifiers start, or NULL. */
+static int parse_tracepoint(const char *s, struct event_spec *out, const char **mods, char *err,
+			    size_t errlen)
+{
+	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	size_t ns = (size_t)(c1 - s), nn = c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1);
+
+	if (!tp_word(s, ns) || !tp_word(c1 + 1, nn)) {
+		snprintf(err, errlen, "unknown event '%s' (perf's hardware, software and cache "
+				      "event names, rHEX, or a tracepoint SYSTEM:NAME)", s);
+		return -EINVAL;
+	}
+	out->tracepoint = true;
+	out->type = PERF_TYPE_TRACEPOINT;
+	memcpy(out->tp_sys, s, ns);
+	memcpy(out->tp_name, c1 + 1, nn);
+	*mods = c2 ? c2 + 1 : NULL;
+	return 0;
+}
+
 int event_spec__parse(const char *s, struct event_spec *out, char *err, size_t errlen)
 {
-	const char *colon = strchr(s, ':');
+	const char *colon = strchr(s, ':'), *mods;
 	size_t n = colon ? (size_t)(colon - s) : strlen(s), i;
 	char *end;
 
 	memset(out, 0, sizeof(*out));
 	if (strpbrk(s, ",{}")) {
-		snprintf(err, errlen, "'%s': jrec record takes one event", s);
+		snprintf(err, errlen, "'%s': one event expected", s);
 		return -EINVAL;
 	}
 	if (strlen(s) >= sizeof(out->name) || !n) {
@@ -164,17 +198,154 @@ int event_spec__parse(const char *s, struct event_spec *out, char *err, size_t e
 		if (end == s + n)
 			out->type = PERF_TYPE_RAW;
 	}
+	mods = colon ? colon + 1 : NULL;
+	if (out->type == UINT32_MAX && colon && parse_tracepoint(s, out, &mods, err, errlen))
+		return -EINVAL;
 	if (out->type == UINT32_MAX) {
 		snprintf(err, errlen, "unknown event '%.*s' (perf's hardware, software and cache "
-				      "event names, or rHEX)", (int)n, s);
+				      "event names, rHEX, or a tracepoint SYSTEM:NAME)", (int)n, s);
 		return -EINVAL;
 	}
 	/* without modifiers perf counts the host only: the guest excluded */
 	out->exclude_guest = true;
-	if (colon && parse_modifiers(colon + 1, out)) {
+	if (mods && parse_modifiers(mods, out)) {
 		snprintf(err, errlen, "'%s': bad modifier (u, k, h, G, H, p, pp, ppp)", s);
 		return -EINVAL;
 	}
+	out->nr_members = 1;
 	snprintf(out->name, sizeof(out->name), "%s", s);
 	return 0;
+}
+
+/*
+ * One event of a list, @n bytes at @s, with a group's modifiers @gmods
+ * (NULL outside a group or without them) added to its own: its name stays
+ * as typed, as perf names a group's members.
+ */
+static int parse_member(struct event_list *l, const char *s, size_t n, const char *gmods,
+			char *err, size_t errlen)
+{
+	char one[160];
+	struct event_spec *e;
+	int len;
+
+	if (!n) {
+		snprintf(err, errlen, "an empty event in the list");
+		return -EINVAL;
+	}
+	if (l->nr == EVENT_LIST_MAX) {
+		snprintf(err, errlen, "more than %d events", EVENT_LIST_MAX);
+		return -EINVAL;
+	}
+	e = &l->ev[l->nr];
+	if (n >= sizeof(e->name)) {
+		snprintf(err, errlen, "'%.*s': not an event", (int)n, s);
+		return -EINVAL;
+	}
+	len = snprintf(one, sizeof(one), "%.*s", (int)n, s);
+	if (event_spec__parse(one, e, err, errlen))
+		return -EINVAL;
+	if (gmods && *gmods) {
+		/* its own modifiers, then the group's; a tracepoint's come after NAME */
+		int colons = e->tracepoint ? 2 : 1, k;
+
+		for (k = 0; k < len; k++)
+			colons -= one[k] == ':';
+		snprintf(one + len, sizeof(one) - (size_t)len, "%s%s", colons > 0 ? ":" : "",
+			 gmods);
+		if (event_spec__parse(one, e, err, errlen))
+			return -EINVAL;
+		snprintf(e->name, sizeof(e->name), "%.*s", (int)n, s);
+	}
+	e->leader = (uint16_t)l->nr;
+	l->nr++;
+	return 0;
+}
+
+/* "{a,b}[:mods]" at @s (at its brace), up to @end; *@next after it. */
+static int parse_group(struct event_list *l, const char *s, const char *end, char *err,
+		       size_t errlen)
+{
+	const char *close = memchr(s, '}', (size_t)(end - s)), *p;
+	char gmods[32] = "";
+	size_t first = l->nr;
+
+	if (!close || memchr(s + 1, '{', (size_t)(close - s - 1))) {
+		snprintf(err, errlen, "'%.*s': a group is '{EVENT,EVENT...}' (no nesting)",
+			 (int)(end - s), s);
+		return -EINVAL;
+	}
+	if (close + 1 < end) {
+		if (close[1] != ':' || (size_t)(end - close - 2) >= sizeof(gmods) || end == close + 2) {
+			snprintf(err, errlen, "'%.*s': only ':MODIFIERS' may follow a group",
+				 (int)(end - s), s);
+			return -EINVAL;
+		}
+		memcpy(gmods, close + 2, (size_t)(end - close - 2));
+	}
+	for (p = s + 1; p <= close; ) {
+		const char *comma = memchr(p, ',', (size_t)(close - p));
+		const char *stop = comma ? comma : close;
+
+		if (parse_member(l, p, (size_t)(stop - p), gmods, err, errlen))
+			return -EINVAL;
+		l->ev[l->nr - 1].leader = (uint16_t)first;
+		p = stop + 1;
+	}
+	l->ev[first].nr_members = (uint16_t)(l->nr - first);
+	return 0;
+}
+
+int event_list__parse(struct event_list *l, const char *s, char *err, size_t errlen)
+{
+	size_t nr0 = l->nr;
+	const char *p = s;
+
+	while (*p) {
+		const char *end;
+		int e;
+
+		if (*p == '{') {
+			const char *close = strchr(p, '}');
+
+			end = close ? strchr(close, ',') : NULL;
+			end = end ? end : p + strlen(p);
+			e = parse_group(l, p, end, err, errlen);
+		} else {
+			end = strchr(p, ',');
+			end = end ? end : p + strlen(p);
+			if (memchr(p, '}', (size_t)(end - p))) {
+				snprintf(err, errlen, "'%s': a '}' without its '{'", s);
+				e = -EINVAL;
+			} else {
+				e = parse_member(l, p, (size_t)(end - p), NULL, err, errlen);
+			}
+		}
+		if (e) {
+			l->nr = nr0;
+			return -EINVAL;
+		}
+		if (!*end)
+			break;
+		p = end + 1;
+		if (!*p) {
+			snprintf(err, errlen, "'%s': an empty event at the end", s);
+			l->nr = nr0;
+			return -EINVAL;
+		}
+	}
+	if (l->nr == nr0) {
+		snprintf(err, errlen, "no event given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+size_t event_list__nr_groups(const struct event_list *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nr; i++)
+		n += l->ev[i].leader == i && l->ev[i].nr_members > 1;
+	return n;
 }

@@ -6,6 +6,15 @@
  * after a colon (u, k, h: count only those contexts; G, H: guest or host
  * only; p, pp, ppp: precision), with perf's defaults (the guest excluded
  * unless G). The event keeps the name as typed, which perf shows.
+ *
+ * A tracepoint is "SYSTEM:NAME[:MODIFIERS]" where SYSTEM is no event name
+ * (so "cycles:u" is cycles, "sched:sched_switch" a tracepoint): its type is
+ * PERF_TYPE_TRACEPOINT and its config the tracepoint's id, which the caller
+ * finds in tracefs (this file reads nothing of the machine).
+ *
+ * An -e argument may hold several events, "a,b", and groups, "{a,b}" with
+ * optional modifiers after the brace that every member takes too
+ * ("{cycles,instructions}:u"), as perf's parser reads them.
  */
 #ifndef JREC_EVENT_SPEC_H
 #define JREC_EVENT_SPEC_H
@@ -20,13 +29,36 @@ struct event_spec {
 	bool exclude_user, exclude_kernel, exclude_hv, exclude_guest, exclude_host;
 	uint8_t precise_ip;
 	bool has_modifiers; /* ":..." was given */
+	bool tracepoint;    /* SYSTEM:NAME, config to be resolved (see above) */
+	uint16_t leader;    /* its group's leader's index in the list; its own alone */
+	uint16_t nr_members; /* a leader's: the events of its group, 1 alone */
 	char name[64];	    /* as typed: "cycles:u" */
+	char tp_sys[64], tp_name[64]; /* a tracepoint's SYSTEM and NAME */
+};
+
+#define EVENT_LIST_MAX 64
+
+/* The events of one or more -e arguments, in order. */
+struct event_list {
+	struct event_spec ev[EVENT_LIST_MAX];
+	size_t nr;
 };
 
 /*
  * One event. 0, or -EINVAL with the reason in @err (an unknown name, a bad
- * modifier, or several events, which jrec record does not take yet).
+ * modifier, or several events: see event_list__parse()).
  */
 int event_spec__parse(const char *s, struct event_spec *out, char *err, size_t errlen);
+
+/*
+ * Append the events of one -e argument ("a,b", "{a,b}:u", "a") to @l.
+ * 0, or -EINVAL with the reason in @err (an event of event_spec__parse()'s
+ * errors, an unbalanced or nested brace, an empty event or group, more than
+ * EVENT_LIST_MAX events); @l is then as it was.
+ */
+int event_list__parse(struct event_list *l, const char *s, char *err, size_t errlen);
+
+/* How many groups of more than one event @l has (perf's GROUP_DESC count). */
+size_t event_list__nr_groups(const struct event_list *l);
 
 #endif

@@ -150,6 +150,40 @@ enum jrec_feature {
  * A reader that finds another magic there (an old perf's event types, or
  * zeros) takes the file to have no such table.
  */
+/*
+ * Pipe mode (perf record -o -): a 16-byte header (PERF_FILE_MAGIC, its
+ * size), then records only: each attr as PERF_RECORD_HEADER_ATTR, the
+ * tracepoints' formats as PERF_RECORD_HEADER_TRACING_DATA (16 bytes: the
+ * header, the payload's size padded to 8 and 4 zero bytes; the payload and
+ * its padding follow the record), each feature known at the start as
+ * PERF_RECORD_HEADER_FEATURE, the synthesized records, FINISHED_INIT, then
+ * the data. The sections written at the end (BUILD_ID and jrec's own) go
+ * into PERF_RECORD_HEADER_EVENT_TYPE records, which perf skips in a pipe
+ * (a HEADER_FEATURE of an id perf does not know stops it): struct
+ * jrec_pipe_section, then its piece of the section's bytes, the record
+ * padded to 8. Documentation/jrec-data.rst.
+ */
+#define PERF_PIPE_HEADER_SIZE 16
+#define PERF_RECORD_HEADER_ATTR 64
+#define PERF_RECORD_HEADER_EVENT_TYPE 65
+#define PERF_RECORD_HEADER_TRACING_DATA 66
+#define PERF_RECORD_HEADER_FEATURE 80
+#define PERF_RECORD_FINISHED_INIT 82
+
+#define JREC_PIPE_SECTION_MAGIC 0x5350524Au /* "JRPS" in file byte order */
+/* a piece's bytes at most: the record stays under the u16 size, 8-aligned */
+#define JREC_PIPE_SECTION_PIECE 65472u
+
+struct jrec_pipe_section {
+	struct perf_event_header header; /* PERF_RECORD_HEADER_EVENT_TYPE */
+	uint32_t magic;			 /* JREC_PIPE_SECTION_MAGIC */
+	uint16_t feature;		 /* the section's id: perf's (BUILD_ID) or jrec's */
+	uint16_t reserved;		 /* 0 */
+	uint64_t offset;		 /* of this piece in the section */
+	uint64_t total;			 /* the section's size */
+	/* header.size - 32 bytes: min(total - offset, that) of them are the section's */
+};
+
 #define JREC_SECTIONS_MAGIC 0x544345534345524AULL /* "JRECSECT" in file byte order */
 #define JREC_SECTIONS_VERSION 1
 

@@ -32,6 +32,7 @@ struct writer_attr {
 	uint64_t *ids;
 	size_t nr_ids;
 	char *name; /* for EVENT_DESC, or NULL */
+	uint32_t nr_members; /* a group's leader: its events; else 0 */
 };
 
 struct perf_writer {
@@ -45,13 +46,21 @@ struct perf_writer {
 	uint64_t data_written; /* bytes of the data section already in the file */
 	uint64_t file_size;
 	int begun;
+	int pipe; /* perf's pipe format, written in order */
+	uint8_t sent[PERF_FILE_FEAT_BITS]; /* pipe: the features begin() wrote */
 	ZSTD_CCtx *cctx; /* -z: the data section compressed */
 	int level;
 	uint8_t *zrec;   /* one COMPRESSED record being filled */
 	uint64_t raw_bytes, comp_bytes;
 };
 
-int perf_writer__new(const char *path, struct perf_writer **out)
+static int flush_buf(struct perf_writer *w);
+static int compressed_feature(struct perf_writer *w);
+static int write_compressed(struct perf_writer *w, const void *p, size_t len,
+			    ZSTD_EndDirective mode);
+
+/* A writer on @fd (a pipe's when @pipe), its buffer allocated. 0 or -ENOMEM. */
+static int writer_alloc(int fd, int pipe, struct perf_writer **out)
 {
 	struct perf_writer *w;
 
@@ -64,16 +73,32 @@ int perf_writer__new(const char *path, struct perf_writer **out)
 		free(w);
 		return -ENOMEM;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (w->fd < 0) {
-		int err = -errno;
-
-		free(w->buf);
-		free(w);
-		return err;
-	}
+	w->fd = fd;
+	w->pipe = pipe;
 	*out = w;
 	return 0;
+}
+
+int perf_writer__new(const char *path, struct perf_writer **out)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600), err;
+
+	if (fd < 0)
+		return -errno;
+	err = writer_alloc(fd, 0, out);
+	if (err)
+		close(fd);
+	return err;
+}
+
+int perf_writer__new_pipe(int fd, struct perf_writer **out)
+{
+	return writer_alloc(fd, 1, out);
+}
+
+int perf_writer__is_pipe(const struct perf_writer *w)
+{
+	return w->pipe;
 }
 
 int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
@@ -116,6 +141,46 @@ int perf_writer__name_attr(struct perf_writer *w, size_t idx, const char *name)
 	return 0;
 }
 
+int perf_writer__group(struct perf_writer *w, size_t leader, size_t nr_members)
+{
+	if (leader >= w->nr_attrs || nr_members < 2 || nr_members > w->nr_attrs - leader)
+		return -EINVAL;
+	w->attrs[leader].nr_members = (uint32_t)nr_members;
+	return 0;
+}
+
+/*
+ * perf's GROUP_DESC: the number of groups, then for each its name as a perf
+ * string (perf's "{anon_group}" for a group without one), its leader's
+ * index and its number of events.
+ */
+static int group_desc_feature(struct perf_writer *w)
+{
+	struct buf b = BUF_INIT;
+	uint32_t nr = 0, v[2];
+	size_t i;
+	int err;
+
+	for (i = 0; i < w->nr_attrs; i++)
+		nr += w->attrs[i].nr_members > 1;
+	if (!nr)
+		return 0;
+	err = buf__append(&b, &nr, sizeof(nr));
+	for (i = 0; i < w->nr_attrs && !err; i++) {
+		if (w->attrs[i].nr_members < 2)
+			continue;
+		v[0] = (uint32_t)i;
+		v[1] = w->attrs[i].nr_members;
+		err = buf__append_perf_string(&b, "{anon_group}");
+		if (!err)
+			err = buf__append(&b, v, sizeof(v));
+	}
+	if (!err)
+		err = perf_writer__add_feature(w, PERF_FEAT_GROUP_DESC, &b);
+	buf__release(&b);
+	return err;
+}
+
 /*
  * perf's EVENT_DESC (read by perf-reader.c's read_event_names()): the
  * number of events and the attr size, then for each event its attr, the
@@ -155,6 +220,134 @@ static int write_header(struct perf_writer *w)
 	return fd__pwrite_all(w->fd, &w->hdr, sizeof(w->hdr), 0);
 }
 
+/*
+ * Pipe mode's start, as perf 6.1 writes it: the header, each attr with its
+ * ids, the tracepoints' formats, then each feature queued so far (perf's;
+ * BUILD_ID, known at the end, waits for finish()), the event names and
+ * groups, and with -z the COMPRESSED feature.
+ */
+static int begin_pipe(struct perf_writer *w)
+{
+	uint64_t hdr[2] = { PERF_FILE_MAGIC, PERF_PIPE_HEADER_SIZE };
+	struct perf_event_header h;
+	size_t i;
+	int err;
+
+	err = fd__write_all(w->fd, hdr, sizeof(hdr));
+	for (i = 0; i < w->nr_attrs && !err; i++) {
+		size_t n = w->attrs[i].nr_ids * sizeof(uint64_t);
+
+		h = (struct perf_event_header){ PERF_RECORD_HEADER_ATTR, 0,
+						(uint16_t)(sizeof(h) + sizeof(w->attrs[i].attr) + n) };
+		if (sizeof(h) + sizeof(w->attrs[i].attr) + n > UINT16_MAX)
+			return -E2BIG;
+		err = fd__write_all(w->fd, &h, sizeof(h));
+		if (!err)
+			err = fd__write_all(w->fd, &w->attrs[i].attr, sizeof(w->attrs[i].attr));
+		if (!err && n)
+			err = fd__write_all(w->fd, w->attrs[i].ids, n);
+	}
+	if (!err && w->feat[PERF_FEAT_TRACING_DATA].data) {
+		/* its payload follows the 16-byte record, its size and itself padded to 8 */
+		const struct buf *t = &w->feat[PERF_FEAT_TRACING_DATA];
+		struct {
+			struct perf_event_header h;
+			uint32_t size, pad;
+		} rec = { { PERF_RECORD_HEADER_TRACING_DATA, 0, sizeof(rec) },
+			  (uint32_t)((t->len + 7) & ~(size_t)7), 0 };
+		static const uint8_t zeros[8];
+
+		err = fd__write_all(w->fd, &rec, sizeof(rec));
+		if (!err)
+			err = fd__write_all(w->fd, t->data, t->len);
+		if (!err)
+			err = fd__write_all(w->fd, zeros, (8 - t->len % 8) % 8);
+		w->sent[PERF_FEAT_TRACING_DATA] = 1;
+	}
+	for (i = 0; i < w->nr_attrs && !err; i++) {
+		if (w->attrs[i].name && !w->feat[PERF_FEAT_EVENT_DESC].data)
+			err = event_desc_feature(w);
+	}
+	if (!err && !w->feat[PERF_FEAT_GROUP_DESC].data)
+		err = group_desc_feature(w);
+	/* -z: perf decompresses by what this says, at the start (its ratio unknown yet) */
+	if (!err && w->cctx && !w->feat[PERF_FEAT_COMPRESSED].data)
+		err = compressed_feature(w);
+	for (i = 1; i < JREC_FEAT_FIRST && !err; i++) {
+		const struct buf *f = &w->feat[i];
+		uint64_t id = i;
+
+		if (!f->data || w->sent[i] || i == PERF_FEAT_BUILD_ID)
+			continue;
+		if (sizeof(h) + sizeof(id) + f->len > UINT16_MAX)
+			continue; /* too big for a record: sent at the end as jrec's */
+		h = (struct perf_event_header){ PERF_RECORD_HEADER_FEATURE, 0,
+						(uint16_t)(sizeof(h) + sizeof(id) + f->len) };
+		err = fd__write_all(w->fd, &h, sizeof(h));
+		if (!err)
+			err = fd__write_all(w->fd, &id, sizeof(id));
+		if (!err)
+			err = fd__write_all(w->fd, f->data, f->len);
+		w->sent[i] = 1;
+	}
+	w->begun = !err;
+	return err;
+}
+
+int perf_writer__finished_init(struct perf_writer *w)
+{
+	struct perf_event_header h = { PERF_RECORD_FINISHED_INIT, 0, sizeof(h) };
+
+	return w->pipe ? perf_writer__write(w, &h, sizeof(h)) : 0;
+}
+
+static int flush_buf(struct perf_writer *w);
+
+/*
+ * Pipe mode's end: the records still buffered (with -z the last batch, which
+ * ends the zstd frame), then the sections not sent yet, in
+ * jrec_pipe_section pieces.
+ */
+static int finish_pipe(struct perf_writer *w)
+{
+	static const uint8_t zeros[8];
+	unsigned int i;
+	int err = 0;
+
+	if (w->cctx && w->buf_len) {
+		err = write_compressed(w, w->buf, w->buf_len, ZSTD_e_end);
+		w->buf_len = 0;
+	}
+	if (!err)
+		err = flush_buf(w);
+
+	for (i = 1; i < PERF_FILE_FEAT_BITS && !err; i++) {
+		const struct buf *f = &w->feat[i];
+		uint64_t off = 0;
+
+		if (!f->data || w->sent[i])
+			continue;
+		do {
+			size_t n = f->len - off < JREC_PIPE_SECTION_PIECE ? f->len - off
+									  : JREC_PIPE_SECTION_PIECE;
+			size_t pad = (8 - n % 8) % 8;
+			struct jrec_pipe_section p = {
+				{ PERF_RECORD_HEADER_EVENT_TYPE, 0, (uint16_t)(sizeof(p) + n + pad) },
+				JREC_PIPE_SECTION_MAGIC, (uint16_t)i, 0, off, f->len
+			};
+
+			err = fd__write_all(w->fd, &p, sizeof(p));
+			if (!err)
+				err = fd__write_all(w->fd, f->data + off, n);
+			if (!err)
+				err = fd__write_all(w->fd, zeros, pad);
+			off += n;
+		} while (!err && off < f->len);
+		w->sent[i] = 1;
+	}
+	return err;
+}
+
 int perf_writer__begin(struct perf_writer *w)
 {
 	uint64_t off, ids_off;
@@ -163,6 +356,8 @@ int perf_writer__begin(struct perf_writer *w)
 
 	if (w->begun)
 		return -EBUSY;
+	if (w->pipe)
+		return begin_pipe(w);
 	w->hdr.magic = PERF_FILE_MAGIC;
 	w->hdr.size = sizeof(w->hdr);
 	w->hdr.attr_size = sizeof(struct perf_file_attr);
@@ -206,7 +401,8 @@ int perf_writer__begin(struct perf_writer *w)
 /* @len bytes at the end of the data section, as they are. */
 static int write_raw(struct perf_writer *w, const void *p, size_t len)
 {
-	int err = fd__pwrite_all(w->fd, p, len, w->hdr.data.offset + w->data_written);
+	int err = w->pipe ? fd__write_all(w->fd, p, len)
+			  : fd__pwrite_all(w->fd, p, len, w->hdr.data.offset + w->data_written);
 
 	if (err)
 		return err;
@@ -361,7 +557,7 @@ int perf_writer__flush(struct perf_writer *w)
 		return -EINVAL;
 	/* with -z, small batches would cost more than they keep: they wait */
 	err = w->cctx && w->buf_len < COMPRESSED_BATCH_MIN ? 0 : flush_buf(w);
-	if (err)
+	if (err || w->pipe)
 		return err;
 	if (w->hdr.data.size == w->data_written)
 		return 0;
@@ -459,6 +655,8 @@ int perf_writer__finish(struct perf_writer *w)
 	size_t nr = 0, i;
 	int err;
 
+	if (w->pipe)
+		return w->begun ? finish_pipe(w) : -EINVAL;
 	if (w->cctx && w->begun && w->buf_len) {
 		/*
 		 * The last batch ends the stream's frame. Never a record of the
@@ -479,6 +677,8 @@ int perf_writer__finish(struct perf_writer *w)
 			break;
 		}
 	}
+	if (!err && !w->feat[PERF_FEAT_GROUP_DESC].data)
+		err = group_desc_feature(w);
 	if (err)
 		return err;
 	/* perf's feature bitmap announces perf's ids only (see JREC_FEAT_FIRST) */
@@ -538,7 +738,7 @@ void perf_writer__free(struct perf_writer *w)
 
 	if (!w)
 		return;
-	if (w->fd >= 0)
+	if (w->fd >= 0 && !w->pipe)
 		close(w->fd);
 	for (i = 0; i < w->nr_attrs; i++)
 	{

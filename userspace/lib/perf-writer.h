@@ -24,6 +24,22 @@ struct perf_writer;
 /* Create path (mode 0600, truncated). 0 or -errno. */
 int perf_writer__new(const char *path, struct perf_writer **out);
 
+/*
+ * Write perf's pipe format to @fd (perf record -o -; perf-file.h): begin()
+ * writes the header, the attributes, and the features queued before it
+ * (perf's, but BUILD_ID) as perf writes them at the start; the sections
+ * queued after it are written by finish() as jrec_pipe_section records.
+ * With compression, COMPRESSED is sent at the start with a ratio of 0, as
+ * perf's pipe has it. The fd is not closed by perf_writer__free(). 0 or -errno.
+ */
+int perf_writer__new_pipe(int fd, struct perf_writer **out);
+
+/* Pipe mode: the end of the synthesized records (FINISHED_INIT). 0 or -errno; else nothing. */
+int perf_writer__finished_init(struct perf_writer *w);
+
+/* Whether the writer writes a pipe. */
+int perf_writer__is_pipe(const struct perf_writer *w);
+
 /* Add an attribute and the ids of its events, before perf_writer__begin(). */
 int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *attr,
 			  const uint64_t *ids, size_t nr_ids);
@@ -35,6 +51,13 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
  * attribute has a name. 0, -EINVAL or -ENOMEM.
  */
 int perf_writer__name_attr(struct perf_writer *w, size_t idx, const char *name);
+
+/*
+ * Make attribute @leader (in the order added) lead a group of @nr_members
+ * (itself and the ones added after it), as perf's GROUP_DESC says of
+ * `-e '{a,b}'`: written by finish() when there is a group. 0 or -EINVAL.
+ */
+int perf_writer__group(struct perf_writer *w, size_t leader, size_t nr_members);
 
 /*
  * Compress the data section as `perf record -z` does, at zstd @level

@@ -423,6 +423,21 @@ size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out)
 	return c->nr_res;
 }
 
+int bidcache__results_so_far(struct bidcache *c, struct bidcache_result **out, size_t *nr)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&c->lock);
+	*nr = c->nr_res;
+	*out = malloc((c->nr_res + 1) * sizeof(**out));
+	if (*out)
+		memcpy(*out, c->res, c->nr_res * sizeof(**out));
+	else
+		err = -ENOMEM;
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
 void bidcache__saved_by(struct bidcache *c, unsigned int *linked, unsigned int *cloned)
 {
 	*linked = c->nr_linked;

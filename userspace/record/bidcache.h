@@ -63,6 +63,13 @@ void bidcache__stop(struct bidcache *c);
 /* After stop: the results, in the order the files were queued. */
 size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out);
 
+/*
+ * While the thread runs (jrec record --switch-output): a copy of the
+ * results so far, in @out (free() it; the paths and symbols stay the
+ * cache's until bidcache__free()). 0 or -ENOMEM.
+ */
+int bidcache__results_so_far(struct bidcache *c, struct bidcache_result **out, size_t *nr);
+
 /* Of the SAVED files, after stop: how many are hard links, how many reflinks. */
 void bidcache__saved_by(struct bidcache *c, unsigned int *linked, unsigned int *cloned);
 

@@ -81,12 +81,18 @@ static void events_error(struct record *r, int err)
 			paranoid_level(), r->opts.system_wide ? -1 : 1);
 	else if (err == -ESRCH)
 		fprintf(stderr, "jrec record: no such process: %d\n", (int)r->opts.pid);
+	else if (err == -EINVAL && r->open_failed_ev >= 0 &&
+		 r->ev[r->open_failed_ev].leader != (size_t)r->open_failed_ev)
+		fprintf(stderr, "jrec record: event %s cannot join its group: %s\n",
+			r->ev[r->open_failed_ev].name, strerror(-err));
 	else if (err == -EMFILE)
 		fprintf(stderr, "jrec record: too many open files for the events; raise "
 				"'ulimit -n'\n");
+	else if (err == -ENODEV && r->opts.cpus)
+		fprintf(stderr, "jrec record: -C: a CPU listed is offline\n");
 	else if (err == -ENOENT || err == -EOPNOTSUPP)
 		fprintf(stderr, "jrec record: event %s is not supported on this machine\n",
-			r->event_name);
+			r->open_failed_ev >= 0 ? r->ev[r->open_failed_ev].name : "?");
 	else
 		fprintf(stderr, "jrec record: cannot open perf events: %s\n", strerror(-err));
 }
@@ -118,6 +124,8 @@ static int setup_signals(struct record *r, sigset_t *old)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGCHLD);
 	sigaddset(&set, SIGHUP);
+	if (r->opts.switch_output)
+		sigaddset(&set, SIGUSR2); /* --switch-output: the next file */
 	if (sigprocmask(SIG_BLOCK, &set, old))
 		return -errno;
 	r->sig_fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
@@ -137,6 +145,8 @@ static void read_signals(struct record *r)
 	while (read(r->sig_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGINT || si.ssi_signo == SIGTERM || si.ssi_signo == SIGHUP)
 			r->stop_signal = (int)si.ssi_signo;
+		else if (si.ssi_signo == SIGUSR2)
+			r->switch_pending = 1;
 	}
 }
 
@@ -167,12 +177,14 @@ static int setup_jmmap(struct record *r)
 		snprintf(r->jmmap_reason, sizeof(r->jmmap_reason), "--no-jmmap given");
 	} else {
 		err = jmmap_client__open(NULL, &r->jm, r->jmmap_reason, sizeof(r->jmmap_reason));
-		if (!err) {
-			uint32_t pid = r->opts.pid ? (uint32_t)r->opts.pid : (uint32_t)r->child;
-
+		if (!err && !r->opts.nr_pids) {
 			/* a workload not yet exec'ed only has jrec's own mappings */
-			err = jmmap_client__add_target(r->jm, pid, r->opts.system_wide,
-						       r->opts.argc == 0 || r->opts.pid);
+			err = jmmap_client__add_target(r->jm, (uint32_t)r->child,
+						       r->opts.system_wide, r->opts.argc == 0);
+		}
+		for (size_t i = 0; !err && i < r->opts.nr_pids; i++)
+			err = jmmap_client__add_target(r->jm, (uint32_t)r->opts.pids[i], 0, 1);
+		if (r->jm) {
 			if (err) {
 				snprintf(r->jmmap_reason, sizeof(r->jmmap_reason),
 					 "cannot target the workload: %s", strerror(-err));
@@ -219,13 +231,20 @@ static void stop_child(struct record *r, uint64_t *term_at)
 	}
 }
 
+/* Whether every -p process has exited (each pidfd readable). */
 static int target_gone(struct record *r)
 {
-	struct pollfd p = { r->pid_fd, POLLIN, 0 };
+	size_t i;
 
-	if (r->pid_fd < 0)
+	if (!r->nr_pid_fds)
 		return 0;
-	return poll(&p, 1, 0) > 0;
+	for (i = 0; i < r->nr_pid_fds; i++) {
+		struct pollfd p = { r->pid_fds[i], POLLIN, 0 };
+
+		if (poll(&p, 1, 0) <= 0)
+			return 0;
+	}
+	return 1;
 }
 
 /*
@@ -261,6 +280,48 @@ static int read_jmmap(struct record *r)
 	return err;
 }
 
+/*
+ * -D: the events were opened disabled (no enable_on_exec); they are enabled
+ * once the delay has passed since the workload started (or the recording,
+ * without one), as perf's --delay does.
+ */
+static int enable_after_delay(struct record *r)
+{
+	int err;
+
+	if (!r->delay_until || recorder__now() < r->delay_until)
+		return 0;
+	r->delay_until = 0;
+	err = events__enable(r);
+	if (!err && !r->opts.quiet)
+		fprintf(stderr, "jrec record: events enabled after %llu ms\n",
+			(unsigned long long)r->opts.delay_ms);
+	return err;
+}
+
+/* --switch-output: SIGUSR2 came, or the file reached its size or age. */
+static int switch_due(const struct record *r)
+{
+	const struct record_opts *o = &r->opts;
+
+	return o->switch_output &&
+	       (r->switch_pending ||
+		(o->switch_size && perf_writer__data_size(r->w) >= o->switch_size) ||
+		(o->switch_ns && recorder__now() - r->file_t0 >= o->switch_ns));
+}
+
+/* The records so far end a round, the file is finished and the next one begun. */
+static int switch_output(struct record *r)
+{
+	int err;
+
+	r->switch_pending = 0;
+	r->last_round = 0;
+	r->round_written = 1;
+	err = events__end_round(r);
+	return err ? err : output__switch(r, 0);
+}
+
 static int main_loop(struct record *r)
 {
 	struct pollfd *pfd;
@@ -290,13 +351,17 @@ static int main_loop(struct record *r)
 		if (err)
 			break;
 		read_signals(r);
-		err = events__drain(r);
+		err = enable_after_delay(r);
+		if (!err)
+			err = events__drain(r);
 		if (!err && r->jm)
 			err = read_jmmap(r);
 		if (!err)
 			err = events__end_round(r);
 		if (!err)
 			err = watch__tick(r, 0);
+		if (!err && switch_due(r))
+			err = switch_output(r);
 		if (err)
 			break;
 		if (r->child > 0 && workload__reap(r) < 0)
@@ -367,8 +432,10 @@ static int finish(struct record *r)
 		bidcache__stop(r->bid);
 		prune_buildid_cache(r);
 	}
+	if (r->opts.switch_output)
+		return err ? err : output__switch(r, 1);
 	if (!err)
-		err = features__write(r);
+		err = features__write(r, 0);
 	if (!err)
 		err = perf_writer__finish(r->w);
 	return err;
@@ -403,9 +470,16 @@ static void closing_line(struct record *r)
 	if (r->opts.off_cpu)
 		snprintf(switches, sizeof(switches), " and %llu context switches",
 			 (unsigned long long)r->nr_switch_samples);
+	if (r->opts.switch_output) {
+		fprintf(stderr, "[ jrec record: Captured and wrote %u files %s.<timestamp> (%llu "
+				"samples, %llu lost) ]\n", r->nr_switches, r->opts.output,
+			(unsigned long long)r->nr_samples, (unsigned long long)lost);
+		return;
+	}
 	fprintf(stderr, "[ jrec record: Captured and wrote %.3f MB %s%s (%llu samples%s, %llu module "
 			"records, %llu lost) ]\n",
-		mb, r->opts.output, zinfo, (unsigned long long)r->nr_samples, switches,
+		mb, r->opts.pipe ? "to standard output" : r->opts.output, zinfo,
+		(unsigned long long)r->nr_samples, switches,
 		(unsigned long long)(r->jm ? r->jm->nr_records : 0), (unsigned long long)lost);
 }
 
@@ -428,65 +502,47 @@ static void cleanup(struct record *r)
 	perf_writer__free(r->w);
 	if (r->sig_fd >= 0)
 		close(r->sig_fd);
-	if (r->pid_fd >= 0)
-		close(r->pid_fd);
+	for (size_t i = 0; i < r->nr_pid_fds; i++)
+		close(r->pid_fds[i]);
+	free(r->pid_fds);
 }
 
-/* The sampling event's attribute with its fds' ids, then --off-cpu's context-switch event's. */
-static int add_attrs(struct record *r)
+/*
+ * A pidfd of each -p process, so that the recording ends when all have
+ * exited; one that exited already is left out, all of them is an error.
+ * 0, or -ESRCH after printing it.
+ */
+static int open_pids(struct record *r)
 {
-	uint64_t *ids[2];
-	size_t n[2] = { 0, 0 }, i;
-	int err;
+	size_t i, gone = 0;
 
-	ids[0] = calloc(r->nr_fds + 1, sizeof(uint64_t));
-	ids[1] = calloc(r->nr_fds + 1, sizeof(uint64_t));
-	err = ids[0] && ids[1] ? 0 : -ENOMEM;
-	for (i = 0; i < r->nr_fds && !err; i++) {
-		int k = r->is_cs[i] ? 1 : 0;
+	r->pid_fds = calloc(r->opts.nr_pids, sizeof(*r->pid_fds));
+	if (!r->pid_fds)
+		return -ENOMEM;
+	for (i = 0; i < r->opts.nr_pids; i++) {
+		int fd = (int)syscall(SYS_pidfd_open, r->opts.pids[i], 0);
 
-		ids[k][n[k]++] = r->ids[i];
+		if (fd >= 0)
+			r->pid_fds[r->nr_pid_fds++] = fd;
+		gone += fd < 0 && errno == ESRCH;
 	}
-	if (!err)
-		err = perf_writer__add_attr(r->w, &r->attr, ids[0], n[0]);
-	if (!err) {
-		char name[64];
-
-		/* as perf names it: a user-only recording's event is "cpu-clock:u" */
-		snprintf(name, sizeof(name), "%s%s", r->event_name,
-			 r->attr.exclude_kernel && !r->opts.event.has_modifiers ? ":u" : "");
-		err = perf_writer__name_attr(r->w, 0, name);
+	if (gone == r->opts.nr_pids) {
+		fprintf(stderr, "jrec record: no such process: %d\n", (int)r->opts.pid);
+		return -ESRCH;
 	}
-	if (!err && r->opts.off_cpu)
-		err = perf_writer__add_attr(r->w, &r->cs_attr, ids[1], n[1]);
-	if (!err && r->opts.off_cpu)
-		err = perf_writer__name_attr(r->w, 1, "context-switches");
-	free(ids[0]);
-	free(ids[1]);
-	return err;
+	return 0;
 }
 
 static int setup_output(struct record *r)
 {
-	int err;
+	int err = r->opts.pipe ? 0 : keep_old_output(r->opts.output);
 
-	err = keep_old_output(r->opts.output);
-	if (!err)
-		err = perf_writer__new(r->opts.output, &r->w);
 	if (err) {
 		fprintf(stderr, "jrec record: cannot create %s: %s\n", r->opts.output,
 			strerror(-err));
 		return err;
 	}
-	err = add_attrs(r);
-	if (!err && r->opts.comp_level)
-		err = perf_writer__set_compression(r->w, r->opts.comp_level);
-	if (!err)
-		err = perf_writer__begin(r->w);
-	if (err)
-		fprintf(stderr, "jrec record: cannot write %s: %s\n", r->opts.output,
-			strerror(-err));
-	return err;
+	return output__open(r);
 }
 
 static int setup_buildid_cache(struct record *r)
@@ -525,10 +581,12 @@ int cmd_record(int argc, char **argv)
 	int err, status = 1, masked = 0;
 
 	memset(&r, 0, sizeof(r));
-	r.go_fd = r.err_fd = r.sig_fd = r.pid_fd = r.inotify_fd = -1;
+	r.go_fd = r.err_fd = r.sig_fd = r.inotify_fd = -1;
 	err = record_opts__parse(argc, argv, &r.opts);
-	if (err)
+	if (err) {
+		record_opts__free(&r.opts);
 		return err > 0 ? 0 : 2;
+	}
 	limit_freq(&r);
 
 	err = setup_signals(&r, &old_mask);
@@ -538,13 +596,8 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	kernel_text(&r);
-	if (r.opts.pid) {
-		r.pid_fd = (int)syscall(SYS_pidfd_open, r.opts.pid, 0);
-		if (r.pid_fd < 0 && errno == ESRCH) {
-			fprintf(stderr, "jrec record: no such process: %d\n", (int)r.opts.pid);
-			goto out;
-		}
-	}
+	if (r.opts.nr_pids && open_pids(&r))
+		goto out;
 	if (r.opts.argc) {
 		err = workload__prepare(&r);
 		if (err) {
@@ -576,19 +629,23 @@ int cmd_record(int argc, char **argv)
 	if (err)
 		goto out;
 
-	r.t0 = recorder__now();
+	r.t0 = r.file_t0 = recorder__now();
 	err = synth__kernel(&r);
-	/* a workload's events start at its exec (enable_on_exec); others now */
-	if (!err && !r.attr.enable_on_exec)
+	/* a workload's events start at its exec (enable_on_exec), -D's after it; others now */
+	if (!err && !r.ev[0].attr.enable_on_exec && !r.opts.delay_ms)
 		err = events__enable(&r);
-	if (!err && r.opts.pid)
-		err = synth__process(&r, r.opts.pid);
-	else if (!err && r.opts.system_wide)
+	else if (!err && r.opts.delay_ms && !r.ev[r.track].attr.enable_on_exec)
+		err = events__enable_tracking(&r);
+	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
+		err = synth__process(&r, r.opts.pids[i]);
+	if (!err && !r.opts.nr_pids && r.opts.system_wide)
 		err = synth__all(&r);
-	if (!err && r.child > 0 && !r.opts.pid)
+	if (!err && r.child > 0 && !r.opts.nr_pids)
 		err = watch__pid(&r, (uint32_t)r.child);
-	if (!err && r.opts.pid)
-		err = watch__pid(&r, (uint32_t)r.opts.pid);
+	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
+		err = watch__pid(&r, (uint32_t)r.opts.pids[i]);
+	if (!err)
+		err = perf_writer__finished_init(r.w);
 	if (!err)
 		err = perf_writer__flush(r.w);
 	if (err) {
@@ -603,9 +660,16 @@ int cmd_record(int argc, char **argv)
 				strerror(-err));
 			workload__reap(&r);
 			status = 127;
-			unlink(r.opts.output);
+			if (!r.opts.pipe)
+				unlink(r.opts.output);
 			goto out;
 		}
+	}
+	if (r.opts.delay_ms) {
+		r.delay_until = recorder__now() + r.opts.delay_ms * 1000000ull;
+		if (!r.opts.quiet)
+			fprintf(stderr, "jrec record: events disabled for %llu ms (-D)\n",
+				(unsigned long long)r.opts.delay_ms);
 	}
 	err = main_loop(&r);
 	if (!err)
@@ -621,11 +685,14 @@ int cmd_record(int argc, char **argv)
 	else
 		status = 0;
 	/* a failed archive (its error on stderr) fails the run only if the workload did not */
-	if (r.opts.archive && archive__file(r.opts.output, r.opts.quiet) && !status)
+	if (r.opts.archive &&
+	    archive__file(r.opts.switch_output ? r.switched_name : r.opts.output, r.opts.quiet) &&
+	    !status)
 		status = 1;
 out:
 	cleanup(&r);
 	if (masked)
 		sigprocmask(SIG_SETMASK, &old_mask, NULL);
+	record_opts__free(&r.opts);
 	return status;
 }

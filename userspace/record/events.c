@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "perf-file.h"
 #include "record.h"
 
@@ -35,11 +36,9 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
 
-/* The sampled event of -e (event-spec.c), its exclusions and precision as perf sets them. */
-static void set_event(struct record *r, const struct event_spec *ev)
+/* Event @ev's type, config, exclusions and precision from -e (event-spec.c), as perf sets them. */
+static void set_event(struct perf_event_attr *a, const struct event_spec *ev)
 {
-	struct perf_event_attr *a = &r->attr;
-
 	a->type = ev->type;
 	a->config = ev->config;
 	a->exclude_user = ev->exclude_user;
@@ -48,7 +47,6 @@ static void set_event(struct record *r, const struct event_spec *ev)
 	a->exclude_guest = ev->exclude_guest;
 	a->exclude_host = ev->exclude_host;
 	a->precise_ip = ev->precise_ip;
-	r->event_name = ev->name;
 }
 
 /*
@@ -58,17 +56,15 @@ static void set_event(struct record *r, const struct event_spec *ev)
  * switch-ins. Mappings, comms and tasks come from the sampling event only.
  * Its samples are taken in the kernel: it never excludes kernel mode.
  */
-static void init_cs_attr(struct record *r)
+static void init_cs_attr(const struct perf_event_attr *a, struct perf_event_attr *c)
 {
-	const struct perf_event_attr *a = &r->attr;
-	struct perf_event_attr *c = &r->cs_attr;
-
 	memset(c, 0, sizeof(*c));
 	c->size = sizeof(*c);
 	c->type = PERF_TYPE_SOFTWARE;
 	c->config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	c->sample_period = 1;
 	c->sample_type = a->sample_type;
+	c->read_format = a->read_format;
 	c->sample_regs_user = a->sample_regs_user;
 	c->sample_stack_user = a->sample_stack_user;
 	c->exclude_callchain_user = a->exclude_callchain_user;
@@ -81,131 +77,240 @@ static void init_cs_attr(struct record *r)
 	c->clockid = CLOCK_MONOTONIC;
 }
 
-static void init_attr(struct record *r)
+/*
+ * What perf record asks of event @i: the tracking bits on the first only, a
+ * group's members enabled with their leader (only a leader is disabled and
+ * waits for the exec), tracepoints with their raw data and CPU at period 1
+ * unless -c or -F says otherwise.
+ */
+static void init_attr(struct record *r, size_t i, const struct event_spec *spec)
 {
-	struct perf_event_attr *a = &r->attr;
+	struct record_event *e = &r->ev[i];
+	struct perf_event_attr *a = &e->attr;
 	long page = sysconf(_SC_PAGESIZE);
+	int track = i == r->track, leader = spec->leader == i;
 
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
-	set_event(r, &r->opts.event);
-	if (r->opts.period) {
+	set_event(a, spec);
+	snprintf(e->name, sizeof(e->name), "%s", spec->name);
+	e->leader = spec->leader;
+	e->nr_members = spec->nr_members;
+	if (spec->tracepoint && !r->opts.period && !r->opts.freq_given) {
+		a->sample_period = 1;
+	} else if (r->opts.period) {
 		a->sample_period = r->opts.period;
 	} else {
 		a->freq = 1;
 		a->sample_freq = r->opts.freq;
 	}
-	/*
-	 * What perf record asks for: one event needs no IDENTIFIER, and the CPU
-	 * is worth its 8 bytes a sample only system-wide.
-	 */
+	/* the CPU is worth its 8 bytes a sample only system-wide, or for a tracepoint */
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD;
-	if (r->opts.system_wide)
+	if (r->opts.system_wide || spec->tracepoint)
 		a->sample_type |= PERF_SAMPLE_CPU;
+	if (spec->tracepoint)
+		a->sample_type |= PERF_SAMPLE_RAW;
 	callgraph__config_attr(r->opts.callgraph, r->opts.dump_size, a);
-	a->disabled = 1;
+	a->disabled = leader;
 	a->inherit = !r->opts.system_wide && !r->opts.no_inherit;
-	/* -p PID -- COMMAND samples PID only, from now */
-	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide && !r->opts.pid;
-	a->mmap = !r->mmap2_from_jmmap;
-	a->mmap2 = !r->mmap2_from_jmmap;
-	a->comm = 1;
-	a->comm_exec = 1;
-	a->task = 1;
+	/* -p PID -- COMMAND samples PID only, from now; -D enables them after its delay */
+	a->enable_on_exec = leader && r->opts.argc > 0 && !r->opts.system_wide &&
+			    !r->opts.pid && !r->opts.delay_ms;
+	a->mmap = track && !r->mmap2_from_jmmap;
+	a->mmap2 = track && !r->mmap2_from_jmmap;
+	a->comm = track;
+	a->comm_exec = track;
+	a->task = track;
+	a->build_id = track && !r->mmap2_from_jmmap;
 	a->sample_id_all = 1;
 	a->use_clockid = 1;
 	a->clockid = CLOCK_MONOTONIC;
-	a->build_id = !r->mmap2_from_jmmap;
 	a->watermark = 1;
 	a->wakeup_watermark = (uint32_t)(r->opts.mmap_pages * (unsigned long)page / 4);
-	if (r->opts.off_cpu) {
-		/* two events: each sample and record says whose it is, where perf looks first */
-		a->sample_type |= PERF_SAMPLE_IDENTIFIER;
-		init_cs_attr(r);
-	}
 }
 
-/* The threads to open events for: the -p process's, or just -1/child. */
-static int target_tids(struct record *r, pid_t **tids, size_t *nr)
+/*
+ * Several events: each sample and record says whose it is, as perf's do:
+ * PERF_SAMPLE_ID where their sample layouts agree, else
+ * PERF_SAMPLE_IDENTIFIER (first in a sample, last in a trailer); --off-cpu
+ * always the latter, where its reader looks. The ids read back with
+ * PERF_FORMAT_ID (and LOST), on one event too, as perf 6.1 asks (LOST
+ * dropped by open_one() on a kernel without it).
+ */
+static void set_ids(struct record *r)
+{
+	uint64_t bit = r->opts.off_cpu ? PERF_SAMPLE_IDENTIFIER : PERF_SAMPLE_ID;
+	size_t i;
+
+	for (i = 0; i < r->nr_ev; i++)
+		r->ev[i].attr.read_format |= PERF_FORMAT_ID | PERF_FORMAT_LOST;
+	if (r->nr_ev < 2)
+		return;
+	for (i = 1; i < r->nr_ev; i++)
+		if (r->ev[i].attr.sample_type != r->ev[0].attr.sample_type)
+			bit = PERF_SAMPLE_IDENTIFIER;
+	for (i = 0; i < r->nr_ev; i++)
+		r->ev[i].attr.sample_type |= bit;
+}
+
+/*
+ * -D, -C: perf's "dummy:HG", last, tracks: with -D from the exec (or now,
+ * without a workload) while the others wait for the delay; with -C on
+ * every CPU, so that a process's mappings are known whichever CPU it made
+ * them on. Its attr as perf 6.1's.
+ */
+static void init_dummy(struct record *r, struct record_event *d)
+{
+	struct perf_event_attr *a = &d->attr;
+	long page = sysconf(_SC_PAGESIZE);
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+	if (r->opts.system_wide)
+		a->sample_type |= PERF_SAMPLE_CPU;
+	a->inherit = !r->opts.system_wide && !r->opts.no_inherit;
+	a->enable_on_exec = r->opts.argc > 0 && !r->opts.system_wide && !r->opts.pid;
+	a->disabled = a->enable_on_exec;
+	a->mmap = a->mmap2 = a->build_id = !r->mmap2_from_jmmap;
+	a->comm = a->comm_exec = a->task = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->watermark = 1;
+	a->wakeup_watermark = (uint32_t)(r->opts.mmap_pages * (unsigned long)page / 4);
+	snprintf(d->name, sizeof(d->name), "dummy:HG");
+	d->leader = (size_t)(d - r->ev);
+	d->nr_members = 1;
+	d->all_cpus = 1;
+}
+
+static int init_events(struct record *r)
+{
+	const struct event_list *l = &r->opts.events;
+	int dummy = r->opts.delay_ms || r->opts.cpus;
+	size_t i;
+
+	r->nr_ev = l->nr + (r->opts.off_cpu ? 1 : 0) + (dummy ? 1 : 0);
+	r->track = dummy ? r->nr_ev - 1 : 0;
+	r->ev = calloc(r->nr_ev, sizeof(*r->ev));
+	if (!r->ev)
+		return -ENOMEM;
+	for (i = 0; i < l->nr; i++)
+		init_attr(r, i, &l->ev[i]);
+	if (r->opts.off_cpu) {
+		struct record_event *c = &r->ev[l->nr];
+
+		init_cs_attr(&r->ev[0].attr, &c->attr);
+		snprintf(c->name, sizeof(c->name), "context-switches");
+		c->leader = l->nr;
+		c->nr_members = 1;
+		c->is_cs = 1;
+	}
+	if (dummy)
+		init_dummy(r, &r->ev[r->track]);
+	set_ids(r);
+	return 0;
+}
+
+static int add_pid_threads(pid_t pid, pid_t **t, size_t *n, size_t *cap)
 {
 	char path[64];
 	struct dirent *de;
-	size_t n = 0, cap = 16;
-	pid_t *t;
 	DIR *d;
 
-	t = calloc(cap, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	if (r->opts.system_wide) {
-		t[n++] = -1;
-		goto out;
-	}
-	if (!r->opts.pid) {
-		t[n++] = r->child;
-		goto out;
-	}
-	if (r->opts.tid) {
-		t[n++] = r->opts.tid;
-		goto out;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)r->opts.pid);
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	d = opendir(path);
-	if (!d) {
-		free(t);
+	if (!d)
 		return -ESRCH;
-	}
 	while ((de = readdir(d))) {
 		long tid = strtol(de->d_name, NULL, 10);
 
 		if (tid <= 0)
 			continue;
-		if (n == cap) {
-			pid_t *nt = realloc(t, 2 * cap * sizeof(*t));
-
-			if (!nt) {
-				closedir(d);
-				free(t);
-				return -ENOMEM;
-			}
-			t = nt;
-			cap *= 2;
+		if (array_grow(t, cap, *n + 1)) {
+			closedir(d);
+			return -ENOMEM;
 		}
-		t[n++] = (pid_t)tid;
+		(*t)[(*n)++] = (pid_t)tid;
 	}
 	closedir(d);
-out:
+	return 0;
+}
+
+/* The threads to open events for: the -p processes', or just -1/child. */
+static int target_tids(struct record *r, pid_t **tids, size_t *nr)
+{
+	size_t n = 0, cap = 0, i;
+	pid_t *t = NULL;
+	int err = 0, alive = 0;
+
+	if (array_grow(&t, &cap, 1))
+		return -ENOMEM;
+	if (r->opts.system_wide) {
+		t[n++] = -1;
+	} else if (!r->opts.nr_pids) {
+		t[n++] = r->child;
+	} else if (r->opts.tid) {
+		t[n++] = r->opts.tid;
+	} else {
+		for (i = 0; i < r->opts.nr_pids && err != -ENOMEM; i++) {
+			err = add_pid_threads(r->opts.pids[i], &t, &n, &cap);
+			alive += !err;
+		}
+		/* a process of several that exited since is left out; all gone, none */
+		err = err == -ENOMEM ? err : alive ? 0 : -ESRCH;
+	}
+	if (err) {
+		free(t);
+		return err;
+	}
 	*tids = t;
 	*nr = n;
 	return 0;
 }
 
-static int open_one(struct record *r, pid_t tid, int cpu)
+static int open_one(struct record *r, size_t ev, pid_t tid, int cpu, int group_fd)
 {
+	struct perf_event_attr *a = &r->ev[ev].attr;
 	int fd;
 
 	for (;;) {
-		fd = sys_perf_event_open(&r->attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = sys_perf_event_open(a, tid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 		if (fd >= 0)
 			return fd;
-		if ((errno == EINVAL || errno == E2BIG) && r->attr.build_id) {
+		if (r->ev[ev].is_cs)
+			return -errno; /* no fallbacks: its samples are the kernel's */
+		if ((errno == EINVAL || errno == E2BIG) && (a->read_format & PERF_FORMAT_LOST)) {
+			/* kernel before 6.0 */
+			for (size_t i = 0; i < r->nr_ev; i++)
+				r->ev[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+			continue;
+		}
+		if ((errno == EINVAL || errno == E2BIG) && a->build_id) {
 			/* kernel before 5.12: MMAP2 without build-ids */
-			r->attr.build_id = 0;
+			a->build_id = 0;
 			continue;
 		}
 		if ((errno == ENOENT || errno == EOPNOTSUPP || errno == ENODEV) &&
-		    r->attr.type == PERF_TYPE_HARDWARE &&
-		    r->attr.config == PERF_COUNT_HW_CPU_CYCLES && !r->opts.event_given) {
+		    a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES &&
+		    !r->opts.event_given) {
+			struct event_spec clock;
+
 			if (!r->opts.quiet)
 				fprintf(stderr, "jrec record: cycles not supported (no hardware "
 						"counters), falling back to cpu-clock\n");
-			event_spec__parse("cpu-clock", &r->opts.event, NULL, 0);
-			set_event(r, &r->opts.event);
+			event_spec__parse("cpu-clock", &clock, NULL, 0);
+			set_event(a, &clock);
+			snprintf(r->ev[ev].name, sizeof(r->ev[ev].name), "%s", clock.name);
 			continue;
 		}
-		if ((errno == EACCES || errno == EPERM) && !r->attr.exclude_kernel) {
-			r->attr.exclude_kernel = 1;
-			r->attr.exclude_hv = 1;
+		if ((errno == EACCES || errno == EPERM) && !a->exclude_kernel) {
+			a->exclude_kernel = 1;
+			a->exclude_hv = 1;
 			if (r->opts.verbose)
 				fprintf(stderr, "jrec record: kernel samples not permitted, "
 						"recording user space only\n");
@@ -215,16 +320,8 @@ static int open_one(struct record *r, pid_t tid, int cpu)
 	}
 }
 
-/* The context-switch event of --off-cpu: no fallbacks, its samples are the kernel's. */
-static int open_cs(struct record *r, pid_t tid, int cpu)
-{
-	int fd = sys_perf_event_open(&r->cs_attr, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-
-	return fd >= 0 ? fd : -errno;
-}
-
-/* One more fd of the events, its id asked for; @out the ring it writes into, or -1. */
-static int add_fd(struct record *r, int fd, int out, bool cs)
+/* One more fd of event @ev, its id asked for; @out the ring it writes into, or -1. */
+static int add_fd(struct record *r, int fd, int out, size_t ev)
 {
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &r->ids[r->nr_fds])) {
 		int err = -errno;
@@ -233,110 +330,149 @@ static int add_fd(struct record *r, int fd, int out, bool cs)
 		return err;
 	}
 	r->out_fds[r->nr_fds] = out;
-	r->is_cs[r->nr_fds] = cs;
+	r->fd_ev[r->nr_fds] = ev;
 	r->fds[r->nr_fds++] = fd;
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+static int cmp_id(const void *a, const void *b)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint64_t x = ((const struct record_id *)a)->id, y = ((const struct record_id *)b)->id;
 
 	return x < y ? -1 : x > y;
 }
 
-/* The context-switch event's ids, sorted, to tell its samples from the sampling event's. */
-static int sort_cs_ids(struct record *r)
+/* Every fd's id and its event, sorted: whose is a sample. */
+static int sort_ids(struct record *r)
 {
 	size_t i;
 
-	if (!r->opts.off_cpu)
-		return 0;
-	r->cs_ids = calloc(r->nr_fds + 1, sizeof(*r->cs_ids));
-	if (!r->cs_ids)
+	r->by_id = calloc(r->nr_fds + 1, sizeof(*r->by_id));
+	if (!r->by_id)
 		return -ENOMEM;
 	for (i = 0; i < r->nr_fds; i++)
-		if (r->is_cs[i])
-			r->cs_ids[r->nr_cs_ids++] = r->ids[i];
-	qsort(r->cs_ids, r->nr_cs_ids, sizeof(*r->cs_ids), cmp_u64);
+		r->by_id[i] = (struct record_id){ r->ids[i], r->fd_ev[i] };
+	r->nr_by_id = r->nr_fds;
+	qsort(r->by_id, r->nr_by_id, sizeof(*r->by_id), cmp_id);
 	return 0;
 }
 
-/* Whether sample @h is a switch-out: its IDENTIFIER, first, is the context-switch event's. */
-static bool is_switch_sample(const struct record *r, const struct perf_event_header *h)
+const struct record_event *events__of_sample(const struct record *r,
+					     const struct perf_event_header *h)
 {
-	uint64_t id;
+	uint64_t st = r->ev[0].attr.sample_type, id;
+	const struct record_id *hit;
+	size_t off;
 
-	if (!r->nr_cs_ids || h->size < sizeof(*h) + sizeof(id))
-		return false;
-	memcpy(&id, h + 1, sizeof(id));
-	return bsearch(&id, r->cs_ids, r->nr_cs_ids, sizeof(id), cmp_u64) != NULL;
+	if (r->nr_ev < 2)
+		return &r->ev[0];
+	if ((st | r->ev[r->track].attr.sample_type) & PERF_SAMPLE_IDENTIFIER) {
+		off = 0;
+	} else {
+		/* PERF_SAMPLE_ID: the layouts agree; it follows IP, TID, TIME and ADDR */
+		off = 8 * (!!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+			   !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR));
+	}
+	if (h->size < sizeof(*h) + off + sizeof(id))
+		return &r->ev[0];
+	memcpy(&id, (const uint8_t *)(h + 1) + off, sizeof(id));
+	hit = bsearch(&(struct record_id){ id, 0 }, r->by_id, r->nr_by_id, sizeof(*hit), cmp_id);
+	return hit ? &r->ev[hit->ev] : &r->ev[0];
 }
 
+/* Whether event @k is opened on @cpu: -C's CPUs, all for the tracking dummy. */
+static bool on_cpu(const struct record *r, size_t k, int cpu)
+{
+	size_t i;
+
+	if (!r->opts.cpus || r->ev[k].all_cpus)
+		return true;
+	for (i = 0; i < r->opts.nr_cpus; i++)
+		if (r->opts.cpus[i] == cpu)
+			return true;
+	return false;
+}
+
+/*
+ * Every event for every thread on every CPU, a group's members with their
+ * leader's fd of the same thread and CPU; the first fd of a CPU owns its
+ * ring, the others write into it.
+ */
 int events__open(struct record *r)
 {
-	long nr_cpus = sysconf(_SC_NPROCESSORS_CONF);
+	size_t nr_cpus = (size_t)sysconf(_SC_NPROCESSORS_CONF);
 	pid_t *tids = NULL;
-	size_t nr_tids = 0, nr, i;
-	int cpu, err;
+	int *group_fd = NULL;
+	size_t nr_tids = 0, nr, i, k, c;
+	int err;
 
-	init_attr(r);
-	err = target_tids(r, &tids, &nr_tids);
+	r->open_failed_ev = -1;
+	err = init_events(r);
+	if (!err)
+		err = target_tids(r, &tids, &nr_tids);
 	if (err)
-		return err;
-	nr = (size_t)nr_cpus * nr_tids * (r->opts.off_cpu ? 2 : 1);
+		goto out;
+	nr = nr_cpus * nr_tids * r->nr_ev;
 	r->fds = calloc(nr, sizeof(*r->fds));
 	r->ids = calloc(nr, sizeof(*r->ids));
 	r->out_fds = calloc(nr, sizeof(*r->out_fds));
-	r->is_cs = calloc(nr, sizeof(*r->is_cs));
-	r->rings = calloc((size_t)nr_cpus, sizeof(*r->rings));
-	if (!r->fds || !r->ids || !r->out_fds || !r->is_cs || !r->rings) {
+	r->fd_ev = calloc(nr, sizeof(*r->fd_ev));
+	r->rings = calloc(nr_cpus, sizeof(*r->rings));
+	group_fd = calloc(r->nr_ev, sizeof(*group_fd));
+	if (!r->fds || !r->ids || !r->out_fds || !r->fd_ev || !r->rings || !group_fd) {
 		err = -ENOMEM;
 		goto out;
 	}
-	for (cpu = 0; cpu < nr_cpus; cpu++) {
-		int first = -1;
+	for (c = 0; c < nr_cpus; c++) {
+		int first = -1, cpu = (int)c, offline = 0;
 
-		for (i = 0; i < nr_tids; i++) {
-			int fd = open_one(r, tids[i], cpu);
+		for (i = 0; i < nr_tids && !offline; i++) {
+			for (k = 0; k < r->nr_ev; k++) {
+				size_t lead = r->ev[k].leader;
+				int fd;
 
-			if (fd == -ENODEV || (fd == -EINVAL && first < 0 && cpu > 0))
-				break; /* offline CPU */
-			if (fd == -ESRCH && r->opts.pid)
-				continue; /* a thread that just exited */
-			if (fd < 0) {
-				err = fd;
-				goto out;
+				if (!on_cpu(r, k, cpu))
+					continue;
+				fd = open_one(r, k, tids[i], cpu, lead == k ? -1 : group_fd[lead]);
+				if (fd == -ENODEV || (fd == -EINVAL && first < 0 && c > 0)) {
+					/* an offline CPU; one -C names must work */
+					offline = !r->opts.cpus || (r->ev[k].all_cpus && first < 0);
+					if (offline)
+						break;
+				}
+				if (fd == -ESRCH && r->opts.nr_pids && lead == k)
+					break; /* a thread that just exited */
+				if (fd < 0) {
+					err = fd;
+					r->cs_failed = r->ev[k].is_cs;
+					r->open_failed_ev = (int)k;
+					goto out;
+				}
+				group_fd[k] = fd;
+				/* redirected into first once it is mapped */
+				err = add_fd(r, fd, first, k);
+				if (err)
+					goto out;
+				if (first < 0) {
+					first = fd;
+					r->rings[r->nr_rings].fd = fd;
+					r->rings[r->nr_rings].cpu = cpu;
+					r->nr_rings++;
+				}
 			}
-			/* redirected into first once it is mapped */
-			err = add_fd(r, fd, first, false);
-			if (err)
-				goto out;
-			if (first < 0) {
-				first = fd;
-				r->rings[r->nr_rings].fd = fd;
-				r->rings[r->nr_rings].cpu = cpu;
-				r->nr_rings++;
-			}
-			if (!r->opts.off_cpu)
-				continue;
-			fd = open_cs(r, tids[i], cpu);
-			if (fd == -ESRCH && r->opts.pid)
-				continue;
-			if (fd < 0) {
-				err = fd;
-				r->cs_failed = 1;
-				goto out;
-			}
-			err = add_fd(r, fd, first, true);
-			if (err)
-				goto out;
 		}
 	}
 	err = r->nr_rings ? 0 : -ENODEV;
+	for (i = 0; i < r->nr_fds && !err; i++) {
+		if (r->fd_ev[i] == r->track) {
+			r->track_id = r->ids[i];
+			break;
+		}
+	}
 	if (!err)
-		err = sort_cs_ids(r);
+		err = sort_ids(r);
 out:
+	free(group_fd);
 	free(tids);
 	return err;
 }
@@ -395,6 +531,16 @@ int events__enable(struct record *r)
 	return ioctl_all(r, PERF_EVENT_IOC_ENABLE);
 }
 
+int events__enable_tracking(struct record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->fd_ev[i] == r->track && ioctl(r->fds[i], PERF_EVENT_IOC_ENABLE, 0))
+			return -errno;
+	return 0;
+}
+
 int events__disable(struct record *r)
 {
 	return ioctl_all(r, PERF_EVENT_IOC_DISABLE);
@@ -405,17 +551,21 @@ static int handle(struct record *r, const struct perf_event_header *h)
 	int err;
 
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		if (is_switch_sample(r, h))
+	case PERF_RECORD_SAMPLE: {
+		struct record_event *e = (struct record_event *)events__of_sample(r, h);
+
+		e->nr_samples++;
+		if (e->is_cs)
 			r->nr_switch_samples++;
 		else
 			r->nr_samples++;
-		err = ksamples__add(r, h);
+		err = ksamples__add(r, h, e);
 		if (!err)
-			err = perfmap_code__sample(r, h);
+			err = perfmap_code__sample(r, h, e);
 		if (err)
 			return err;
 		break;
+	}
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
 			uint64_t lost;
@@ -535,12 +685,15 @@ void events__close(struct record *r)
 	free(r->fds);
 	free(r->ids);
 	free(r->out_fds);
-	free(r->is_cs);
-	free(r->cs_ids);
+	free(r->fd_ev);
+	free(r->by_id);
+	free(r->ev);
+	r->ev = NULL;
+	r->nr_ev = 0;
 	r->out_fds = NULL;
-	r->is_cs = NULL;
-	r->cs_ids = NULL;
-	r->nr_cs_ids = 0;
+	r->fd_ev = NULL;
+	r->by_id = NULL;
+	r->nr_by_id = 0;
 	r->rings = NULL;
 	r->fds = NULL;
 	r->ids = NULL;

@@ -20,6 +20,7 @@
 #include "perf-file.h"
 #include "procfs.h"
 #include "record.h"
+#include "tracefs.h"
 
 /*
  * zstd levels for jrec's own sections: the strongest for small ones, zstd's
@@ -94,18 +95,16 @@ static int vdso_build_id(struct buf *b)
 	return n ? build_id_entry(b, PERF_RECORD_MISC_USER, -1, id, (uint8_t)n, "[vdso]") : 0;
 }
 
-static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len)
+static int build_ids(struct record *r, const uint8_t *kid, uint8_t kid_len,
+		     const struct bidcache_result *res, size_t n)
 {
-	const struct bidcache_result *res = NULL;
 	struct buf b = BUF_INIT;
-	size_t n = 0, i, k;
+	size_t i, k;
 	int err = 0;
 
 	if (kid_len)
 		err = build_id_entry(&b, PERF_RECORD_MISC_KERNEL, -1, kid, kid_len,
 				     "[kernel.kallsyms]");
-	if (r->bid)
-		n = bidcache__results(r->bid, &res);
 	for (i = 0; i < n && !err; i++) {
 		const struct bidcache_result *x = &res[i];
 		int dup = 0;
@@ -213,15 +212,23 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 		err = jrec_info__add(&b, "hostname", "%s", host);
 	if (!err)
 		err = jrec_info__add(&b, "nr_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	for (i = 0; i < (int)r->nr_ev && !err; i++)
+		if (!r->ev[i].is_cs)
+			err = buf__append(&cmd, r->ev[i].name, strlen(r->ev[i].name) + 1);
+	for (i = 0; i + 1 < (int)cmd.len; i++)
+		if (!cmd.data[i])
+			cmd.data[i] = ','; /* the events' names, as -e would list them */
 	if (!err)
-		err = jrec_info__add(&b, "event", "%s", r->event_name);
+		err = jrec_info__add(&b, "event", "%s", cmd.len ? (const char *)cmd.data : "");
+	cmd.len = 0;
 	if (!err && r->bid && r->buildid_dir[0])
 		err = jrec_info__add(&b, "buildid_dir", "%s", r->buildid_dir);
 	if (!err)
 		err = jrec_info__add(&b, "perfmap_poll_ns", "%llu",
 				     (unsigned long long)RECORDER_TICK_NS);
 	if (!err)
-		err = jrec_info__add(&b, "samples", "%llu", (unsigned long long)r->nr_samples);
+		err = jrec_info__add(&b, "samples", "%llu",
+				     (unsigned long long)(r->nr_samples - r->file_first_sample));
 	if (!err)
 		err = jrec_info__add(&b, "lost_samples", "%llu", (unsigned long long)r->nr_lost);
 	if (!err)
@@ -275,9 +282,8 @@ static int kallsyms(struct record *r)
 	return add(r, JREC_FEAT_KALLSYMS, &b, 0);
 }
 
-static int side_files(struct record *r)
+static int side_files(struct record *r, const struct bidcache_result *res, size_t nr_res)
 {
-	const struct bidcache_result *res = NULL;
 	struct buf b = BUF_INIT;
 	size_t i, n;
 	int err;
@@ -313,9 +319,8 @@ static int side_files(struct record *r)
 			return err;
 	}
 	if (r->bid) {
-		n = bidcache__results(r->bid, &res);
 		err = jrec_section__begin(&b, JREC_FEAT_FILES);
-		for (i = 0; i < n && !err; i++) {
+		for (i = 0; i < nr_res && !err; i++) {
 			struct jrec_file_rec f = {res[i].pid, res[i].status, res[i].cookie,
 						  res[i].path};
 
@@ -325,7 +330,7 @@ static int side_files(struct record *r)
 		if (err)
 			return err;
 		err = jrec_section__begin(&b, JREC_FEAT_SYMTAB);
-		for (i = 0; i < n && !err; i++)
+		for (i = 0; i < nr_res && !err; i++)
 			if (res[i].syms.len)
 				err = buf__append(&b, res[i].syms.data, res[i].syms.len);
 		err = add(r, JREC_FEAT_SYMTAB, &b, err);
@@ -335,25 +340,34 @@ static int side_files(struct record *r)
 	return 0;
 }
 
-int features__write(struct record *r)
+/* perf's TRACING_DATA, the formats of the tracepoints of -e. */
+static int tracing_data(struct record *r)
 {
-	uint8_t kid[20];
-	uint8_t kid_len = 0;
+	struct buf b = BUF_INIT;
+
+	if (!r->opts.tracefs[0])
+		return 0;
+	return add(r, PERF_FEAT_TRACING_DATA, &b,
+		   tracefs__tracing_data(r->opts.tracefs, &r->opts.events, &b));
+}
+
+/*
+ * What is known at the start: the tracepoints' formats, the machine, the
+ * command line, the clock. In a file they are written at the end with the
+ * rest; in a pipe before the records, as perf writes them there.
+ */
+int features__write_start(struct record *r)
+{
 	struct utsname u;
-	char version[64];
+	char version[64], host[256] = "";
 	int err;
 
-	if (procfs_read_kernel_build_id(kid, &kid_len))
-		kid_len = 0;
 	uname(&u);
 	snprintf(version, sizeof(version), "jrec %s", JREC_VERSION);
-	err = build_ids(r, kid, kid_len);
-	if (!err) {
-		char host[256] = "";
-
-		gethostname(host, sizeof(host) - 1);
+	gethostname(host, sizeof(host) - 1);
+	err = tracing_data(r);
+	if (!err)
 		err = add_string(r, PERF_FEAT_HOSTNAME, host);
-	}
 	if (!err)
 		err = add_string(r, PERF_FEAT_OSRELEASE, u.release);
 	if (!err)
@@ -366,11 +380,40 @@ int features__write(struct record *r)
 		err = cmdline(r);
 	if (!err)
 		err = clock_features(r);
+	return err;
+}
+
+int features__write(struct record *r, int so_far)
+{
+	const struct bidcache_result *res = NULL;
+	struct bidcache_result *copy = NULL;
+	size_t nr_res = 0;
+	uint8_t kid[20];
+	uint8_t kid_len = 0;
+	struct utsname u;
+	int err = 0;
+
+	if (r->bid && so_far) {
+		err = bidcache__results_so_far(r->bid, &copy, &nr_res);
+		if (err)
+			return err;
+		res = copy;
+	} else if (r->bid) {
+		nr_res = bidcache__results(r->bid, &res);
+	}
+	if (procfs_read_kernel_build_id(kid, &kid_len))
+		kid_len = 0;
+	uname(&u);
+	if (!perf_writer__is_pipe(r->w))
+		err = features__write_start(r);
+	if (!err)
+		err = build_ids(r, kid, kid_len, res, nr_res);
 	if (!err)
 		err = info(r, &u, kid, kid_len);
 	if (!err)
 		err = kallsyms(r);
 	if (!err)
-		err = side_files(r);
+		err = side_files(r, res, nr_res);
+	free(copy);
 	return err;
 }

@@ -43,10 +43,11 @@ static int add(struct record *r, uint64_t addr)
 	return 0;
 }
 
-int ksamples__add(struct record *r, const struct perf_event_header *h)
+int ksamples__add(struct record *r, const struct perf_event_header *h,
+		  const struct record_event *e)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-	uint64_t st = r->attr.sample_type, ip, nr, i, v;
+	uint64_t st = e->attr.sample_type, ip, nr, i, v;
 	bool kernel;
 	int err = 0;
 

@@ -182,10 +182,11 @@ static void compact(struct perfmap_code *pc)
 	pc->ips_compact = n;
 }
 
-int perfmap_code__sample(struct record *r, const struct perf_event_header *h)
+int perfmap_code__sample(struct record *r, const struct perf_event_header *h,
+			 const struct record_event *e)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-	uint64_t st = r->attr.sample_type, ip;
+	uint64_t st = e->attr.sample_type, ip;
 	struct perfmap_code *pc;
 	uint32_t pid;
 

@@ -19,10 +19,12 @@
 
 struct record_opts {
 	const char *output;
+	int pipe; /* -o -: perf's pipe format on standard output */
 	uint64_t freq;	 /* samples per second, when period is 0 */
 	uint64_t period; /* -c */
-	struct event_spec event; /* -e, default cycles */
+	struct event_list events; /* -e, in order; default cycles */
 	int event_given;
+	int freq_given; /* -F given: tracepoints sample by it too, as perf's */
 	int no_inherit; /* --no-inherit: not the workload's children */
 	enum callgraph_mode callgraph;
 	uint32_t dump_size; /* --call-graph dwarf,SIZE */
@@ -33,11 +35,21 @@ struct record_opts {
 	int no_perfmap_code; /* --no-perfmap-code */
 	int comp_level; /* -z: zstd level of the data section, 0 = not compressed */
 	const char *buildid_dir;
+	int switch_output; /* --switch-output: 1 signal, else size or time as below */
+	uint64_t switch_size; /* bytes of data section */
+	uint64_t switch_ns;
 	int archive; /* --archive: jrec archive the output when done */
 	int off_cpu;  /* --off-cpu: a context-switch event beside the sampling one */
-	pid_t pid;
+	pid_t pid;   /* the first of pids, 0 without -p/-t/-u */
+	pid_t *pids; /* -p PID,PID...; -u's processes; -t's process */
+	size_t nr_pids, cap_pids;
 	pid_t tid; /* -t: only this thread of process pid */
-	int system_wide;
+	const char *user; /* -u as given */
+	int system_wide; /* -a, or -C */
+	int *cpus; /* -C: the CPUs, ascending; NULL: all */
+	size_t nr_cpus, cap_cpus;
+	char tracefs[4096]; /* where the tracepoints of -e were found */
+	uint64_t delay_ms; /* -D: events enabled this long after the start */
 	int argc;
 	char **argv;   /* the workload, NULL-terminated */
 	int full_argc; /* jrec's own command line, for CMDLINE */
@@ -52,18 +64,42 @@ struct events_ring {
 	uint64_t wakeups;
 };
 
+/*
+ * One event of the recording: -e's in order, then --off-cpu's context
+ * switches, then with -D or -C perf's "dummy:HG" that tracks (mappings,
+ * comms, tasks) while the sampling events wait for the delay, or on every
+ * CPU. Without it the first event tracks, as perf's first does. The
+ * tracking event's sample_id layout is every record's that is no sample.
+ */
+struct record_event {
+	struct perf_event_attr attr;
+	char name[72];	/* as EVENT_DESC names it */
+	size_t leader;	/* its group's leader's index; its own when alone */
+	size_t nr_members; /* a leader's events in its group */
+	int is_cs;	/* --off-cpu: context-switches with call chains and PERF_RECORD_SWITCH */
+	int all_cpus;	/* opened on every CPU, -C's or not */
+	uint64_t nr_samples;
+};
+
+/* An fd's id and the event it is of, sorted by id: whose sample is this. */
+struct record_id {
+	uint64_t id;
+	size_t ev;
+};
+
 struct record {
 	struct record_opts opts;
-	struct perf_event_attr attr;
-	const char *event_name;
-	/* --off-cpu: context-switches with call chains, and PERF_RECORD_SWITCH (events.c) */
-	struct perf_event_attr cs_attr;
+	struct record_event *ev;
+	size_t nr_ev;
+	size_t track; /* the tracking event's index */
+	uint64_t track_id; /* the id of its first fd, in synthesized records */
 	int *fds;
 	uint64_t *ids;
-	uint8_t *is_cs; /* the fd of the same index is cs_attr's */
-	int cs_failed;	/* the error of events__open() is cs_attr's */
-	uint64_t *cs_ids; /* cs_attr's ids, sorted: which samples are switch-outs */
-	size_t nr_cs_ids;
+	size_t *fd_ev;	/* the event of the fd of the same index */
+	int cs_failed;	/* the error of events__open() is --off-cpu's event's */
+	int open_failed_ev; /* the event whose open failed, -1 */
+	struct record_id *by_id; /* every fd's id, sorted */
+	size_t nr_by_id;
 	int *out_fds; /* the ring fd each event writes into, -1 for ring owners */
 	size_t nr_fds;
 	struct events_ring *rings;
@@ -88,6 +124,12 @@ struct record {
 	struct perfmap_code *pmcode; /* perf-map symbols' code read from the processes */
 
 	uint64_t t0; /* CLOCK_MONOTONIC before the events were enabled */
+	uint64_t delay_until; /* -D: when the events are to be enabled, 0 once they are */
+	/* --switch-output: this file's start and first sample, the files written */
+	uint64_t file_t0, file_first_sample;
+	unsigned int nr_switches;
+	int switch_pending; /* SIGUSR2 */
+	char switched_name[4200];
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
 	uint64_t nr_switch_samples; /* --off-cpu: the samples that are switch-outs */
@@ -110,18 +152,24 @@ struct record {
 	int child_exited;
 	int child_status;
 	int sig_fd;
-	int pid_fd;	 /* -p target */
+	int *pid_fds;	 /* -p targets' pidfds */
+	size_t nr_pid_fds;
 	int stop_signal; /* SIGINT/SIGTERM received */
 };
 
 /*
- * The sample_id trailer every record carries: {pid, tid}, time, {cpu, res}
- * with -a, and the event's id with --off-cpu (two events: PERF_SAMPLE_IDENTIFIER).
+ * The sample_id trailer every record carries: {pid, tid}, time, the id with
+ * several events (PERF_SAMPLE_ID), {cpu, res} with -a, and the id again
+ * with PERF_SAMPLE_IDENTIFIER (several events of different sample layouts,
+ * or --off-cpu). The tracking event's: the records that are no samples are
+ * its.
  */
 static inline size_t record__trailer_size(const struct record *r)
 {
-	return 16 + (r->attr.sample_type & PERF_SAMPLE_CPU ? 8 : 0) +
-	       (r->attr.sample_type & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
+	uint64_t st = r->ev[r->track].attr.sample_type;
+
+	return 16 + (st & PERF_SAMPLE_ID ? 8 : 0) + (st & PERF_SAMPLE_CPU ? 8 : 0) +
+	       (st & PERF_SAMPLE_IDENTIFIER ? 8 : 0);
 }
 
 #define RECORDER_TICK_NS 10000000ull /* jitdump polling, and perf maps inotify does not cover */
@@ -138,11 +186,17 @@ static inline uint64_t recorder__now(void)
 
 /* options.c: 0 to record, 1 after --help, -EINVAL after printing the error */
 int record_opts__parse(int argc, char **argv, struct record_opts *o);
+void record_opts__free(struct record_opts *o);
 
 /* events.c */
 int events__open(struct record *r);
+/* The event sample @h is of (by its id; the first without ids). */
+const struct record_event *events__of_sample(const struct record *r,
+					     const struct perf_event_header *h);
 int events__mmap(struct record *r);
 int events__enable(struct record *r);
+/* The tracking event's alone (-D: it tracks while the others wait). */
+int events__enable_tracking(struct record *r);
 int events__disable(struct record *r);
 /* Move every ring's records to the file and look at them. 0 or -errno. */
 int events__drain(struct record *r);
@@ -185,7 +239,9 @@ int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);
 
 /* ksamples.c: the kernel addresses the samples hold. */
-int ksamples__add(struct record *r, const struct perf_event_header *h);
+/* Sample @h of event @e. */
+int ksamples__add(struct record *r, const struct perf_event_header *h,
+		  const struct record_event *e);
 /* Sorted, each once. */
 size_t ksamples__sorted(struct record *r, const uint64_t **addrs);
 void ksamples__free(struct record *r);
@@ -197,13 +253,28 @@ void ksamples__free(struct record *r);
 struct perfmap_code;
 /* Read the code the perf-map lines at r->perfmap_lines[@from..] name. 0 or -ENOMEM. */
 int perfmap_code__lines(struct record *r, size_t from);
-/* Note a sample's user address. 0 or -ENOMEM. */
-int perfmap_code__sample(struct record *r, const struct perf_event_header *h);
+/* Note a user address of sample @h of event @e. 0 or -ENOMEM. */
+int perfmap_code__sample(struct record *r, const struct perf_event_header *h,
+			 const struct record_event *e);
 /* The entries of the code of the symbols that samples hit, into @b. 0 or -errno. */
 int perfmap_code__emit(struct record *r, struct buf *b, size_t *nr);
 void perfmap_code__free(struct record *r);
 
-/* features.c */
-int features__write(struct record *r);
+/*
+ * output.c: the writer of r->opts.output with the events' attributes; then
+ * (--switch-output) finish it, rename it OUTPUT.<timestamp>
+ * (r->switched_name) and, unless @at_exit, open the next with the records
+ * of what exists. 0 or -errno (output__open() prints its error).
+ */
+int output__open(struct record *r);
+int output__switch(struct record *r, int at_exit);
+
+/*
+ * features.c: the feature sections, at the end or (@so_far, the build-id
+ * cache's thread still running) at a --switch-output.
+ */
+int features__write(struct record *r, int so_far);
+/* The ones known at the start, which features__write() includes but in a pipe. */
+int features__write_start(struct record *r);
 
 #endif

@@ -28,25 +28,28 @@
 #define SYNTH_SAMPLE_ID_MAX 32
 
 /*
- * The sample_id_all trailer for attr.sample_type: TID, TIME, CPU with -a,
- * and with --off-cpu the sampling event's id (IDENTIFIER). Its size,
- * record__trailer_size().
+ * The sample_id_all trailer of the tracking event: TID, TIME,
+ * its id with several events (ID), CPU with -a, its id again
+ * (IDENTIFIER). Its size, record__trailer_size().
  */
 static size_t sample_id(uint8_t out[SYNTH_SAMPLE_ID_MAX], const struct record *r, uint32_t pid,
 			uint32_t tid, uint64_t time)
 {
+	uint64_t st = r->ev[r->track].attr.sample_type, id = r->track_id;
 	uint32_t pt[2] = {pid, tid}, cpu[2] = {0, 0};
 	size_t n = 16;
 
 	memcpy(out, pt, 8);
 	memcpy(out + 8, &time, 8);
-	if (r->attr.sample_type & PERF_SAMPLE_CPU) {
+	if (st & PERF_SAMPLE_ID) {
+		memcpy(out + n, &id, 8);
+		n += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
 		memcpy(out + n, cpu, 8);
 		n += 8;
 	}
-	if (r->attr.sample_type & PERF_SAMPLE_IDENTIFIER) {
-		uint64_t id = r->nr_fds ? r->ids[0] : 0; /* the first fd is the sampling event's */
-
+	if (st & PERF_SAMPLE_IDENTIFIER) {
 		memcpy(out + n, &id, 8);
 		n += 8;
 	}

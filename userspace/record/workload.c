@@ -50,6 +50,9 @@ int workload__prepare(struct record *r)
 			_exit(127); /* the recorder gave up before starting us */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* -o -: the recording is on stdout; the command writes to stderr, as perf's does */
+		if (r->opts.pipe && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(r->opts.argv[0], r->opts.argv);
 		e = errno;
 		if (write(ep[1], &e, sizeof(e)) < 0)

@@ -20,6 +20,44 @@ static int parse(const char *s)
 	return event_spec__parse(s, &ev, err, sizeof(err));
 }
 
+static struct event_list l;
+
+static int parse_list(const char *s)
+{
+	err[0] = 0;
+	return event_list__parse(&l, s, err, sizeof(err));
+}
+
+static void list_tests(void)
+{
+	memset(&l, 0, sizeof(l));
+	check(!parse_list("cpu-clock,task-clock:u") && l.nr == 2 && l.ev[0].leader == 0 &&
+		      l.ev[1].leader == 1 && l.ev[0].nr_members == 1 &&
+		      l.ev[1].exclude_kernel && !strcmp(l.ev[1].name, "task-clock:u") &&
+		      !event_list__nr_groups(&l),
+	      "a,b: two events, each its own leader, no group");
+	check(!parse_list("page-faults") && l.nr == 3 && !strcmp(l.ev[2].name, "page-faults"),
+	      "a second -e appends");
+	memset(&l, 0, sizeof(l));
+	check(!parse_list("{cpu-clock,task-clock:k}:u,cs") && l.nr == 3 && l.ev[0].leader == 0 &&
+		      l.ev[1].leader == 0 && l.ev[0].nr_members == 2 && l.ev[2].leader == 2 &&
+		      l.ev[0].exclude_kernel && !l.ev[0].exclude_user && !l.ev[1].exclude_kernel &&
+		      !l.ev[1].exclude_user && !strcmp(l.ev[0].name, "cpu-clock") &&
+		      !strcmp(l.ev[1].name, "task-clock:k") && event_list__nr_groups(&l) == 1,
+	      "{a,b:k}:u,c: a group of two taking the group's modifiers, named as typed; then c");
+	check(!parse_list("{sched:sched_switch,cpu-clock}:u") && l.nr == 5 && l.ev[3].tracepoint &&
+		      l.ev[3].exclude_kernel && l.ev[4].leader == 3,
+	      "a tracepoint in a group takes the group's modifiers after its NAME");
+	check(parse_list("{cpu-clock,task-clock") == -EINVAL && err[0] && l.nr == 5,
+	      "an unclosed group: -EINVAL, the list unchanged");
+	check(parse_list("cpu-clock}") == -EINVAL && parse_list("{cpu-clock,{cs}}") == -EINVAL &&
+		      parse_list("cpu-clock,") == -EINVAL && parse_list("{}") == -EINVAL &&
+		      parse_list("{cs}x") == -EINVAL && parse_list(",cs") == -EINVAL && l.nr == 5,
+	      "a stray brace, nesting, an empty event or group, junk after a group: -EINVAL");
+	check(parse_list("cpu-clock,bogus") == -EINVAL && strstr(err, "bogus") && l.nr == 5,
+	      "an unknown event in a list names it, the list unchanged");
+}
+
 int main(void)
 {
 	check(!parse("cycles") && ev.type == PERF_TYPE_HARDWARE &&
@@ -53,5 +91,14 @@ int main(void)
 	check(parse("cycles:x") == -EINVAL && err[0], "an unknown modifier: -EINVAL");
 	check(parse("cycles,instructions") == -EINVAL && err[0], "several events: -EINVAL");
 	check(parse("") == -EINVAL && parse(":u") == -EINVAL, "no name: -EINVAL");
+	check(!parse("sched:sched_switch") && ev.tracepoint && ev.type == PERF_TYPE_TRACEPOINT &&
+		      !strcmp(ev.tp_sys, "sched") && !strcmp(ev.tp_name, "sched_switch") &&
+		      !ev.has_modifiers && !strcmp(ev.name, "sched:sched_switch"),
+	      "sched:sched_switch: a tracepoint, SYSTEM and NAME apart, id left to tracefs");
+	check(!parse("sched:sched_switch:u") && ev.tracepoint && ev.exclude_kernel &&
+		      !strcmp(ev.tp_name, "sched_switch"),
+	      "a tracepoint's modifiers follow its NAME");
+	check(parse("sched:*") == -EINVAL && strstr(err, "sched:*"), "a tracepoint glob: -EINVAL");
+	list_tests();
 	return tap_done();
 }

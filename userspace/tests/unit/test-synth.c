@@ -73,6 +73,8 @@ static void mmap3(struct mmap3_rec *r, uint32_t i, const char *name)
 }
 
 /* What perf_records__encode_mmap2() makes of @r's mapping, with its sample_id. */
+static int with_id; /* several events: the trailer carries the tracking event's id, 1 */
+
 static size_t expected(const struct jmmap_rec_mmap3 *m, const char *name, int with_cpu,
 		       uint8_t *out, size_t cap)
 {
@@ -80,7 +82,9 @@ static size_t expected(const struct jmmap_rec_mmap3 *m, const char *name, int wi
 		.pid = m->pid, .tid = m->tid, .start = m->start, .len = m->len,
 		.pgoff = m->pgoff, .prot = m->prot, .flags = m->flags, .filename = name,
 	};
-	uint8_t id[24] = {0};
+	uint8_t id[32] = {0};
+	uint64_t one = 1;
+	size_t len = 16;
 	int n;
 
 	if (m->cookie_kind == JMMAP_COOKIE_ELF_BUILD_ID) {
@@ -90,8 +94,12 @@ static size_t expected(const struct jmmap_rec_mmap3 *m, const char *name, int wi
 	memcpy(id, &m->pid, 4);
 	memcpy(id + 4, &m->tid, 4);
 	memcpy(id + 8, &m->time, 8);
-	n = perf_records__encode_mmap2(&mm, PERF_RECORD_MISC_USER, id, with_cpu ? 24 : 16, out,
-				       cap);
+	if (with_id) {
+		memcpy(id + len, &one, 8); /* ID follows TIME, before CPU */
+		len += 8;
+	}
+	len += with_cpu ? 8 : 0;
+	n = perf_records__encode_mmap2(&mm, PERF_RECORD_MISC_USER, id, len, out, cap);
 	return n < 0 ? 0 : (size_t)n;
 }
 
@@ -103,6 +111,7 @@ static void run(int with_cpu)
 	struct mmap3_rec recs[NR_MAPS], file, data, snap;
 	struct perf_reader *rd = NULL;
 	char err[256];
+	struct record_event ev;
 	uint64_t id = 1;
 	int fd, i, same = 1, bad = 0;
 
@@ -115,10 +124,14 @@ static void run(int with_cpu)
 	memset(&r, 0, sizeof(r));
 	r.inotify_fd = -1;
 	r.mmap2_from_jmmap = 1;
-	r.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			     (with_cpu ? PERF_SAMPLE_CPU : 0);
-	r.attr.sample_id_all = 1;
-	if (perf_writer__new(path, &r.w) || perf_writer__add_attr(r.w, &r.attr, &id, 1) ||
+	r.ev = &ev;
+	r.nr_ev = 1;
+	memset(&ev, 0, sizeof(ev));
+	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			      (with_cpu ? PERF_SAMPLE_CPU : 0) | (with_id ? PERF_SAMPLE_ID : 0);
+	r.track_id = id;
+	ev.attr.sample_id_all = 1;
+	if (perf_writer__new(path, &r.w) || perf_writer__add_attr(r.w, &ev.attr, &id, 1) ||
 	    perf_writer__begin(r.w)) {
 		checkf(0, "a writer on %s", path);
 		unlink(path);
@@ -145,8 +158,8 @@ static void run(int with_cpu)
 	bad |= perf_writer__finish(r.w) != 0;
 	perf_writer__free(r.w);
 	watch__free(&r);
-	checkf(!bad, "sample_id %s: synth__mmap3() and the writer succeed",
-	      with_cpu ? "with CPU" : "without CPU");
+	checkf(!bad, "sample_id %s%s: synth__mmap3() and the writer succeed",
+	       with_cpu ? "with CPU" : "without CPU", with_id ? ", with ID" : "");
 
 	if (perf_reader__open(path, &rd, err, sizeof(err)) ||
 	    perf_reader__for_each_event(rd, collect, &g)) {
@@ -162,8 +175,8 @@ static void run(int with_cpu)
 		same &= n && n == g.size[i] && !memcmp(want, g.rec[i], n);
 	}
 	checkf(g.n == NR_MAPS + 1 && same,
-	      "sample_id %s: %d MMAP2s for %d anonymous code mappings and a file, the anonymous ones as perf_records__encode_mmap2() encodes them",
-	      with_cpu ? "with CPU" : "without CPU", g.n, NR_MAPS);
+	      "sample_id %s%s: %d MMAP2s for %d anonymous code mappings and a file, the anonymous ones as perf_records__encode_mmap2() encodes them",
+	      with_cpu ? "with CPU" : "without CPU", with_id ? ", with ID" : "", g.n, NR_MAPS);
 	if (g.n == NR_MAPS + 1) {
 		uint8_t want[256];
 		size_t n = expected(&file.m, file.name, with_cpu, want, sizeof(want));
@@ -171,8 +184,8 @@ static void run(int with_cpu)
 		checkf(n && n == g.size[NR_MAPS] && !memcmp(want, g.rec[NR_MAPS], n) &&
 			      (((const struct perf_event_header *)g.rec[NR_MAPS])->misc &
 			       PERF_RECORD_MISC_MMAP_BUILD_ID),
-		      "sample_id %s: the file's MMAP2 carries its build-id",
-		      with_cpu ? "with CPU" : "without CPU");
+		      "sample_id %s%s: the file's MMAP2 carries its build-id",
+		      with_cpu ? "with CPU" : "without CPU", with_id ? ", with ID" : "");
 	}
 	perf_reader__close(rd);
 	unlink(path);
@@ -180,6 +193,9 @@ static void run(int with_cpu)
 
 int main(void)
 {
+	run(0);
+	run(1);
+	with_id = 1; /* as with -e a,b */
 	run(0);
 	run(1);
 	return tap_done();

@@ -52,6 +52,116 @@ struct rec {
 	uint64_t payload;
 };
 
+/*
+ * Pipe mode: the 16-byte header, a HEADER_ATTR with the ids, the feature
+ * queued before begin() as a HEADER_FEATURE (and EVENT_DESC's name), the
+ * record, FINISHED_INIT, then a section of jrec's queued after begin(),
+ * bigger than a piece, put back together from its JRPS pieces; nothing
+ * written at an offset (the stream is read in order).
+ */
+static void pipe_mode(const struct perf_event_attr *attr)
+{
+	char path[] = "/tmp/test-writer-pipe.XXXXXX";
+	uint64_t ids[2] = { 7, 9 }, id;
+	struct rec r = { { PERF_RECORD_SAMPLE, 0, sizeof(struct rec) }, 0x1234 };
+	struct perf_writer *w = NULL;
+	struct buf host = BUF_INIT, big = BUF_INIT;
+	size_t len = 0, o, big_len = 3 * JREC_PIPE_SECTION_PIECE / 2 + 5, got = 0, i;
+	uint8_t *f = NULL, *back;
+	int fd = mkstemp(path), err, seen_attr = 0, seen_host = 0, seen_desc = 0, seen_rec = 0,
+	    seen_init = 0, pieces = 0, order_ok = 1, last = 0;
+
+	if (fd < 0) {
+		check(0, "pipe mode: a temporary file");
+		return;
+	}
+	back = calloc(1, big_len);
+	err = buf__append_perf_string(&host, "pipehost");
+	for (i = 0; i < big_len && !err; i++)
+		err = buf__append(&big, &(uint8_t){ (uint8_t)(i * 7) }, 1);
+	if (!err)
+		err = perf_writer__new_pipe(fd, &w);
+	if (!err)
+		err = perf_writer__add_attr(w, attr, ids, 2);
+	if (!err)
+		err = perf_writer__name_attr(w, 0, "cpu-clock:u");
+	if (!err)
+		err = perf_writer__add_feature(w, PERF_FEAT_HOSTNAME, &host);
+	check(!err && perf_writer__is_pipe(w), "pipe mode: a writer on an fd");
+	if (!err)
+		err = perf_writer__begin(w);
+	if (!err)
+		err = perf_writer__write(w, &r, sizeof(r));
+	if (!err)
+		err = perf_writer__finished_init(w);
+	if (!err)
+		err = perf_writer__add_feature(w, 200, &big);
+	if (!err)
+		err = perf_writer__finish(w);
+	perf_writer__free(w);
+	check(!err && fcntl(fd, F_GETFD) >= 0, "pipe mode: written, the fd left open");
+	close(fd);
+	f = slurp(path, &len);
+	check(f && len > 16 && u64_at(f, 0) == PERF_FILE_MAGIC && u64_at(f, 8) == 16,
+	      "pipe mode: PERFILE2 and 16, the pipe header");
+	for (o = 16; f && o + 8 <= len;) {
+		struct perf_event_header h;
+
+		memcpy(&h, f + o, sizeof(h));
+		if (h.size < 8 || o + h.size > len)
+			break;
+		if (h.type == PERF_RECORD_HEADER_ATTR) {
+			seen_attr = h.size == 8 + sizeof(*attr) + 16 && u64_at(f, o + 8 + sizeof(*attr)) == 7 &&
+				    u64_at(f, o + 16 + sizeof(*attr)) == 9;
+			order_ok &= last == 0;
+			last = 1;
+		} else if (h.type == PERF_RECORD_HEADER_FEATURE) {
+			id = u64_at(f, o + 8);
+			seen_host |= id == PERF_FEAT_HOSTNAME && !memcmp(f + o + 20, "pipehost", 9);
+			seen_desc |= id == PERF_FEAT_EVENT_DESC &&
+				     memmem(f + o, h.size, "cpu-clock:u", 11) != NULL;
+			order_ok &= last == 1 || last == 2;
+			last = 2;
+		} else if (h.type == PERF_RECORD_SAMPLE) {
+			seen_rec = h.size == sizeof(r) && u64_at(f, o + 8) == 0x1234;
+			order_ok &= last == 2;
+			last = 3;
+		} else if (h.type == PERF_RECORD_FINISHED_INIT) {
+			seen_init = 1;
+			order_ok &= last == 3;
+			last = 4;
+		} else if (h.type == PERF_RECORD_HEADER_EVENT_TYPE && h.size >= 32) {
+			struct jrec_pipe_section p;
+			size_t n;
+
+			memcpy(&p, f + o, sizeof(p));
+			n = p.total - p.offset < h.size - 32u ? p.total - p.offset : h.size - 32u;
+			if (p.magic == JREC_PIPE_SECTION_MAGIC && p.feature == 200 &&
+			    p.total == big_len && p.offset == got && h.size % 8 == 0) {
+				memcpy(back + got, f + o + 32, n);
+				got += n;
+				pieces++;
+			}
+			order_ok &= last == 4 || last == 5;
+			last = 5;
+		}
+		o += h.size;
+	}
+	check(seen_attr, "pipe mode: HEADER_ATTR with the attr and its two ids");
+	check(seen_host && seen_desc, "pipe mode: HOSTNAME and EVENT_DESC (the name) as HEADER_FEATUREs");
+	check(seen_rec && seen_init, "pipe mode: the record, then FINISHED_INIT");
+	for (i = 0; i < big_len && got == big_len; i++)
+		got -= back[i] != (uint8_t)(i * 7); /* the bytes given, (i * 7) & 0xff */
+	check(pieces == 2 && got == big_len && o == len,
+	      "pipe mode: a section of jrec's after begin() comes back whole from its two pieces");
+	check(order_ok, "pipe mode: attrs, features, records, FINISHED_INIT, then the pieces, in order");
+	free(back);
+	free(f);
+	buf__release(&big);
+	buf__release(&host);
+	unlink(path);
+}
+
 #define NR_ZREC 40000
 
 static int count_rec(const struct pr_event *ev, void *ctx)
@@ -255,5 +365,6 @@ int main(void)
 	free(f);
 	unlink(path);
 	compressed(&attr);
+	pipe_mode(&attr);
 	return tap_done();
 }
