@@ -28,6 +28,7 @@
 #
 # Needs tests/lib/runtimes.sh (rt_figures) and qemu/lib/python-chroot.sh.
 
+# shellcheck disable=SC2016 # $MS and $SECS are the guest's
 rtg_table() {
 	local py='chroot /tmp/py /usr/bin/python3.13' erl='erl -noshell -pa /add -run hot main $MS -s init stop'
 	local node='/add/node --no-turbo-inlining' js='/add/hot.js $MS'

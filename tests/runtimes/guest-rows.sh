@@ -28,7 +28,7 @@ if [ -f /add/pyroot.tar ]; then
 fi
 printf '#!/bin/sh\necho $$ >/tmp/wl.pid\nexec "$@"\n' >/tmp/wl && chmod +x /tmp/wl
 tab=$(printf '\t')
-while IFS=$tab read -r name cg outer middle leaf cmd; do
+while IFS=$tab read -r name cg _ _ _ cmd; do
 	[ -n "$name" ] || continue
 	# the module's recorder inside the kernel's: one run, sampled by both
 	s=$(date +%s)
