@@ -1,10 +1,11 @@
 # shellcheck shell=bash
-# Sourced by tests/suites/49-runtimes-guest and scripts/bench-guest: the JIT
-# runtimes of tests/lib/runtimes.sh (and CPython 3.13, as
+# Sourced by tests/suites/49-runtimes-guest and scripts/bench-runtimes-guest:
+# the JIT runtimes of tests/lib/runtimes.sh (and CPython 3.13, as
 # tests/suites/40-runtime-python takes it) recorded by jrec in a QEMU guest
-# (qemu/run), each program twice in one boot: with the jmmap module and with
-# --no-jmmap (the kernel's own mapping records). tests/runtimes/guest-rows.sh
-# is what runs in the guest.
+# (qemu/run), all in one boot: each program runs once, recorded by jrec with
+# the jmmap module inside jrec --no-jmmap (the kernel's own mapping
+# records), both reports kept to the program's process.
+# tests/runtimes/guest-rows.sh is what runs in the guest.
 #
 #   rtg_table                  every row: NAME, CALLGRAPH, OUTER, MIDDLE, LEAF,
 #                              COMMAND (in the guest), separated by tabs
@@ -14,16 +15,19 @@
 #                              whose runtime is missing here gets
 #                              `rtg_missing NAME WHY` (the caller's)
 #   rtg_run DIR KERNEL MS FREQ boot KERNEL and run the staged rows, each
-#                              program's hot loop running MS milliseconds of
-#                              its CPU time, recorded at FREQ Hz; the guest's
-#                              output in DIR/guest.out, qemu/run's in
-#                              DIR/guest.err; returns qemu/run's status
+#                              program's hot loop running MS milliseconds
+#                              (CPython's of CPU time), sampled at FREQ Hz;
+#                              the guest's output in DIR/guest.out,
+#                              qemu/run's in DIR/guest.err; returns
+#                              qemu/run's status
 #   rtg_split DIR              DIR/guest.out cut into DIR/NAME.MODE.rep (the
 #                              reports) and DIR/NAME.MODE.st ("STATUS
-#                              SECONDS" of jrec record); prints the guest's
+#                              SECONDS PID": jrec record's status and wall
+#                              time, the program's pid); prints the guest's
 #                              seconds
 #   rtg_row_figures DIR NAME MODE
 #                              rt_figures of that report
+#   rtg_line DIR NAME          the row's line of the table
 #   rtg_not_below A B          every figure of A at least B's less one point
 #
 # Needs tests/lib/runtimes.sh (rt_figures) and qemu/lib/python-chroot.sh.
@@ -140,6 +144,10 @@ rtg_stage() {
 				rtg_adds+=(--add "$dir/pyroot.tar" --add "$top/tests/runtimes/hot.py")
 			fi
 			have+="python "
+			;;
+		*)
+			rtg_missing "$name" "no such row (rtg_table in tests/lib/runtimes-guest.sh)"
+			continue
 			;;
 		esac
 		rtg_table | awk -F '\t' -v n="$name" '$1 == n' >>"$dir/rows"

@@ -1,11 +1,14 @@
 #!/bin/sh
 # Runs in the QEMU guest (busybox sh), for tests/lib/runtimes-guest.sh: each
 # row of ROWS (NAME, CALLGRAPH, OUTER, MIDDLE, LEAF, COMMAND, separated by
-# tabs; COMMAND may use $MS and $SECS, the time its hot loop runs) recorded
-# by jrec at FREQ samples a second twice, with the jmmap module and with
-# --no-jmmap (the kernel's own mapping records), each recording reported in
-# the guest (--children -n --sort sym -g none). Prints, per row and mode,
-#   @@row NAME MODE STATUS SECONDS     (jrec record's status, its wall time)
+# tabs; COMMAND may use $MS and $SECS, the time its hot loop runs) run once,
+# recorded at FREQ samples a second by `jrec record` with the jmmap module
+# inside `jrec record --no-jmmap` (the kernel's own mapping records), both
+# recordings reported in the guest, kept to the program's process (--pid,
+# --percentage relative; --children -n --sort sym -g none). Prints, per row
+# and mode,
+#   @@row NAME MODE STATUS SECONDS PID  (jrec record's status and wall time,
+#                                        the program's pid)
 # followed by the report, then "@@guest SECONDS" (the whole run).
 #   guest-rows.sh ROWS MILLISECONDS FREQ
 # Before it, the runtimes staged under /add are put where they expect to be:
@@ -32,6 +35,7 @@ while IFS=$tab read -r name cg _ _ _ cmd; do
 	[ -n "$name" ] || continue
 	# the module's recorder inside the kernel's: one run, sampled by both
 	s=$(date +%s)
+	rm -f /tmp/wl.pid
 	eval "jrec record -q --no-jmmap -F $freq $cg -o /tmp/$name.no-jmmap.data -- \
 		jrec record -q -F $freq $cg -o /tmp/$name.jmmap.data -- /tmp/wl $cmd" </dev/null >/tmp/run.out 2>/tmp/run.err
 	rc=$?
