@@ -10,7 +10,8 @@
 #   make bench           the benchmarks: jrec report against perf (scripts/bench; BENCH_ONLY=annotate: its annotate part), the
 #                        same on a --call-graph dwarf recording (scripts/bench-dwarf), the
 #                        cost of record --off-cpu against perf's (scripts/bench-offcpu),
-#                        the JIT runtimes' table (scripts/bench-runtimes), jrec top's CPU
+#                        the JIT runtimes' table (scripts/bench-runtimes; in the 6.12
+#                        guest with and without jmmap, scripts/bench-runtimes-guest), jrec top's CPU
 #                        against perf top's on the demo JIT (scripts/bench-top), then
 #                        jmmap's cost in QEMU guests (scripts/bench-guest);
 #                        BENCH_ONLY=report, dwarf, offcpu, runtimes, top or guest runs one
@@ -81,6 +82,7 @@ bench: deps
 	$(if $(call bench_on,dwarf),scripts/bench-dwarf)
 	$(if $(call bench_on,offcpu),scripts/bench-offcpu)
 	$(if $(call bench_on,runtimes),scripts/bench-runtimes)
+	$(if $(call bench_on,runtimes),scripts/bench-runtimes-guest)
 	$(if $(call bench_on,top),scripts/bench-top)
 	$(if $(call bench_on,guest),scripts/bench-guest)
 

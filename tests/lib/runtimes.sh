@@ -4,18 +4,23 @@
 #
 # rt_figures REPORT OUTER MIDDLE LEAF: "named=N outer=N middle=N leaf=N" of
 # a --children --sort sym -g none report: the Self of every named row added
-# up, and the Children of the three functions. A leading '$' of a name is
+# up, and the Children of the three functions. With a samples column (-n)
+# the named share is counted in samples instead, out of all the rows'
+# samples, free of the rounding of thousands of small rows' percentages
+# (cpu-clock samples all have one period). A leading '$' of a name is
 # dropped (Erlang's perf map has it, its jitdump not), and so are V8's kind
 # ("JS:" in Node 20, "LazyCompile:" and others in Debian's Node 18), its tier
 # mark and the location after the name (a function's tiers add up).
 rt_figures() {
-	awk -v o="$2" -v m="$3" -v l="$4" '$1 ~ /%$/ && $3 ~ /^\[/ {
+	awk -v o="$2" -v m="$3" -v l="$4" '$1 ~ /%$/ && ($3 ~ /^\[/ || ($3 ~ /^[0-9]+$/ && $4 ~ /^\[/)) {
 		c = $1; s = $2; sub(/%/, "", c); sub(/%/, "", s)
+		if ($3 ~ /^[0-9]+$/) { s = $3; counted = 1; all += s }
 		n = substr($0, index($0, "] ") + 2); sub(/^\$/, "", n)
 		if (sub(/^(JS|LazyCompile|Function|InterpretedFunction):[*~^+]?/, "", n)) sub(/ .*/, "", n)
 		if (n !~ /^0x/) named += s
 		if (n == o) co += c; if (n == m) cm += c; if (n == l) cl += c }
-		END { printf "named=%.2f outer=%.2f middle=%.2f leaf=%.2f\n", named, co, cm, cl }' "$1"
+		END { if (counted) named = all ? 100 * named / all : 0
+			printf "named=%.2f outer=%.2f middle=%.2f leaf=%.2f\n", named, co, cm, cl }' "$1"
 }
 
 # rt_rows DIR SECS: call `row NAME INJECT CALLGRAPH OUTER MIDDLE LEAF --

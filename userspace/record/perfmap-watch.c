@@ -30,6 +30,24 @@ static bool same_root(uint32_t pid)
 	return !stat(p, &a) && !stat("/", &b) && a.st_ino == b.st_ino && a.st_dev == b.st_dev;
 }
 
+/* @pid's root directory and mount namespace; -errno if it is gone. */
+static int root_of(uint32_t pid, uint64_t *dev, uint64_t *ino, uint64_t *mntns)
+{
+	char p[48];
+	struct stat a, b;
+
+	snprintf(p, sizeof(p), "/proc/%u/root", pid);
+	if (stat(p, &a))
+		return -errno;
+	snprintf(p, sizeof(p), "/proc/%u/ns/mnt", pid);
+	if (stat(p, &b))
+		return -errno;
+	*dev = a.st_dev;
+	*ino = a.st_ino;
+	*mntns = b.st_ino;
+	return 0;
+}
+
 /* The pid the process sees itself as; -ESRCH if it is gone. */
 static int nspid_of(uint32_t pid, uint32_t *nspid)
 {
@@ -62,6 +80,8 @@ int perfmap_watch__new(uint32_t pid, int inotify_fd, struct perfmap_watch **out)
 	pm->pid = pid;
 	pm->nspid = nspid;
 	pm->fd = pm->tmpfd = pm->dir_wd = pm->file_wd = -1;
+	/* (a process gone since: its watch is never found moved) */
+	root_of(pid, &pm->root_dev, &pm->root_ino, &pm->mntns_ino);
 	snprintf(root, sizeof(root), "/proc/%u/root", pid);
 	if (same_root(pid)) {
 		root[0] = '\0';
@@ -197,6 +217,15 @@ bool perfmap_watch__wants(const struct perfmap_watch *pm, const struct inotify_e
 	if (ev->wd == pm->file_wd)
 		return true;
 	return ev->wd == pm->dir_wd && ev->len && !strcmp(ev->name, pm->name);
+}
+
+bool perfmap_watch__moved(const struct perfmap_watch *pm)
+{
+	uint64_t dev, ino, mntns;
+
+	if (pm->gone || pm->fd >= 0 || root_of(pm->pid, &dev, &ino, &mntns))
+		return false;
+	return dev != pm->root_dev || ino != pm->root_ino || mntns != pm->mntns_ino;
 }
 
 bool perfmap_watch__polled(const struct perfmap_watch *pm)

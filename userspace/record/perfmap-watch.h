@@ -35,6 +35,8 @@ struct perfmap_watch {
 	struct perfmap_split split;
 	uint64_t lines;
 	int gone; /* the process exited: read for the last time */
+	/* the process's root and mount namespace when the watch was made */
+	uint64_t root_dev, root_ino, mntns_ino;
 };
 
 /*
@@ -51,6 +53,13 @@ int perfmap_watch__update(struct perfmap_watch *pm, int inotify_fd, uint64_t now
 			  struct buf *out);
 /* Whether inotify event @ev concerns @pm's map (then update it). */
 bool perfmap_watch__wants(const struct perfmap_watch *pm, const struct inotify_event *ev);
+/*
+ * Whether @pm's process has moved to another root or mount namespace since
+ * the watch was made while its map is still not found (chroot or unshare
+ * after the fork that made the watch): then the map is in the new root's
+ * /tmp, and a new watch should replace this one.
+ */
+bool perfmap_watch__moved(const struct perfmap_watch *pm);
 /* Whether only polling sees @pm's map change (no inotify watch covers it). */
 bool perfmap_watch__polled(const struct perfmap_watch *pm);
 /* The process is gone and its map read for the last time: release its descriptors. */

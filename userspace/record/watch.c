@@ -94,9 +94,14 @@ int watch__pid(struct record *r, uint32_t pid)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->pid != pid)
 			continue;
-		if (!r->perfmaps[i]->gone)
+		if (!r->perfmaps[i]->gone && !perfmap_watch__moved(r->perfmaps[i]))
 			return 0;
-		/* the pid was reused by a new process: watch its map afresh */
+		/*
+		 * the pid was reused by a new process, or the process moved to
+		 * another root before it wrote its map (a workload that runs
+		 * chroot or unshare --mount without a fork, watched since jrec
+		 * forked it): watch its map afresh
+		 */
 		err = perfmap_watch__new(pid, r->inotify_fd, &pm);
 		if (err)
 			return err == -ESRCH || err == -ENOENT ? 0 : err;
