@@ -25,10 +25,9 @@
 /*
  * The thread's nice value while the workload runs: reading and hashing a
  * mapped library and building its symbol table cost some milliseconds,
- * which on a busy CPU the workload would otherwise pay for (one guest CPU
- * under the guest benchmark: 4.5 ms of its 30 ms loop in either mode, 3 ms
- * at nice 19). The recorder drains what is left at its own priority when
- * it stops.
+ * which on a busy CPU the workload would otherwise pay for (on the guest
+ * benchmark's one CPU, 3 of its mapping loop's first 30 ms). The recorder
+ * drains what is left at its own priority when it stops.
  */
 #define WORKER_NICE 19
 
