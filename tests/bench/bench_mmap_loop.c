@@ -8,13 +8,16 @@
  * the iterations' own times: on a shared host, the time a virtual CPU spends
  * preempted lands in a few iterations, which move the mean, not the median.
  *
- *   bench_mmap_loop N [--jmmap-session]
+ *   bench_mmap_loop N [--jmmap-session] [--settle MS]
  *
  * prints "MEAN MEDIAN", both in microseconds. With --jmmap-session it opens a
  * jmmap session of its own first (itself as target, no snapshot, woken at a
  * quarter of the ring as jrec asks) and drains
  * the records from a second thread, as a recorder would, with no perf
- * events: what the module costs without a recorder's other work.
+ * events: what the module costs without a recorder's other work. With
+ * --settle it sleeps MS milliseconds first, so that a recorder that started
+ * it has done its own start-up work (reading the mapped files, its first
+ * records) before the loop is timed: the loop's steady cost.
  *
  * Exit 0, or 1 with a message when a call fails or the code returns the
  * wrong value.
@@ -172,16 +175,30 @@ int main(int argc, char **argv)
 {
 	struct drain d = {.fd = -1};
 	bool session = false;
-	unsigned long n;
+	unsigned long n, settle_ms = 0;
 	uint64_t t0 = 0, t1 = 0, *t;
 	double median;
 	char *end;
 	int err;
 
-	if (argc == 3 && !strcmp(argv[2], "--jmmap-session"))
-		session = true;
-	else if (argc != 2) {
-		fprintf(stderr, "usage: %s N [--jmmap-session]\n", argv[0]);
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--jmmap-session")) {
+			session = true;
+		} else if (!strcmp(argv[i], "--settle") && i + 1 < argc) {
+			errno = 0;
+			settle_ms = strtoul(argv[++i], &end, 10);
+			if (errno || *end || settle_ms > 60000) {
+				fprintf(stderr, "bench_mmap_loop: --settle takes 0 to 60000 ms, not '%s'\n",
+					argv[i]);
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "usage: %s N [--jmmap-session] [--settle MS]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s N [--jmmap-session] [--settle MS]\n", argv[0]);
 		return 2;
 	}
 	errno = 0;
@@ -203,6 +220,12 @@ int main(int argc, char **argv)
 			free(t);
 			return 1;
 		}
+	}
+	if (settle_ms) {
+		struct timespec ts = {(time_t)(settle_ms / 1000), (long)(settle_ms % 1000) * 1000000L};
+
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
 	}
 	err = loop(BENCH_WARMUP, NULL);
 	if (!err) {

@@ -5,6 +5,10 @@
 #
 #   RESULT loop MODE RUN MEAN MEDIAN      one loop iteration, microseconds:
 #                                         the mean, the median iteration
+#   RESULT settled MODE RUN MEAN MEDIAN   the same loop timed after 200 ms of
+#                                         sleep (bench_mmap_loop --settle):
+#                                         once the recorder's start-up work
+#                                         is done, its steady cost
 #   RESULT node MODE RUN WORKLOAD EXEC    milliseconds: the JS workload's own
 #                                         wall time, and from node's exec
 #
@@ -76,35 +80,37 @@ numbers() {
 		  print substr(o, 2) }'
 }
 
-loop_run() { # MODE RUN
+loop_run() { # MODE RUN [KIND]: KIND loop (the default) or settled
+	kind=${3:-loop} settle=
+	[ "$kind" = settled ] && settle="--settle 200"
 	case "$1" in
 	none)
 		unload
-		[ "$2" = 0 ] && echo "INFO traced-none $(traced)"
-		v=$(/add/bench_mmap_loop "$loops")
+		[ "$2" = 0 ] && [ "$kind" = loop ] && echo "INFO traced-none $(traced)"
+		v=$(/add/bench_mmap_loop "$loops" $settle)
 		;;
 	idle)
 		load
-		[ "$2" = 0 ] && echo "INFO traced-idle $(traced)"
-		v=$(/add/bench_mmap_loop "$loops")
+		[ "$2" = 0 ] && [ "$kind" = loop ] && echo "INFO traced-idle $(traced)"
+		v=$(/add/bench_mmap_loop "$loops" $settle)
 		;;
 	perf)
 		load
-		v=$(record --no-jmmap -- /add/bench_mmap_loop "$loops")
+		v=$(record --no-jmmap -- /add/bench_mmap_loop "$loops" $settle)
 		[ "$2" = 0 ] && check_mode fallback
 		;;
 	jmmap)
 		load
-		v=$(record -- /add/bench_mmap_loop "$loops")
+		v=$(record -- /add/bench_mmap_loop "$loops" $settle)
 		[ "$2" = 0 ] && check_mode jmmap
 		;;
 	session)
 		load
-		v=$(/add/bench_mmap_loop "$loops" --jmmap-session)
+		v=$(/add/bench_mmap_loop "$loops" --jmmap-session $settle)
 		;;
 	esac
 	t=$(numbers 2 "$v") || error "bench_mmap_loop ($1) printed '$v', not two times"
-	[ "$2" = 0 ] || echo "RESULT loop $1 $2 $t"
+	[ "$2" = 0 ] || echo "RESULT $kind $1 $2 $t"
 }
 
 node_run() { # MODE RUN
@@ -133,6 +139,7 @@ while [ "$r" -le "$runs" ]; do
 	fi
 	for m in $order; do
 		loop_run "$m" "$r"
+		loop_run "$m" "$r" settled
 	done
 	r=$((r + 1))
 done

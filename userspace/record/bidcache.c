@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -20,9 +22,18 @@
 #include "strpool.h"
 
 #define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
+/*
+ * The thread's nice value while the workload runs: reading and hashing a
+ * mapped library and building its symbol table cost some milliseconds,
+ * which on a busy CPU the workload would otherwise pay for (on the guest
+ * benchmark's one CPU, 3 of its mapping loop's first 30 ms). The recorder
+ * drains what is left at its own priority when it stops.
+ */
+#define WORKER_NICE 19
 
 struct job {
 	struct job *next;
+	size_t slot; /* its result's index: results stay in queue order */
 	struct bidcache_map m;
 	char *path;
 	int fd; /* map_files descriptor opened at enqueue, or -1 */
@@ -280,39 +291,46 @@ out:
 	close(fd);
 }
 
+/*
+ * Take the next job and process it, the lock held on entry and on return;
+ * 0 when the queue was empty.
+ */
+static int run_one(struct bidcache *c)
+{
+	struct bidcache_result r;
+	struct job *j = c->head;
+
+	if (!j)
+		return 0;
+	c->head = j->next;
+	if (!c->head)
+		c->tail = NULL;
+	if (j->fd >= 0)
+		c->pinned--;
+	pthread_mutex_unlock(&c->lock);
+
+	process(c, j, &r);
+	r.path = j->path;
+	j->path = NULL;
+
+	pthread_mutex_lock(&c->lock);
+	c->res[j->slot] = r;
+	free(j);
+	return 1;
+}
+
 static void *worker(void *arg)
 {
 	struct bidcache *c = arg;
 
+	/* best effort: a thread's nice value is its own on Linux */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE);
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		struct bidcache_result r;
-		struct job *j;
-
 		while (!c->head && !c->stopping)
 			pthread_cond_wait(&c->cond, &c->lock);
-		j = c->head;
-		if (!j)
+		if (!run_one(c))
 			break;
-		c->head = j->next;
-		if (!c->head)
-			c->tail = NULL;
-		if (j->fd >= 0)
-			c->pinned--;
-		pthread_mutex_unlock(&c->lock);
-
-		process(c, j, &r);
-		r.path = j->path;
-		j->path = NULL;
-		free(j);
-
-		pthread_mutex_lock(&c->lock);
-		if (array_grow(&c->res, &c->res_cap, c->nr_res + 1)) {
-			free(r.path);
-			buf__release(&r.syms);
-			continue;
-		}
-		c->res[c->nr_res++] = r;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
@@ -384,6 +402,15 @@ int bidcache__add(struct bidcache *c, const struct bidcache_map *m)
 	j->fd = -1;
 
 	pthread_mutex_lock(&c->lock);
+	/* the result's slot now, so that a result is never dropped for want of memory */
+	if (array_grow(&c->res, &c->res_cap, c->nr_res + 1)) {
+		pthread_mutex_unlock(&c->lock);
+		free(j->path);
+		free(j);
+		return -ENOMEM;
+	}
+	j->slot = c->nr_res;
+	memset(&c->res[c->nr_res++], 0, sizeof(c->res[0]));
 	if (c->pinned < MAX_PINNED_FDS) {
 		char mf[80];
 
@@ -412,6 +439,9 @@ void bidcache__stop(struct bidcache *c)
 	pthread_mutex_lock(&c->lock);
 	c->stopping = 1;
 	pthread_cond_signal(&c->cond);
+	/* the caller's priority takes what the niced thread has not begun */
+	while (run_one(c))
+		;
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->thread, NULL);
 	c->thread_started = 0;

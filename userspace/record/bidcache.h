@@ -57,7 +57,11 @@ int bidcache__new(const char *dir, struct bidcache **out);
  */
 int bidcache__add(struct bidcache *c, const struct bidcache_map *m);
 
-/* Wait for the queue to drain and stop the thread. */
+/*
+ * Drain the queue and stop the thread. The thread runs at a low priority
+ * (nice 19) so that it does not compete with the workload; the caller
+ * processes whatever the thread has not begun, at the caller's priority.
+ */
 void bidcache__stop(struct bidcache *c);
 
 /* After stop: the results, in the order the files were queued. */
