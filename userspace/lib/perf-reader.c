@@ -348,6 +348,53 @@ static void read_event_names(struct perf_reader *r)
 	}
 }
 
+/*
+ * perf's GROUP_DESC section: u32 count, then per group its name (u32
+ * length, the string padded), the leader's index and the number of
+ * members, which follow the leader in the attrs section. A group that does
+ * not fit the attrs, or anything malformed, ends the walk.
+ */
+static void read_groups(struct perf_reader *r)
+{
+	const uint8_t *p = r->buf + r->feat[PERF_FEAT_GROUP_DESC].offset;
+	uint64_t len = r->feat[PERF_FEAT_GROUP_DESC].size, off = 4;
+	uint32_t nr, g, i;
+
+	for (i = 0; i < r->nr_attrs; i++)
+		r->attrs_v[i].group_leader = SIZE_MAX;
+	if (len < 4)
+		return;
+	nr = perf_reader__u32(r, p);
+	for (g = 0; g < nr; g++) {
+		uint32_t slen, leader, members;
+		const char *name;
+
+		if (len - off < 4)
+			return;
+		slen = perf_reader__u32(r, p + off);
+		off += 4;
+		if (slen > len - off || len - off - slen < 8)
+			return;
+		name = (const char *)p + off;
+		off += slen;
+		leader = perf_reader__u32(r, p + off);
+		members = perf_reader__u32(r, p + off + 4);
+		off += 8;
+		if (!members || leader >= r->nr_attrs || members > r->nr_attrs - leader)
+			return;
+		for (i = leader; i < leader + members; i++)
+			if (r->attrs_v[i].group_leader != SIZE_MAX)
+				return; /* in two groups */
+		for (i = leader; i < leader + members; i++)
+			r->attrs_v[i].group_leader = leader;
+		r->attrs_v[leader].group_members = members;
+		/* perf's name of a group that has none */
+		if (slen && memchr(name, 0, slen) && strcmp(name, "{anon_group}"))
+			snprintf(r->attrs_v[leader].group_name,
+				 sizeof(r->attrs_v[leader].group_name), "%s", name);
+	}
+}
+
 static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 {
 	uint64_t magic, hsize;
@@ -413,8 +460,10 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 				      r->features[3]))
 		r->cut = PR_CUT_NO_FEATURES;
 	err = read_features(r);
-	if (!err)
+	if (!err) {
 		read_event_names(r);
+		read_groups(r);
+	}
 	return err;
 }
 

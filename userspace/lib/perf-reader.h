@@ -40,6 +40,15 @@ struct pr_attr {
 	uint32_t clockid;
 	uint16_t id_sample_size; /* bytes of the sample_id_all trailer */
 	char name[64];           /* "cpu-clock", "cycles", ... best effort */
+	/*
+	 * perf's GROUP_DESC: the index of the group's leader (its own for a
+	 * leader, SIZE_MAX outside any group), and in a leader the number of
+	 * members (itself included) and the group's name ("" for an anonymous
+	 * one, `-e '{a,b}'`)
+	 */
+	size_t group_leader;
+	uint32_t group_members;
+	char group_name[64];
 };
 
 /* Fields that samples carry and that sample_id_all appends to other records. */

@@ -12,6 +12,7 @@
 #include "array.h"
 #include "browser.h"
 #include "commands.h"
+#include "event-groups.h"
 #include "filters.h"
 #include "header-info.h"
 #include "hist.h"
@@ -46,6 +47,10 @@ static const char report_usage[] =
 	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
 	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
 	"                          first event's unless one is chosen so\n"
+	"      --group             the events of a group (-e '{a,b}') in one table, each\n"
+	"                          member's share side by side (the default when the\n"
+	"                          recording has groups); without groups, all events\n"
+	"      --no-group          each event in its own table\n"
 	"      --wall              wall-clock time: on-CPU samples as time and the\n"
 	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
 	"                          one table that adds up to the threads' wall time\n"
@@ -85,7 +90,7 @@ static const char report_usage[] =
 
 enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD,
        OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE,
-       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY };
+       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY, OPT_GROUP, OPT_NO_GROUP };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -120,6 +125,8 @@ static const struct option report_opts[] = {
 	{ "parent", required_argument, NULL, 'p' },
 	{ "exclude-other", no_argument, NULL, 'x' },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -140,6 +147,7 @@ struct report {
 	bool children;
 	bool wall; /* --wall: every event's samples as time, in hs[0] */
 	const char *event; /* -e: only this event's samples, NULL: all */
+	int group; /* --group 1, --no-group 0, -1: the recording's groups side by side */
 	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
 	bool have_cpu;		/* the samples carry their CPU */
@@ -504,6 +512,10 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case 'x':
 			r->exclude_other = true;
 			break;
+		case OPT_GROUP:
+		case OPT_NO_GROUP:
+			r->group = c == OPT_GROUP;
+			break;
 		case OPT_HEADER_ONLY:
 			a->header = 2;
 			break;
@@ -725,24 +737,70 @@ static int check_events(struct report *r, const struct report_args *a)
 	return -EINVAL;
 }
 
-/* The events that have samples, in the recording's order (the first if none has), sorted. */
+/* The groups of the shown events: perf report --group's tables (output_view.group). */
+struct shown_groups {
+	size_t *size;	    /* per shown histogram */
+	const char **names; /* per shown histogram: its group's name */
+	char (*buf)[256];
+};
+
+/*
+ * The events that have samples, in the recording's order (the first if none
+ * has), sorted; in group mode every member of a group that has samples, its
+ * leader first.
+ */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
-			size_t *nr)
+			size_t *nr, struct shown_groups *g)
 {
-	size_t i, nattr = samples__nr_events(&r->it);
+	size_t i, k, nattr = samples__nr_events(&r->it);
+	size_t *plan = NULL;
+	bool grouped = false;
 
 	*nr = 0;
 	*shown = calloc(r->nr_hs, sizeof(**shown));
 	*events = calloc(r->nr_hs, sizeof(**events));
 	if (!*shown || !*events)
 		return -ENOMEM;
+	/* perf: a recording's groups side by side unless --no-group; --group: all events as one */
+	if (r->group != 0 && !r->wall && !r->event && nattr > 1) {
+		plan = calloc(nattr, sizeof(*plan));
+		g->size = calloc(r->nr_hs, sizeof(*g->size));
+		g->names = calloc(r->nr_hs, sizeof(*g->names));
+		g->buf = calloc(r->nr_hs, sizeof(*g->buf));
+		if (!plan || !g->size || !g->names || !g->buf) {
+			free(plan);
+			return -ENOMEM;
+		}
+		grouped = event_groups__plan(&r->it, r->group > 0, plan, nattr);
+	}
 	for (i = 0; i < r->nr_hs && !r->wall; i++) {
-		if (!r->hs[i].total_samples && !(r->event && r->hs[i].nr_keys &&
-						 !strcmp(samples__event_name(&r->it, i), r->event)))
+		size_t n = grouped ? plan[i] : 1, with = 0;
+
+		if (!n)
 			continue;
-		hist__sort(&r->hs[i]);
-		(*shown)[*nr] = &r->hs[i];
-		(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, i) : "";
+		for (k = i; k < i + n; k++)
+			with += r->hs[k].total_samples > 0;
+		if (!with && !(r->event && r->hs[i].nr_keys &&
+			       !strcmp(samples__event_name(&r->it, i), r->event)))
+			continue;
+		if (grouped) {
+			g->size[*nr] = n;
+			g->names[*nr] = n > 1 ? event_groups__name(&r->it, i, n, g->buf[*nr],
+								   sizeof(g->buf[*nr]))
+					      : NULL;
+		}
+		for (k = i; k < i + n; k++) {
+			hist__sort(&r->hs[k]);
+			(*shown)[*nr] = &r->hs[k];
+			(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, k) : "";
+		}
+	}
+	free(plan);
+	if (!grouped) {
+		free(g->size);
+		free(g->names);
+		free(g->buf);
+		memset(g, 0, sizeof(*g));
 	}
 	if (!*nr) {
 		/* --wall: every event's time in the first */
@@ -750,6 +808,8 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 		(*shown)[0] = &r->hs[0];
 		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
+		if (g->size)
+			g->size[0] = 1;
 	}
 	return 0;
 }
@@ -820,12 +880,13 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	struct browser_query q0 = { 0 };
 	const struct hist **shown = NULL;
 	const char **events = NULL;
+	struct shown_groups groups = { 0 };
 	char kbid[JREC_COOKIE_HEX_LEN];
 	struct pager pager = { 0 };
 	FILE *out = stdout;
 	int ret;
 
-	ret = shown_events(r, &shown, &events, &view.nr);
+	ret = shown_events(r, &shown, &events, &view.nr, &groups);
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
 		goto out;
@@ -868,6 +929,8 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	}
 	view.hs = shown;
 	view.events = events;
+	view.group = groups.size;
+	view.group_names = groups.names;
 	if (a->header && !strcmp(fmt->name, "stdio"))
 		header_info__print(&r->s, a->input, out);
 	ret = outputs__write(fmt, &view, out);
@@ -884,12 +947,15 @@ out:
 	pager__finish(&pager);
 	free(shown);
 	free(events);
+	free(groups.size);
+	free(groups.names);
+	free(groups.buf);
 	return ret;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { 0 };
+	struct report r = { .group = -1 };
 	struct report_meta meta = { 0 };
 	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1,
 				 .inline_frames = true };

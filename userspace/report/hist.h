@@ -150,12 +150,30 @@ struct report_meta {
 	bool show_nr_samples;
 	double percent_limit;
 	bool section_only; /* stdio: the next event's table, without the file's header */
+	bool events_plural; /* the title says "of events" (a group's table) */
 	const struct graph_opts *graph; /* -g, or NULL */
 	int sym_params; /* enum sym_style */
 	const char *field_sep; /* -t: columns apart by this, unaligned, no rule lines */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
+/*
+ * perf report --group: the @n histograms of one event group's members
+ * (leader first) in one table, a column of each member's share side by side,
+ * entries ranked by the leader's and then the next member's; @name is the
+ * group's as perf prints it ("anon group { cpu-clock, task-clock }").
+ */
+void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char *name,
+			     const struct report_meta *m, FILE *out);
+/* One cell's text for key @key of entry @e, in @buf if it needs one; the keys' column titles. */
+const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
+		       size_t len);
+extern const char *const hist__headers[SK_MAX];
+/* A row's cells after its numbers: each key's, padded to @width but the last, and the newline. */
+void hist__print_cells(const struct hist *h, const struct hist_entry *e,
+		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out);
+/* "# LABEL: N" with perf's unit (7975 as "7K") */
+void hist__print_count(FILE *out, const char *label, uint64_t n);
 /*
  * The table's pieces, for views that lay it out themselves (the browser):
  * the header lines above the columns, each column's width over the entries
