@@ -24,7 +24,8 @@
 static const char report_usage[] =
 	"usage: jrec report [OPTIONS]\n"
 	"\n"
-	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too,\n"
+	"                          pipe mode too); - reads standard input\n"
 	"      --tui               the interactive browser (the default when standard input\n"
 	"                          and output are a terminal; ? in it lists its keys)\n"
 	"      --stdio             the text table on standard output (the default when it is\n"
