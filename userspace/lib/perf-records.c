@@ -136,8 +136,8 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 
 /*
  * RAW and BRANCH_STACK come between the call chain and the user registers:
- * stepped over. Then the user registers and the copy of the user stack that
- * --call-graph dwarf records.
+ * RAW stepped over, the branch stack's entries pointed at. Then the user
+ * registers and the copy of the user stack that --call-graph dwarf records.
  */
 static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
 {
@@ -155,8 +155,10 @@ static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr
 			return -EBADMSG;
 		if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !cur_skip(c, 8))
 			return -EBADMSG;
+		s->branches = c->p;
 		if (!cur_skip(c, v * 24))
 			return -EBADMSG;
+		s->nr_branches = v;
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
 		if (!cur_u64(c, &s->regs_abi))
@@ -195,6 +197,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->regs_abi = s->stack_size = 0;
 	s->nr_regs = 0;
 	s->regs = s->stack = NULL;
+	s->nr_branches = 0;
+	s->branches = NULL;
 	s->swapped = r->swapped;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
@@ -232,7 +236,7 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		s->callchain = c.p;
 		c.p += s->nr_callchain * 8;
 	}
-	if (!(st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+	if (!(st & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
 		return 0; /* nothing after the call chain is used */
 	return parse_user_stack(&c, a, s);
 }

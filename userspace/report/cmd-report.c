@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "branch-view.h"
 #include "browser.h"
 #include "commands.h"
 #include "event-groups.h"
@@ -44,7 +45,8 @@ static const char report_usage[] =
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
 	"                          srcline,srcfile,cpu,parent,buildid,state (default\n"
-	"                          comm,dso,sym)\n"
+	"                          comm,dso,sym); with -b also dso_from,symbol_from,\n"
+	"                          dso_to,symbol_to,cycles\n"
 	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
 	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
 	"                          first event's unless one is chosen so\n"
@@ -52,6 +54,11 @@ static const char report_usage[] =
 	"                          member's share side by side (the default when the\n"
 	"                          recording has groups); without groups, all events\n"
 	"      --no-group          each event in its own table\n"
+	"  -b, --branch-stack      the branch view: each entry of the samples' branch\n"
+	"                          stacks (perf record -b) by source and target, sort\n"
+	"                          keys dso_from, symbol_from, dso_to, symbol_to, cycles\n"
+	"                          (the default when the recording has branch stacks)\n"
+	"      --no-branch-stack   the samples, not their branches\n"
 	"      --wall              wall-clock time: on-CPU samples as time and the\n"
 	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
 	"                          one table that adds up to the threads' wall time\n"
@@ -91,7 +98,7 @@ static const char report_usage[] =
 
 enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD,
        OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE,
-       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY, OPT_GROUP, OPT_NO_GROUP };
+       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY, OPT_GROUP, OPT_NO_GROUP, OPT_NO_BRANCH };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -128,6 +135,8 @@ static const struct option report_opts[] = {
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+	{ "branch-stack", no_argument, NULL, 'b' },
+	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -149,6 +158,8 @@ struct report {
 	bool wall; /* --wall: every event's samples as time, in hs[0] */
 	const char *event; /* -e: only this event's samples, NULL: all */
 	int group; /* --group 1, --no-group 0, -1: the recording's groups side by side */
+	int branch;	  /* -b 1, --no-branch-stack 0, -1: as the recording has branch stacks */
+	bool branch_mode; /* each sample's branches counted, not the sample (branch-view.h) */
 	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
 	bool have_cpu;		/* the samples carry their CPU */
@@ -401,6 +412,10 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 			return 0;
 		}
 	}
+	if (r->branch_mode) {
+		fill_key(r, smp, comm, res, &k);
+		return branch_view__add(it, smp, &k, h);
+	}
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
 		fill_key(r, smp, comm, res, self);
@@ -438,6 +453,7 @@ struct report_args {
 	bool plimit_set, quiet, no_pager, graph_set, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
+	bool sort_given;
 	int header;	  /* 1: --header, 2: --header-only */
 	const char *parent; /* -p's pattern, NULL: not given */
 	char sort_buf[256]; /* --sort with parent added */
@@ -451,7 +467,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:x", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:xb", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -489,6 +505,11 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		}
 		case 's':
 			a->sort = optarg;
+			a->sort_given = true;
+			break;
+		case 'b':
+		case OPT_NO_BRANCH:
+			r->branch = c == 'b';
 			break;
 		case OPT_NOCHILD:
 			a->children = 0;
@@ -609,6 +630,41 @@ static void set_needs(struct report *r, const struct hist *h)
 }
 
 /*
+ * perf's branch mode: the default when the samples have branch stacks (not
+ * for the flame graphs and --wall, which are of samples), with perf's sort
+ * unless --sort says otherwise; no Children column. 0, or -EINVAL after the
+ * error is printed.
+ */
+static int branch_setup(struct report *r, struct report_args *a)
+{
+	bool have = branch_view__available(&r->it);
+	struct hist one = { 0 };
+	char bad[64];
+	int err = 0;
+
+	if (r->branch > 0 && !have) {
+		fprintf(stderr, "jrec report: -b: %s has no branch stacks (record with -b)\n",
+			a->input);
+		return -EINVAL;
+	}
+	r->branch_mode = have && r->branch != 0 && !r->want_flame && !r->wall;
+	if (r->branch_mode && !a->sort_given)
+		a->sort = BRANCH_VIEW_SORT;
+	hist__set_sort(&one, a->sort, bad, sizeof(bad));
+	if (!r->branch_mode && branch_view__keyed(&one)) {
+		fprintf(stderr, "jrec report: --sort %s: branch keys need a recording with branch "
+				"stacks (-b)\n", a->sort);
+		err = -EINVAL;
+	} else if (r->branch_mode) {
+		set_needs(r, &one);
+		a->children = 0;
+		a->graph_given = true; /* no call trees under the branches */
+	}
+	hist__release(&one);
+	return err;
+}
+
+/*
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
  */
@@ -650,6 +706,9 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	r->opened = true;
 	samples__init(&r->it, &r->s);
 	r->it.inlines = a->inline_frames;
+	ret = branch_setup(r, a);
+	if (ret)
+		return ret;
 	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
 		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
 		return ret;
@@ -956,7 +1015,7 @@ out:
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { .group = -1 };
+	struct report r = { .group = -1, .branch = -1 };
 	struct report_meta meta = { 0 };
 	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1,
 				 .inline_frames = true };

@@ -16,7 +16,25 @@
 #include "resolve.h"
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_CPU,
-		SK_SRCFILE, SK_PARENT, SK_MAX };
+		SK_SRCFILE, SK_PARENT, SK_DSO_FROM, SK_SYM_FROM, SK_DSO_TO, SK_SYM_TO, SK_CYCLES,
+		SK_MAX };
+
+/* Whether @k is one of the branch view's keys (a branch's source, target or cycles). */
+static inline bool sort_key__is_branch(int k)
+{
+	return k >= SK_DSO_FROM && k <= SK_CYCLES;
+}
+
+/* One end of a branch (the branch view): its file and function, as a sample's own. */
+struct hist_side {
+	struct dso *dso;
+	const char *anon;
+	const char *sym;
+	uint64_t sym_start;
+	bool sym_by_name, plt;
+	uint64_t addr; /* when sym is NULL */
+	char level;
+};
 
 
 struct hist_key {
@@ -41,6 +59,8 @@ struct hist_key {
 	int32_t cpu;	     /* -1 when the samples carry none */
 	const char *parent;  /* the first frame matching -p's pattern (interned), or "[other]" */
 	char level;
+	struct hist_side from, to; /* the branch view: a branch's ends */
+	uint16_t cycles;	   /* and its basic block's cycles, 0: unknown */
 };
 
 struct hist_entry {
@@ -81,6 +101,8 @@ struct hist {
 /* The key of a sample of @pid/@tid running @comm at @res (no srcline, no state). */
 void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t tid,
 		   const struct resolved *res);
+/* One end of a branch resolved at @res. */
+void hist_side__set(struct hist_side *side, const struct resolved *res);
 /* The sort key's name as --sort spells it. */
 const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */

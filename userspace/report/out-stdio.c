@@ -25,6 +25,22 @@ static void build_id_hex(const struct hist_key *k, char *buf)
 		strcpy(buf, "");
 }
 
+static const char *side_dso(const struct hist_side *sd)
+{
+	if (sd->dso)
+		return sd->dso->short_name;
+	return sd->anon ? sd->anon : "[unknown]";
+}
+
+static const char *side_sym(const struct hist_side *sd, int style, char *buf, size_t len)
+{
+	struct hist_key k = { .sym = sd->sym, .plt = sd->plt, .addr = sd->addr };
+	char sym[1024];
+
+	snprintf(buf, len, "[%c] %s", sd->level, hist__sym_name(&k, style, sym, sizeof(sym)));
+	return buf;
+}
+
 const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
 		       size_t len)
 {
@@ -59,6 +75,20 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 		return buf;
 	case SK_STATE:
 		return e->k.state ? e->k.state : "?";
+	case SK_DSO_FROM:
+		return side_dso(&e->k.from);
+	case SK_DSO_TO:
+		return side_dso(&e->k.to);
+	case SK_SYM_FROM:
+		return side_sym(&e->k.from, style, buf, len);
+	case SK_SYM_TO:
+		return side_sym(&e->k.to, style, buf, len);
+	case SK_CYCLES:
+		/* perf's: - when the hardware gave none */
+		if (!e->k.cycles)
+			return "-";
+		snprintf(buf, len, "%u", e->k.cycles);
+		return buf;
 	default:
 		return "";
 	}
@@ -67,7 +97,10 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 const char *const hist__headers[SK_MAX] = { "Command",	    "Pid",	    "Tid",
 					      "Shared Object", "Symbol",	    "Source:Line",
 					      "Build-ID",      "State",	    "CPU",
-					      "Source File",   "Parent symbol" };
+					      "Source File",   "Parent symbol",
+					      "Source Shared Object", "Source Symbol",
+					      "Target Shared Object", "Target Symbol",
+					      "Basic Block Cycles" };
 
 
 /* perf's way: 7975 samples print as "7K" */
@@ -177,6 +210,12 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 	hist__print_cells(h, e, m, width, out);
 }
 
+/* perf pads the last column to its width when it is a file's or the cycles, not otherwise */
+static bool padded_last(enum sort_key k)
+{
+	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO || k == SK_CYCLES;
+}
+
 void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out)
 {
@@ -186,7 +225,7 @@ void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 	for (k = 0; k < h->nr_keys; k++) {
 		const char *c = hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
 
-		if (k + 1 == h->nr_keys)
+		if (k + 1 == h->nr_keys && !padded_last(h->keys[k]))
 			fprintf(out, "  %s", c);
 		else
 			fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
