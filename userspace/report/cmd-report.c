@@ -682,7 +682,8 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	}
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' "
-				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid,state)\n",
+				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid,state; "
+				"with -b dso_from,symbol_from,dso_to,symbol_to,cycles)\n",
 			bad);
 		return -EINVAL;
 	}
