@@ -43,6 +43,9 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
+	"  -F, --fields FIELDS     the columns, in this order: overhead, overhead_children,\n"
+	"                          sample, period and sort keys; the rows ranked by them\n"
+	"                          in that order; without -s the sort is their keys\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
 	"                          srcline,srcfile,cpu,parent,buildid,state (default\n"
 	"                          comm,dso,sym); with -b also dso_from,symbol_from,\n"
@@ -136,6 +139,7 @@ static const struct option report_opts[] = {
 	{ "group", no_argument, NULL, OPT_GROUP },
 	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
 	{ "branch-stack", no_argument, NULL, 'b' },
+	{ "fields", required_argument, NULL, 'F' },
 	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -160,6 +164,7 @@ struct report {
 	int group; /* --group 1, --no-group 0, -1: the recording's groups side by side */
 	int branch;	  /* -b 1, --no-branch-stack 0, -1: as the recording has branch stacks */
 	bool branch_mode; /* each sample's branches counted, not the sample (branch-view.h) */
+	struct hist_fields fields; /* -F */
 	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
 	bool have_cpu;		/* the samples carry their CPU */
@@ -454,9 +459,11 @@ struct report_args {
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
 	bool sort_given;
+	const char *fields; /* -F */
 	int header;	  /* 1: --header, 2: --header-only */
 	const char *parent; /* -p's pattern, NULL: not given */
 	char sort_buf[256]; /* --sort with parent added */
+	char fields_sort[256]; /* -F's keys, the sort without --sort */
 };
 
 /* 0, 1 after --help, or -EINVAL after the error is printed. */
@@ -467,7 +474,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:xb", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:xbF:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -506,6 +513,9 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		case 's':
 			a->sort = optarg;
 			a->sort_given = true;
+			break;
+		case 'F':
+			a->fields = optarg;
 			break;
 		case 'b':
 		case OPT_NO_BRANCH:
@@ -630,6 +640,43 @@ static void set_needs(struct report *r, const struct hist *h)
 }
 
 /*
+ * -F: perf's output fields. Without --sort, the sort is the fields' keys
+ * (the default's when they name none); the sort's keys they leave out are
+ * shown after them; a Children column only when overhead_children is
+ * named (entries that only call chains pass through are rows all the same,
+ * as perf's). 0, or -EINVAL after the error is printed.
+ */
+static int fields_setup(struct report *r, struct report_args *a, struct report_meta *meta)
+{
+	bool user_sort = a->sort_given;
+	char bad[64];
+
+	if (hist_fields__parse(&r->fields, a->fields, NULL, bad, sizeof(bad)))
+		goto bad;
+	/* the histogram is keyed by the fields' keys, then --sort's */
+	hist_fields__keys(&r->fields, a->fields_sort, sizeof(a->fields_sort));
+	if (a->fields_sort[0] && user_sort) {
+		size_t n = strlen(a->fields_sort);
+
+		snprintf(a->fields_sort + n, sizeof(a->fields_sort) - n, ",%s", a->sort);
+	}
+	if (a->fields_sort[0]) {
+		a->sort = a->fields_sort;
+		a->sort_given = true;
+	}
+	/* --sort's keys that -F leaves out follow; the default sort's do not, as in perf */
+	if (hist_fields__parse(&r->fields, a->fields, user_sort ? a->sort : NULL, bad, sizeof(bad)))
+		goto bad;
+	r->fields.rank_numbers = !user_sort;
+	meta->fields = &r->fields;
+	return 0;
+bad:
+	fprintf(stderr, "jrec report: -F: unknown field '%s' (overhead, overhead_children, sample, "
+			"period or a sort key)\n", bad);
+	return -EINVAL;
+}
+
+/*
  * perf's branch mode: the default when the samples have branch stacks (not
  * for the flame graphs and --wall, which are of samples), with perf's sort
  * unless --sort says otherwise; no Children column. 0, or -EINVAL after the
@@ -675,6 +722,8 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	size_t i, nattr;
 	int ret;
 
+	if (a->fields && (ret = fields_setup(r, a, meta)))
+		return ret;
 	if (a->parent && !strstr(a->sort, "parent")) {
 		/* as perf's -p: the parent key joins the sort */
 		snprintf(a->sort_buf, sizeof(a->sort_buf), "%s,parent", a->sort);

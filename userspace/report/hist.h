@@ -25,6 +25,12 @@ static inline bool sort_key__is_branch(int k)
 	return k >= SK_DSO_FROM && k <= SK_CYCLES;
 }
 
+/* perf pads the last column to its width when it is a file's or the cycles, not otherwise */
+static inline bool hist__padded_last(int k)
+{
+	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO || k == SK_CYCLES;
+}
+
 /* One end of a branch (the branch view): its file and function, as a sample's own. */
 struct hist_side {
 	struct dso *dso;
@@ -176,9 +182,34 @@ struct report_meta {
 	const struct graph_opts *graph; /* -g, or NULL */
 	int sym_params; /* enum sym_style */
 	const char *field_sep; /* -t: columns apart by this, unaligned, no rule lines */
+	const struct hist_fields *fields; /* -F: the columns and their order, NULL: perf's default */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
+
+/* perf report -F: the table's columns, numbers and sort keys in any order (out-fields.c). */
+enum hist_field { HF_OVERHEAD = SK_MAX, HF_CHILDREN, HF_SAMPLE, HF_PERIOD };
+struct hist_fields {
+	int col[SK_MAX + 4]; /* a sort_key or an enum hist_field */
+	size_t nr;
+	bool rank_numbers; /* the rows ranked by the number columns too (no --sort given) */
+};
+/*
+ * "overhead,sym,sample" into @f: perf's names (overhead, overhead_children,
+ * sample, period, the sort keys); the sort keys of @sort (NULL: none) not
+ * named are added at the end, as perf does. -EINVAL with the bad name in @bad.
+ */
+int hist_fields__parse(struct hist_fields *f, const char *spec, const char *sort, char *bad,
+		       size_t badlen);
+/* The sort keys among @f's columns, comma-separated, into @buf; "" when none. */
+void hist_fields__keys(const struct hist_fields *f, char *buf, size_t len);
+/* Whether @f has @col. */
+bool hist_fields__has(const struct hist_fields *f, int col);
+/*
+ * The table with m->fields' columns in their order, rows ranked by them in
+ * that order (numbers highest first, names in byte order), as perf's -F.
+ */
+void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
 /*
  * perf report --group: the @n histograms of one event group's members
  * (leader first) in one table, a column of each member's share side by side,

@@ -210,12 +210,6 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 	hist__print_cells(h, e, m, width, out);
 }
 
-/* perf pads the last column to its width when it is a file's or the cycles, not otherwise */
-static bool padded_last(enum sort_key k)
-{
-	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO || k == SK_CYCLES;
-}
-
 void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out)
 {
@@ -225,7 +219,7 @@ void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 	for (k = 0; k < h->nr_keys; k++) {
 		const char *c = hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
 
-		if (k + 1 == h->nr_keys && !padded_last(h->keys[k]))
+		if (k + 1 == h->nr_keys && !hist__padded_last(h->keys[k]))
 			fprintf(out, "  %s", c);
 		else
 			fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
@@ -254,6 +248,10 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 {
 	size_t width[SK_MAX], i;
 
+	if (m->fields) {
+		hist__print_fields_stdio(h, m, out);
+		return;
+	}
 	hist__print_title(h, m, out);
 	hist__stdio_widths(h, m, width);
 	hist__print_columns(h, m, width, out);
