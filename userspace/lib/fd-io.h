@@ -17,4 +17,12 @@ int fd__pwrite_all(int fd, const void *p, size_t len, uint64_t off);
 /* All @len bytes from @off, the file offset unmoved. 0 or -errno. */
 int fd__pread_all(int fd, void *p, size_t len, uint64_t off);
 
+/*
+ * Everything @from gives until its end (a pipe's), copied into an unlinked
+ * file in directory @dir (NULL: /tmp), or into memory (a memfd) when @dir
+ * cannot take one, for readers that need to map or seek what came as a
+ * stream. Returns the new descriptor, at the end of the copy, or -errno.
+ */
+int fd__spool(int from, const char *dir);
+
 #endif

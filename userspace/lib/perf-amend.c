@@ -49,6 +49,9 @@ int perf_amend__write(const void *file, size_t len, const struct perf_amend_sec 
 	for (i = 0; i < nr; i++)
 		if (secs[i].id >= PERF_FILE_FEAT_BITS)
 			return -EINVAL;
+	if (len >= 16 && !memcmp(file, "PERFILE2", 8) && ((const uint8_t *)file)[8] == 16 &&
+	    !memcmp((const uint8_t *)file + 9, "\0\0\0\0\0\0\0", 7))
+		return -ESPIPE; /* pipe mode: no header sections to add to */
 	if (len < sizeof(h))
 		return -EBADMSG;
 	memcpy(&h, file, sizeof(h));

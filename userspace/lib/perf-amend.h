@@ -21,7 +21,8 @@ struct perf_amend_sec {
 /*
  * Write to @fd the @len bytes of the recording at @file with each of the
  * @nr features of @secs set to its bytes. 0; -EINVAL for an id out of
- * range; -EOPNOTSUPP for a file of the other byte order; -EBADMSG when the
+ * range; -EOPNOTSUPP for a file of the other byte order; -ESPIPE for a
+ * pipe-mode recording (it has no feature table); -EBADMSG when the
  * header or the feature table does not fit the file; -errno from write().
  */
 int perf_amend__write(const void *file, size_t len, const struct perf_amend_sec *secs, size_t nr,

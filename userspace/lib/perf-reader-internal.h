@@ -11,6 +11,14 @@
 /* the data section is streamed through a buffer of this size */
 #define STREAM_BUF (256u << 10)
 
+/* perf-tool record types (not in the kernel's uapi header) that the reader looks into */
+#define PR_RECORD_HEADER_ATTR 64
+#define PR_RECORD_HEADER_TRACING_DATA 66 /* followed by its payload, outside header.size */
+#define PR_RECORD_HEADER_BUILD_ID 67
+#define PR_RECORD_AUXTRACE 71 /* followed by its payload (AUX area data), outside header.size */
+#define PR_RECORD_EVENT_UPDATE 78
+#define PR_RECORD_HEADER_FEATURE 80
+
 struct pr_id_map {
 	uint64_t id;
 	const struct pr_attr *attr;
@@ -36,6 +44,7 @@ struct perf_reader {
 	struct pr_id_map *ids;
 	size_t nr_ids;
 	bool skip_samples; /* pass only type, misc, size and time-less ids of samples */
+	bool pipe; /* pipe mode: attrs and features came as records of the data (perf-pipe.c) */
 };
 
 static inline uint32_t pr_u32(const struct perf_reader *r, const void *p)
@@ -55,5 +64,23 @@ static inline uint16_t pr_u16(const struct perf_reader *r, const void *p)
 
 bool pr_in_file(const struct perf_reader *r, uint64_t off, uint64_t len);
 const struct pr_attr *pr_attr_by_id(const struct perf_reader *r, uint64_t id);
+/* The attr at @p, of at most @asz bytes, into @a (its name made from type and config). */
+int pr_parse_attr(struct perf_reader *r, const uint8_t *p, uint64_t asz, struct pr_attr *a);
+/* Feature @id's bytes at @offset, @size bytes (compressed private ones unpacked). */
+int pr_take_feature(struct perf_reader *r, unsigned int id, uint64_t offset, uint64_t size);
+/* Sort the id map, nr_ids entries, for pr_attr_by_id(). */
+void pr_sort_ids(struct perf_reader *r);
+/* EVENT_DESC's names and GROUP_DESC's groups, into the attrs. */
+void pr_read_event_names(struct perf_reader *r);
+void pr_read_groups(struct perf_reader *r);
+/*
+ * The bytes that follow the record at @rec (@size bytes, of @type) outside
+ * its header.size: an AUXTRACE record's AUX data, a TRACING_DATA record's
+ * tracing data; 0 for every other record.
+ */
+uint64_t pr_payload_size(const struct perf_reader *r, const uint8_t *rec, uint32_t type,
+			 uint16_t size);
+/* perf-pipe.c: the header of a pipe-mode recording, from the records of its stream. */
+int pr_setup_pipe(struct perf_reader *r, char *errbuf, size_t errlen);
 
 #endif

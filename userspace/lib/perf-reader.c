@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fd-io.h"
 #include "jrec-sections.h"
 #include "perf-reader-internal.h"
 #include "byteorder.h"
@@ -122,7 +123,7 @@ static void attr_name(struct pr_attr *a)
 			 (unsigned long long)a->config);
 }
 
-static int parse_attr(struct perf_reader *r, const uint8_t *p, uint64_t asz, struct pr_attr *a)
+int pr_parse_attr(struct perf_reader *r, const uint8_t *p, uint64_t asz, struct pr_attr *a)
 {
 	uint64_t flags;
 	uint32_t size = perf_reader__u32(r, p + 4);
@@ -202,7 +203,7 @@ static int read_attrs(struct perf_reader *r, char *errbuf, size_t errlen)
 		uint64_t ids_off = perf_reader__u64(r, p + asz - 16);
 		uint64_t ids_size = perf_reader__u64(r, p + asz - 8);
 
-		if (parse_attr(r, p, asz - 16, &r->attrs_v[i])) {
+		if (pr_parse_attr(r, p, asz - 16, &r->attrs_v[i])) {
 			set_err(errbuf, errlen, "corrupt attribute %llu", (unsigned long long)i);
 			return -EBADMSG;
 		}
@@ -229,9 +230,14 @@ static int read_attrs(struct perf_reader *r, char *errbuf, size_t errlen)
 		}
 	}
 	r->nr_ids = ents;
+	pr_sort_ids(r);
+	return 0;
+}
+
+void pr_sort_ids(struct perf_reader *r)
+{
 	if (r->nr_ids)
 		qsort(r->ids, r->nr_ids, sizeof(*r->ids), id_cmp);
-	return 0;
 }
 
 /*
@@ -239,7 +245,7 @@ static int read_attrs(struct perf_reader *r, char *errbuf, size_t errlen)
  * inside its sections; a compressed private section is read in its plain
  * form, and one that is corrupt is taken as absent.
  */
-static int take_feature(struct perf_reader *r, unsigned int id, uint64_t offset, uint64_t size)
+int pr_take_feature(struct perf_reader *r, unsigned int id, uint64_t offset, uint64_t size)
 {
 	int err;
 
@@ -263,7 +269,7 @@ static int take_feature(struct perf_reader *r, unsigned int id, uint64_t offset,
 
 static int take_private(unsigned int id, uint64_t offset, uint64_t size, void *ctx)
 {
-	return take_feature(ctx, id, offset, size);
+	return pr_take_feature(ctx, id, offset, size);
 }
 
 /*
@@ -289,7 +295,7 @@ static int read_features(struct perf_reader *r)
 			return 0;
 		}
 		e = r->buf + table + (uint64_t)idx * 16;
-		err = take_feature(r, bit, perf_reader__u64(r, e), perf_reader__u64(r, e + 8));
+		err = pr_take_feature(r, bit, perf_reader__u64(r, e), perf_reader__u64(r, e + 8));
 		if (err)
 			return err;
 		idx++;
@@ -312,7 +318,7 @@ static int read_features(struct perf_reader *r)
  * attrs section. A name replaces the one made from type and config when
  * the entry's attr is that attr; anything malformed ends the walk.
  */
-static void read_event_names(struct perf_reader *r)
+void pr_read_event_names(struct perf_reader *r)
 {
 	const uint8_t *p = r->buf + r->feat[PERF_FEAT_EVENT_DESC].offset;
 	uint64_t len = r->feat[PERF_FEAT_EVENT_DESC].size, off = 8;
@@ -348,6 +354,53 @@ static void read_event_names(struct perf_reader *r)
 	}
 }
 
+/*
+ * perf's GROUP_DESC section: u32 count, then per group its name (u32
+ * length, the string padded), the leader's index and the number of
+ * members, which follow the leader in the attrs section. A group that does
+ * not fit the attrs, or anything malformed, ends the walk.
+ */
+void pr_read_groups(struct perf_reader *r)
+{
+	const uint8_t *p = r->buf + r->feat[PERF_FEAT_GROUP_DESC].offset;
+	uint64_t len = r->feat[PERF_FEAT_GROUP_DESC].size, off = 4;
+	uint32_t nr, g, i;
+
+	for (i = 0; i < r->nr_attrs; i++)
+		r->attrs_v[i].group_leader = SIZE_MAX;
+	if (len < 4)
+		return;
+	nr = perf_reader__u32(r, p);
+	for (g = 0; g < nr; g++) {
+		uint32_t slen, leader, members;
+		const char *name;
+
+		if (len - off < 4)
+			return;
+		slen = perf_reader__u32(r, p + off);
+		off += 4;
+		if (slen > len - off || len - off - slen < 8)
+			return;
+		name = (const char *)p + off;
+		off += slen;
+		leader = perf_reader__u32(r, p + off);
+		members = perf_reader__u32(r, p + off + 4);
+		off += 8;
+		if (!members || leader >= r->nr_attrs || members > r->nr_attrs - leader)
+			return;
+		for (i = leader; i < leader + members; i++)
+			if (r->attrs_v[i].group_leader != SIZE_MAX)
+				return; /* in two groups */
+		for (i = leader; i < leader + members; i++)
+			r->attrs_v[i].group_leader = leader;
+		r->attrs_v[leader].group_members = members;
+		/* perf's name of a group that has none */
+		if (slen && memchr(name, 0, slen) && strcmp(name, "{anon_group}"))
+			snprintf(r->attrs_v[leader].group_name,
+				 sizeof(r->attrs_v[leader].group_name), "%s", name);
+	}
+}
+
 static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 {
 	uint64_t magic, hsize;
@@ -371,10 +424,8 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 		return -EINVAL;
 	}
 	hsize = perf_reader__u64(r, h + 8);
-	if (hsize == 16) {
-		set_err(errbuf, errlen, "pipe-mode perf.data is not supported");
-		return -EINVAL;
-	}
+	if (hsize == 16) /* pipe mode: the rest is records */
+		return pr_setup_pipe(r, errbuf, errlen);
 	if (hsize < sizeof(struct perf_file_header) || !pr_in_file(r, 0, hsize)) {
 		set_err(errbuf, errlen, "corrupt or cut-short header (%zu bytes of file)", r->len);
 		return -EBADMSG;
@@ -413,8 +464,10 @@ static int setup(struct perf_reader *r, char *errbuf, size_t errlen)
 				      r->features[3]))
 		r->cut = PR_CUT_NO_FEATURES;
 	err = read_features(r);
-	if (!err)
-		read_event_names(r);
+	if (!err) {
+		pr_read_event_names(r);
+		pr_read_groups(r);
+	}
 	return err;
 }
 
@@ -453,7 +506,20 @@ int perf_reader__open(const char *path, struct perf_reader **out, char *errbuf, 
 	int fd, err;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!strcmp(path, "-")) {
+		/*
+		 * standard input: a file as it is; a pipe (perf record -o - |)
+		 * copied to an unlinked file in $TMPDIR first, since the
+		 * report reads the data more than once
+		 */
+		path = "standard input";
+		if (!fstat(0, &st) && S_ISREG(st.st_mode))
+			fd = fcntl(0, F_DUPFD_CLOEXEC, 0);
+		else if ((fd = fd__spool(0, getenv("TMPDIR"))) < 0)
+			errno = -fd, fd = -1;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		err = -errno;
 		set_err(errbuf, errlen, "cannot open %s: %s", path, strerror(errno));

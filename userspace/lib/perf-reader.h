@@ -40,6 +40,15 @@ struct pr_attr {
 	uint32_t clockid;
 	uint16_t id_sample_size; /* bytes of the sample_id_all trailer */
 	char name[64];           /* "cpu-clock", "cycles", ... best effort */
+	/*
+	 * perf's GROUP_DESC: the index of the group's leader (its own for a
+	 * leader, SIZE_MAX outside any group), and in a leader the number of
+	 * members (itself included) and the group's name ("" for an anonymous
+	 * one, `-e '{a,b}'`)
+	 */
+	size_t group_leader;
+	uint32_t group_members;
+	char group_name[64];
 };
 
 /* Fields that samples carry and that sample_id_all appends to other records. */
@@ -64,6 +73,9 @@ struct pr_sample {
 	/* PERF_SAMPLE_STACK_USER: a copy of the user stack from the stack pointer up */
 	uint64_t stack_size; /* the bytes of stack that hold data (the dynamic size) */
 	const void *stack;
+	/* PERF_SAMPLE_BRANCH_STACK: nr_branches perf_branch_entry (from, to, flags) */
+	uint64_t nr_branches;
+	const void *branches; /* in file order; use pr_branch_at() */
 	bool swapped; /* the file's byte order is not the host's: for the accessors below */
 };
 
@@ -227,6 +239,19 @@ static inline uint64_t pr_reg_at(const struct perf_reader *r, const struct pr_sa
 {
 	(void)r;
 	return bo_u64((const uint8_t *)s->regs + i * 8, s->swapped);
+}
+
+/* The @i-th entry of the sample's branch stack: where from, where to, its cycles (0: unknown). */
+static inline void pr_branch_at(const struct pr_sample *s, uint64_t i, uint64_t *from,
+				uint64_t *to, uint16_t *cycles)
+{
+	const uint8_t *e = (const uint8_t *)s->branches + i * 24;
+	uint64_t flags = bo_u64(e + 16, s->swapped);
+
+	*from = bo_u64(e, s->swapped);
+	*to = bo_u64(e + 8, s->swapped);
+	/* mispred, predicted, in_tx, abort: one bit each, then cycles: 16 (from the low end) */
+	*cycles = s->swapped ? 0 : (uint16_t)(flags >> 4);
 }
 
 typedef int (*pr_build_id_fn)(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,

@@ -136,8 +136,8 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 
 /*
  * RAW and BRANCH_STACK come between the call chain and the user registers:
- * stepped over. Then the user registers and the copy of the user stack that
- * --call-graph dwarf records.
+ * RAW stepped over, the branch stack's entries pointed at. Then the user
+ * registers and the copy of the user stack that --call-graph dwarf records.
  */
 static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
 {
@@ -155,8 +155,10 @@ static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr
 			return -EBADMSG;
 		if ((a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) && !cur_skip(c, 8))
 			return -EBADMSG;
+		s->branches = c->p;
 		if (!cur_skip(c, v * 24))
 			return -EBADMSG;
+		s->nr_branches = v;
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
 		if (!cur_u64(c, &s->regs_abi))
@@ -195,6 +197,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->regs_abi = s->stack_size = 0;
 	s->nr_regs = 0;
 	s->regs = s->stack = NULL;
+	s->nr_branches = 0;
+	s->branches = NULL;
 	s->swapped = r->swapped;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
@@ -232,7 +236,7 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		s->callchain = c.p;
 		c.p += s->nr_callchain * 8;
 	}
-	if (!(st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+	if (!(st & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
 		return 0; /* nothing after the call chain is used */
 	return parse_user_stack(&c, a, s);
 }
@@ -510,6 +514,18 @@ static int decomp__feed(struct decomp *d, const uint8_t *src, size_t len)
 	}
 }
 
+uint64_t pr_payload_size(const struct perf_reader *r, const uint8_t *rec, uint32_t type,
+			 uint16_t size)
+{
+	/* AUXTRACE: u64 size, offset, reference, u32 idx, tid, cpu, reserved; then the data */
+	if (type == PR_RECORD_AUXTRACE && size >= 16)
+		return pr_u64(r, rec + 8);
+	/* TRACING_DATA: u32 size (perf pads the data to 8 bytes); then the data */
+	if (type == PR_RECORD_HEADER_TRACING_DATA && size >= 12)
+		return pr_u32(r, rec + 8);
+	return 0;
+}
+
 /* Decode and pass on one whole record at @rec, of ev->type/misc/size. */
 static int one_record(struct perf_reader *r, struct pr_event *ev, const uint8_t *rec,
 		      uint64_t off, pr_event_fn fn, void *ctx)
@@ -596,6 +612,7 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 	struct stream st = { 0 };
 	struct decomp d = { 0 };
 	struct pr_event ev;
+	uint64_t extra;
 	int err = 0;
 
 	if (r->fd >= 0 && !(r->mapped && has_stack_copies(r))) {
@@ -653,7 +670,15 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 		}
 		if (err)
 			break;
+		extra = pr_payload_size(r, rec, ev.type, ev.size);
 		off += ev.size;
+		if (extra > end - off) {
+			/* the payload after the record is cut off */
+			if (r->cut == PR_CUT_NONE)
+				r->cut = end == r->len ? PR_CUT_SHORT_FILE : PR_CUT_BAD_RECORD;
+			break;
+		}
+		off += extra; /* kept in the file for the tools that read it */
 		if (!st.buf && r->mapped && off - st.pos > DROP_BEHIND) {
 			uint64_t to = off & ~(uint64_t)(DROP_BEHIND - 1);
 

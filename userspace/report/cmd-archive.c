@@ -544,6 +544,8 @@ static int rewrite(const char *path, const struct perf_amend_sec *secs, size_t n
 	if (err) {
 		snprintf(msg, msglen, "%s: %s", path,
 			 err == -EOPNOTSUPP ? "recorded on a machine of the other byte order"
+			 : err == -ESPIPE   ? "a pipe-mode recording has no header to add to "
+					      "(write a file first: perf inject -i FILE -o NEW)"
 			 : err == -EBADMSG  ? "not a complete recording"
 					    : strerror(-err));
 		unlink(tmp);

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "branch-view.h"
 #include "browser.h"
 #include "commands.h"
+#include "event-groups.h"
 #include "filters.h"
 #include "header-info.h"
 #include "hist.h"
@@ -23,7 +25,8 @@
 static const char report_usage[] =
 	"usage: jrec report [OPTIONS]\n"
 	"\n"
-	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too,\n"
+	"                          pipe mode too); - reads standard input\n"
 	"      --tui               the interactive browser (the default when standard input\n"
 	"                          and output are a terminal; ? in it lists its keys)\n"
 	"      --stdio             the text table on standard output (the default when it is\n"
@@ -40,12 +43,25 @@ static const char report_usage[] =
 	"                          A bare -g is graph,0.5,caller; without ORDER, caller\n"
 	"                          with --children, else callee\n"
 	"  -n, --show-nr-samples   add a column with the number of samples\n"
+	"  -F, --fields FIELDS     the columns, in this order: overhead, overhead_children,\n"
+	"                          sample, period and sort keys; the rows ranked by them\n"
+	"                          in that order; without -s the sort is their keys\n"
 	"  -s, --sort KEYS         comma-separated: comm,pid,tid,dso,sym (or symbol),\n"
 	"                          srcline,srcfile,cpu,parent,buildid,state (default\n"
-	"                          comm,dso,sym)\n"
+	"                          comm,dso,sym); with -b also dso_from,symbol_from,\n"
+	"                          dso_to,symbol_to,cycles\n"
 	"  -e, --event NAME        only the samples of event NAME as the report names it\n"
 	"                          (cpu-clock, offcpu-time...); a flame graph shows the\n"
 	"                          first event's unless one is chosen so\n"
+	"      --group             the events of a group (-e '{a,b}') in one table, each\n"
+	"                          member's share side by side (the default when the\n"
+	"                          recording has groups); without groups, all events\n"
+	"      --no-group          each event in its own table\n"
+	"  -b, --branch-stack      the branch view: each entry of the samples' branch\n"
+	"                          stacks (perf record -b) by source and target, sort\n"
+	"                          keys dso_from, symbol_from, dso_to, symbol_to, cycles\n"
+	"                          (the default when the recording has branch stacks)\n"
+	"      --no-branch-stack   the samples, not their branches\n"
 	"      --wall              wall-clock time: on-CPU samples as time and the\n"
 	"                          offcpu-time of a jrec record --off-cpu recording, in\n"
 	"                          one table that adds up to the threads' wall time\n"
@@ -85,7 +101,7 @@ static const char report_usage[] =
 
 enum { OPT_STDIO = 256, OPT_TUI, OPT_FORMAT, OPT_PID, OPT_TID, OPT_TIME, OPT_PLIMIT, OPT_NOCHILD,
        OPT_CHILD, OPT_SYMFS, OPT_NO_PAGER, OPT_INLINE, OPT_NO_INLINE, OPT_WALL, OPT_PERCENTAGE,
-       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY };
+       OPT_MAX_STACK, OPT_NO_DEMANGLE, OPT_HEADER, OPT_HEADER_ONLY, OPT_GROUP, OPT_NO_GROUP, OPT_NO_BRANCH };
 
 static const struct option report_opts[] = {
 	{ "input", required_argument, NULL, 'i' },
@@ -120,6 +136,11 @@ static const struct option report_opts[] = {
 	{ "parent", required_argument, NULL, 'p' },
 	{ "exclude-other", no_argument, NULL, 'x' },
 	{ "header-only", no_argument, NULL, OPT_HEADER_ONLY },
+	{ "group", no_argument, NULL, OPT_GROUP },
+	{ "no-group", no_argument, NULL, OPT_NO_GROUP },
+	{ "branch-stack", no_argument, NULL, 'b' },
+	{ "fields", required_argument, NULL, 'F' },
+	{ "no-branch-stack", no_argument, NULL, OPT_NO_BRANCH },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -140,6 +161,10 @@ struct report {
 	bool children;
 	bool wall; /* --wall: every event's samples as time, in hs[0] */
 	const char *event; /* -e: only this event's samples, NULL: all */
+	int group; /* --group 1, --no-group 0, -1: the recording's groups side by side */
+	int branch;	  /* -b 1, --no-branch-stack 0, -1: as the recording has branch stacks */
+	bool branch_mode; /* each sample's branches counted, not the sample (branch-view.h) */
+	struct hist_fields fields; /* -F */
 	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
 	bool have_cpu;		/* the samples carry their CPU */
@@ -392,6 +417,10 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 			return 0;
 		}
 	}
+	if (r->branch_mode) {
+		fill_key(r, smp, comm, res, &k);
+		return branch_view__add(it, smp, &k, h);
+	}
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
 		fill_key(r, smp, comm, res, self);
@@ -429,9 +458,12 @@ struct report_args {
 	bool plimit_set, quiet, no_pager, graph_set, inline_frames;
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
+	bool sort_given;
+	const char *fields; /* -F */
 	int header;	  /* 1: --header, 2: --header-only */
 	const char *parent; /* -p's pattern, NULL: not given */
 	char sort_buf[256]; /* --sort with parent added */
+	char fields_sort[256]; /* -F's keys, the sort without --sort */
 };
 
 /* 0, 1 after --help, or -EINVAL after the error is printed. */
@@ -442,7 +474,7 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:x", report_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:ns:c:d:S:qvhg::o:e:t:Gp:xbF:", report_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			a->input = optarg;
@@ -480,6 +512,14 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 		}
 		case 's':
 			a->sort = optarg;
+			a->sort_given = true;
+			break;
+		case 'F':
+			a->fields = optarg;
+			break;
+		case 'b':
+		case OPT_NO_BRANCH:
+			r->branch = c == 'b';
 			break;
 		case OPT_NOCHILD:
 			a->children = 0;
@@ -503,6 +543,10 @@ static int parse_args(struct report *r, struct report_args *a, struct report_met
 			break;
 		case 'x':
 			r->exclude_other = true;
+			break;
+		case OPT_GROUP:
+		case OPT_NO_GROUP:
+			r->group = c == OPT_GROUP;
 			break;
 		case OPT_HEADER_ONLY:
 			a->header = 2;
@@ -596,6 +640,78 @@ static void set_needs(struct report *r, const struct hist *h)
 }
 
 /*
+ * -F: perf's output fields. Without --sort, the sort is the fields' keys
+ * (the default's when they name none); the sort's keys they leave out are
+ * shown after them; a Children column only when overhead_children is
+ * named (entries that only call chains pass through are rows all the same,
+ * as perf's). 0, or -EINVAL after the error is printed.
+ */
+static int fields_setup(struct report *r, struct report_args *a, struct report_meta *meta)
+{
+	bool user_sort = a->sort_given;
+	char bad[64];
+
+	if (hist_fields__parse(&r->fields, a->fields, NULL, bad, sizeof(bad)))
+		goto bad;
+	/* the histogram is keyed by the fields' keys, then --sort's */
+	hist_fields__keys(&r->fields, a->fields_sort, sizeof(a->fields_sort));
+	if (a->fields_sort[0] && user_sort) {
+		size_t n = strlen(a->fields_sort);
+
+		snprintf(a->fields_sort + n, sizeof(a->fields_sort) - n, ",%s", a->sort);
+	}
+	if (a->fields_sort[0]) {
+		a->sort = a->fields_sort;
+		a->sort_given = true;
+	}
+	/* --sort's keys that -F leaves out follow; the default sort's do not, as in perf */
+	if (hist_fields__parse(&r->fields, a->fields, user_sort ? a->sort : NULL, bad, sizeof(bad)))
+		goto bad;
+	r->fields.rank_numbers = !user_sort;
+	meta->fields = &r->fields;
+	return 0;
+bad:
+	fprintf(stderr, "jrec report: -F: unknown field '%s' (overhead, overhead_children, sample, "
+			"period or a sort key)\n", bad);
+	return -EINVAL;
+}
+
+/*
+ * perf's branch mode: the default when the samples have branch stacks (not
+ * for the flame graphs and --wall, which are of samples), with perf's sort
+ * unless --sort says otherwise; no Children column. 0, or -EINVAL after the
+ * error is printed.
+ */
+static int branch_setup(struct report *r, struct report_args *a)
+{
+	bool have = branch_view__available(&r->it);
+	struct hist one = { 0 };
+	char bad[64];
+	int err = 0;
+
+	if (r->branch > 0 && !have) {
+		fprintf(stderr, "jrec report: -b: %s has no branch stacks (record with -b)\n",
+			a->input);
+		return -EINVAL;
+	}
+	r->branch_mode = have && r->branch != 0 && !r->want_flame && !r->wall;
+	if (r->branch_mode && !a->sort_given)
+		a->sort = BRANCH_VIEW_SORT;
+	hist__set_sort(&one, a->sort, bad, sizeof(bad));
+	if (!r->branch_mode && branch_view__keyed(&one)) {
+		fprintf(stderr, "jrec report: --sort %s: branch keys need a recording with branch "
+				"stacks (-b)\n", a->sort);
+		err = -EINVAL;
+	} else if (r->branch_mode) {
+		set_needs(r, &one);
+		a->children = 0;
+		a->graph_given = true; /* no call trees under the branches */
+	}
+	hist__release(&one);
+	return err;
+}
+
+/*
  * The recording opened and the histograms made for its events, as the
  * arguments ask: 0, or -errno after the error is printed.
  */
@@ -606,6 +722,8 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	size_t i, nattr;
 	int ret;
 
+	if (a->fields && (ret = fields_setup(r, a, meta)))
+		return ret;
 	if (a->parent && !strstr(a->sort, "parent")) {
 		/* as perf's -p: the parent key joins the sort */
 		snprintf(a->sort_buf, sizeof(a->sort_buf), "%s,parent", a->sort);
@@ -613,7 +731,8 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	}
 	if (hist__set_sort(&one, a->sort, bad, sizeof(bad))) {
 		fprintf(stderr, "jrec report: unknown sort key '%s' "
-				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid,state)\n",
+				"(comm,pid,tid,dso,sym,srcline,srcfile,cpu,parent,buildid,state; "
+				"with -b dso_from,symbol_from,dso_to,symbol_to,cycles)\n",
 			bad);
 		return -EINVAL;
 	}
@@ -637,6 +756,9 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 	r->opened = true;
 	samples__init(&r->it, &r->s);
 	r->it.inlines = a->inline_frames;
+	ret = branch_setup(r, a);
+	if (ret)
+		return ret;
 	if (a->symfs && (ret = session__set_symfs(&r->s, a->symfs))) {
 		fprintf(stderr, "jrec report: --symfs %s: %s\n", a->symfs, strerror(-ret));
 		return ret;
@@ -725,24 +847,70 @@ static int check_events(struct report *r, const struct report_args *a)
 	return -EINVAL;
 }
 
-/* The events that have samples, in the recording's order (the first if none has), sorted. */
+/* The groups of the shown events: perf report --group's tables (output_view.group). */
+struct shown_groups {
+	size_t *size;	    /* per shown histogram */
+	const char **names; /* per shown histogram: its group's name */
+	char (*buf)[256];
+};
+
+/*
+ * The events that have samples, in the recording's order (the first if none
+ * has), sorted; in group mode every member of a group that has samples, its
+ * leader first.
+ */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
-			size_t *nr)
+			size_t *nr, struct shown_groups *g)
 {
-	size_t i, nattr = samples__nr_events(&r->it);
+	size_t i, k, nattr = samples__nr_events(&r->it);
+	size_t *plan = NULL;
+	bool grouped = false;
 
 	*nr = 0;
 	*shown = calloc(r->nr_hs, sizeof(**shown));
 	*events = calloc(r->nr_hs, sizeof(**events));
 	if (!*shown || !*events)
 		return -ENOMEM;
+	/* perf: a recording's groups side by side unless --no-group; --group: all events as one */
+	if (r->group != 0 && !r->wall && !r->event && nattr > 1) {
+		plan = calloc(nattr, sizeof(*plan));
+		g->size = calloc(r->nr_hs, sizeof(*g->size));
+		g->names = calloc(r->nr_hs, sizeof(*g->names));
+		g->buf = calloc(r->nr_hs, sizeof(*g->buf));
+		if (!plan || !g->size || !g->names || !g->buf) {
+			free(plan);
+			return -ENOMEM;
+		}
+		grouped = event_groups__plan(&r->it, r->group > 0, plan, nattr);
+	}
 	for (i = 0; i < r->nr_hs && !r->wall; i++) {
-		if (!r->hs[i].total_samples && !(r->event && r->hs[i].nr_keys &&
-						 !strcmp(samples__event_name(&r->it, i), r->event)))
+		size_t n = grouped ? plan[i] : 1, with = 0;
+
+		if (!n)
 			continue;
-		hist__sort(&r->hs[i]);
-		(*shown)[*nr] = &r->hs[i];
-		(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, i) : "";
+		for (k = i; k < i + n; k++)
+			with += r->hs[k].total_samples > 0;
+		if (!with && !(r->event && r->hs[i].nr_keys &&
+			       !strcmp(samples__event_name(&r->it, i), r->event)))
+			continue;
+		if (grouped) {
+			g->size[*nr] = n;
+			g->names[*nr] = n > 1 ? event_groups__name(&r->it, i, n, g->buf[*nr],
+								   sizeof(g->buf[*nr]))
+					      : NULL;
+		}
+		for (k = i; k < i + n; k++) {
+			hist__sort(&r->hs[k]);
+			(*shown)[*nr] = &r->hs[k];
+			(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, k) : "";
+		}
+	}
+	free(plan);
+	if (!grouped) {
+		free(g->size);
+		free(g->names);
+		free(g->buf);
+		memset(g, 0, sizeof(*g));
 	}
 	if (!*nr) {
 		/* --wall: every event's time in the first */
@@ -750,6 +918,8 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 		(*shown)[0] = &r->hs[0];
 		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
+		if (g->size)
+			g->size[0] = 1;
 	}
 	return 0;
 }
@@ -820,12 +990,13 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	struct browser_query q0 = { 0 };
 	const struct hist **shown = NULL;
 	const char **events = NULL;
+	struct shown_groups groups = { 0 };
 	char kbid[JREC_COOKIE_HEX_LEN];
 	struct pager pager = { 0 };
 	FILE *out = stdout;
 	int ret;
 
-	ret = shown_events(r, &shown, &events, &view.nr);
+	ret = shown_events(r, &shown, &events, &view.nr, &groups);
 	if (ret) {
 		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
 		goto out;
@@ -868,6 +1039,8 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	}
 	view.hs = shown;
 	view.events = events;
+	view.group = groups.size;
+	view.group_names = groups.names;
 	if (a->header && !strcmp(fmt->name, "stdio"))
 		header_info__print(&r->s, a->input, out);
 	ret = outputs__write(fmt, &view, out);
@@ -884,12 +1057,15 @@ out:
 	pager__finish(&pager);
 	free(shown);
 	free(events);
+	free(groups.size);
+	free(groups.names);
+	free(groups.buf);
 	return ret;
 }
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { 0 };
+	struct report r = { .group = -1, .branch = -1 };
 	struct report_meta meta = { 0 };
 	struct report_args a = { .input = "jrec.data", .sort = "comm,dso,sym", .children = -1,
 				 .inline_frames = true };

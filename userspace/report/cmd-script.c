@@ -22,7 +22,8 @@
 static const char script_usage[] =
 	"usage: jrec script [OPTIONS]\n"
 	"\n"
-	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too)\n"
+	"  -i, --input FILE        recording to read (default jrec.data; perf.data files too,\n"
+	"                          pipe mode too); - reads standard input\n"
 	"  -F, --fields LIST       the fields to print, perf's names: comm,tid,pid,time,cpu,\n"
 	"                          event,ip,sym,symoff,dso,period,srcline,addr; \"+f,-f\"\n"
 	"                          add to or remove from the defaults; \"TYPE:LIST\" for one\n"

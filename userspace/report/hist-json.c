@@ -7,6 +7,24 @@
 #include "hist.h"
 #include "json.h"
 
+/* The branch view's keys of entry @e (branch-view.h), each as the table's cell. */
+static void print_branch_keys(const struct hist *h, const struct hist_entry *e,
+			      const struct report_meta *m, FILE *out)
+{
+	static const enum sort_key keys[] = { SK_DSO_FROM, SK_SYM_FROM, SK_DSO_TO, SK_SYM_TO };
+	char buf[1200];
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		if (!h->has[keys[i]])
+			continue;
+		fprintf(out, ", \"%s\": ", hist__key_name(keys[i]));
+		json__str(out, hist__cell(e, keys[i], m->sym_params, buf, sizeof(buf)));
+	}
+	if (h->has[SK_CYCLES])
+		fprintf(out, ", \"cycles\": %u", e->k.cycles);
+}
+
 /*
  * -g: the call tree of an entry, nested: each node its frame's name, its
  * period and samples, and the nodes under it; branches below the threshold
@@ -119,6 +137,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fputs(", \"state\": ", out);
 			json__str(out, e->k.state ? e->k.state : "?");
 		}
+		print_branch_keys(h, e, m, out);
 		if (m->graph && e->tree != CT_NONE) {
 			fputs(", \"call_tree\": ", out);
 			print_tree(h, m->graph->ct, e->tree, min_hit, &kids, &cap_kids, out);

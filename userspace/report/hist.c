@@ -7,9 +7,10 @@
 #include "demangle.h"
 #include "hist.h"
 
-static const char *const key_names[SK_MAX] = { "comm",    "pid",	"tid",	   "dso",
-					       "sym",	  "srcline", "buildid", "state",
-					       "cpu",	  "srcfile", "parent" };
+static const char *const key_names[SK_MAX] = {
+	"comm", "pid",	   "tid",    "dso",	    "sym",	   "srcline",	"buildid", "state",
+	"cpu",	"srcfile", "parent", "dso_from", "symbol_from", "dso_to", "symbol_to", "cycles"
+};
 
 const char *hist__key_name(enum sort_key k)
 {
@@ -55,9 +56,49 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h;
 }
 
+static uint64_t side_hash(uint64_t x, const struct hist_side *sd, bool dso, bool sym)
+{
+	if (dso || (sym && !sd->sym))
+		x = mix(x, (uintptr_t)sd->dso ^ (uintptr_t)sd->anon);
+	if (sym) {
+		x = mix(x, sd->sym ? (uintptr_t)sd->sym ^ (sd->sym_by_name ? 0 : sd->sym_start)
+				   : sd->addr);
+		x = mix(x, (uint64_t)sd->plt << 8 | (uint8_t)sd->level);
+	}
+	return x;
+}
+
+static bool side_eq(const struct hist_side *a, const struct hist_side *b, bool dso, bool sym)
+{
+	if ((dso || (sym && !a->sym)) && (a->dso != b->dso || a->anon != b->anon))
+		return false;
+	if (!sym)
+		return true;
+	if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
+		return false;
+	return a->sym ? a->sym == b->sym && a->sym_by_name == b->sym_by_name &&
+				(a->sym_by_name || a->sym_start == b->sym_start)
+		      : a->addr == b->addr;
+}
+
+void hist_side__set(struct hist_side *side, const struct resolved *res)
+{
+	struct hist_key k;
+
+	/* a sample's own address's fields, the one rule for both */
+	hist_key__set(&k, NULL, 0, 0, res);
+	*side = (struct hist_side){ k.dso,	   k.anon, k.sym,  k.sym_start,
+				    k.sym_by_name, k.plt,  k.addr, k.level };
+}
+
 static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 {
 	uint64_t x = 1;
+
+	x = side_hash(x, &k->from, h->has[SK_DSO_FROM], h->has[SK_SYM_FROM]);
+	x = side_hash(x, &k->to, h->has[SK_DSO_TO], h->has[SK_SYM_TO]);
+	if (h->has[SK_CYCLES])
+		x = mix(x, k->cycles);
 
 	if (h->has[SK_COMM])
 		x = mix(x, (uintptr_t)k->comm);
@@ -86,6 +127,11 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 
 static bool key_eq(const struct hist *h, const struct hist_key *a, const struct hist_key *b)
 {
+	if (!side_eq(&a->from, &b->from, h->has[SK_DSO_FROM], h->has[SK_SYM_FROM]) ||
+	    !side_eq(&a->to, &b->to, h->has[SK_DSO_TO], h->has[SK_SYM_TO]))
+		return false;
+	if (h->has[SK_CYCLES] && a->cycles != b->cycles)
+		return false;
 	if (h->has[SK_COMM] && a->comm != b->comm)
 		return false;
 	if (h->has[SK_PID] && a->pid != b->pid)

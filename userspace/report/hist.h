@@ -16,7 +16,31 @@
 #include "resolve.h"
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_CPU,
-		SK_SRCFILE, SK_PARENT, SK_MAX };
+		SK_SRCFILE, SK_PARENT, SK_DSO_FROM, SK_SYM_FROM, SK_DSO_TO, SK_SYM_TO, SK_CYCLES,
+		SK_MAX };
+
+/* Whether @k is one of the branch view's keys (a branch's source, target or cycles). */
+static inline bool sort_key__is_branch(int k)
+{
+	return k >= SK_DSO_FROM && k <= SK_CYCLES;
+}
+
+/* perf pads the last column to its width when it is a file's or the cycles, not otherwise */
+static inline bool hist__padded_last(int k)
+{
+	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO || k == SK_CYCLES;
+}
+
+/* One end of a branch (the branch view): its file and function, as a sample's own. */
+struct hist_side {
+	struct dso *dso;
+	const char *anon;
+	const char *sym;
+	uint64_t sym_start;
+	bool sym_by_name, plt;
+	uint64_t addr; /* when sym is NULL */
+	char level;
+};
 
 
 struct hist_key {
@@ -41,6 +65,8 @@ struct hist_key {
 	int32_t cpu;	     /* -1 when the samples carry none */
 	const char *parent;  /* the first frame matching -p's pattern (interned), or "[other]" */
 	char level;
+	struct hist_side from, to; /* the branch view: a branch's ends */
+	uint16_t cycles;	   /* and its basic block's cycles, 0: unknown */
 };
 
 struct hist_entry {
@@ -81,6 +107,8 @@ struct hist {
 /* The key of a sample of @pid/@tid running @comm at @res (no srcline, no state). */
 void hist_key__set(struct hist_key *k, const char *comm, uint32_t pid, uint32_t tid,
 		   const struct resolved *res);
+/* One end of a branch resolved at @res. */
+void hist_side__set(struct hist_side *side, const struct resolved *res);
 /* The sort key's name as --sort spells it. */
 const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
@@ -150,12 +178,55 @@ struct report_meta {
 	bool show_nr_samples;
 	double percent_limit;
 	bool section_only; /* stdio: the next event's table, without the file's header */
+	bool events_plural; /* the title says "of events" (a group's table) */
 	const struct graph_opts *graph; /* -g, or NULL */
 	int sym_params; /* enum sym_style */
 	const char *field_sep; /* -t: columns apart by this, unaligned, no rule lines */
+	const struct hist_fields *fields; /* -F: the columns and their order, NULL: perf's default */
 };
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
+
+/* perf report -F: the table's columns, numbers and sort keys in any order (out-fields.c). */
+enum hist_field { HF_OVERHEAD = SK_MAX, HF_CHILDREN, HF_SAMPLE, HF_PERIOD };
+struct hist_fields {
+	int col[SK_MAX + 4]; /* a sort_key or an enum hist_field */
+	size_t nr;
+	bool rank_numbers; /* the rows ranked by the number columns too (no --sort given) */
+};
+/*
+ * "overhead,sym,sample" into @f: perf's names (overhead, overhead_children,
+ * sample, period, the sort keys); the sort keys of @sort (NULL: none) not
+ * named are added at the end, as perf does. -EINVAL with the bad name in @bad.
+ */
+int hist_fields__parse(struct hist_fields *f, const char *spec, const char *sort, char *bad,
+		       size_t badlen);
+/* The sort keys among @f's columns, comma-separated, into @buf; "" when none. */
+void hist_fields__keys(const struct hist_fields *f, char *buf, size_t len);
+/* Whether @f has @col. */
+bool hist_fields__has(const struct hist_fields *f, int col);
+/*
+ * The table with m->fields' columns in their order, rows ranked by them in
+ * that order (numbers highest first, names in byte order), as perf's -F.
+ */
+void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
+/*
+ * perf report --group: the @n histograms of one event group's members
+ * (leader first) in one table, a column of each member's share side by side,
+ * entries ranked by the leader's and then the next member's; @name is the
+ * group's as perf prints it ("anon group { cpu-clock, task-clock }").
+ */
+void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char *name,
+			     const struct report_meta *m, FILE *out);
+/* One cell's text for key @key of entry @e, in @buf if it needs one; the keys' column titles. */
+const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
+		       size_t len);
+extern const char *const hist__headers[SK_MAX];
+/* A row's cells after its numbers: each key's, padded to @width but the last, and the newline. */
+void hist__print_cells(const struct hist *h, const struct hist_entry *e,
+		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out);
+/* "# LABEL: N" with perf's unit (7975 as "7K") */
+void hist__print_count(FILE *out, const char *label, uint64_t n);
 /*
  * The table's pieces, for views that lay it out themselves (the browser):
  * the header lines above the columns, each column's width over the entries

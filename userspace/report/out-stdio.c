@@ -25,9 +25,24 @@ static void build_id_hex(const struct hist_key *k, char *buf)
 		strcpy(buf, "");
 }
 
-/* One cell's text for key @key of entry @e. */
-static const char *cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
-			size_t len)
+static const char *side_dso(const struct hist_side *sd)
+{
+	if (sd->dso)
+		return sd->dso->short_name;
+	return sd->anon ? sd->anon : "[unknown]";
+}
+
+static const char *side_sym(const struct hist_side *sd, int style, char *buf, size_t len)
+{
+	struct hist_key k = { .sym = sd->sym, .plt = sd->plt, .addr = sd->addr };
+	char sym[1024];
+
+	snprintf(buf, len, "[%c] %s", sd->level, hist__sym_name(&k, style, sym, sizeof(sym)));
+	return buf;
+}
+
+const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
+		       size_t len)
 {
 	char sym[1024];
 
@@ -60,19 +75,36 @@ static const char *cell(const struct hist_entry *e, enum sort_key key, int style
 		return buf;
 	case SK_STATE:
 		return e->k.state ? e->k.state : "?";
+	case SK_DSO_FROM:
+		return side_dso(&e->k.from);
+	case SK_DSO_TO:
+		return side_dso(&e->k.to);
+	case SK_SYM_FROM:
+		return side_sym(&e->k.from, style, buf, len);
+	case SK_SYM_TO:
+		return side_sym(&e->k.to, style, buf, len);
+	case SK_CYCLES:
+		/* perf's: - when the hardware gave none */
+		if (!e->k.cycles)
+			return "-";
+		snprintf(buf, len, "%u", e->k.cycles);
+		return buf;
 	default:
 		return "";
 	}
 }
 
-static const char *const headers[SK_MAX] = { "Command",	    "Pid",	    "Tid",
+const char *const hist__headers[SK_MAX] = { "Command",	    "Pid",	    "Tid",
 					      "Shared Object", "Symbol",	    "Source:Line",
 					      "Build-ID",      "State",	    "CPU",
-					      "Source File",   "Parent symbol" };
+					      "Source File",   "Parent symbol",
+					      "Source Shared Object", "Source Symbol",
+					      "Target Shared Object", "Target Symbol",
+					      "Basic Block Cycles" };
 
 
 /* perf's way: 7975 samples print as "7K" */
-static void print_count(FILE *out, const char *label, uint64_t n)
+void hist__print_count(FILE *out, const char *label, uint64_t n)
 {
 	static const char units[] = " KMG";
 	int u = 0;
@@ -92,12 +124,12 @@ void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_
 
 	memset(width, 0, SK_MAX * sizeof(width[0]));
 	for (k = 0; k < h->nr_keys; k++)
-		width[h->keys[k]] = strlen(headers[h->keys[k]]);
+		width[h->keys[k]] = strlen(hist__headers[h->keys[k]]);
 	for (i = 0; i < h->nr; i++) {
 		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
 			continue;
 		for (k = 0; k < h->nr_keys; k++) {
-			size_t l = strlen(cell(&h->e[i], h->keys[k], m->sym_params, buf, sizeof(buf)));
+			size_t l = strlen(hist__cell(&h->e[i], h->keys[k], m->sym_params, buf, sizeof(buf)));
 
 			if (l > width[h->keys[k]])
 				width[h->keys[k]] = l;
@@ -128,14 +160,14 @@ void hist__print_columns(const struct hist *h, const struct report_meta *m,
 		if (m->show_nr_samples)
 			fprintf(out, "%s     Samples", sep);
 		for (k = 0; k < h->nr_keys; k++)
-			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], headers[h->keys[k]]);
+			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], hist__headers[h->keys[k]]);
 		fputc('\n', out);
 		return;
 	}
 	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
 		m->show_nr_samples ? "       Samples" : "");
 	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "  %-*s", (int)width[h->keys[k]], headers[h->keys[k]]);
+		fprintf(out, "  %-*s", (int)width[h->keys[k]], hist__headers[h->keys[k]]);
 	fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
 		m->show_nr_samples ? "  ............" : "");
 	for (k = 0; k < h->nr_keys; k++) {
@@ -166,7 +198,7 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 		/* the last column unpadded, as perf prints it */
 		for (k = 0; k < h->nr_keys; k++)
 			fprintf(out, "%s%-*s", sep, k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
-				cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
+				hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
 		fputc('\n', out);
 		return;
 	}
@@ -175,10 +207,19 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 	fprintf(out, "  %7.2f%%", hist__pct(e->period, h->total_period));
 	if (m->show_nr_samples)
 		fprintf(out, "  %12llu", (unsigned long long)e->samples);
-	for (k = 0; k < h->nr_keys; k++) {
-		const char *c = cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+	hist__print_cells(h, e, m, width, out);
+}
 
-		if (k + 1 == h->nr_keys)
+void hist__print_cells(const struct hist *h, const struct hist_entry *e,
+		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out)
+{
+	char buf[1200];
+	size_t k;
+
+	for (k = 0; k < h->nr_keys; k++) {
+		const char *c = hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+
+		if (k + 1 == h->nr_keys && !hist__padded_last(h->keys[k]))
 			fprintf(out, "  %s", c);
 		else
 			fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
@@ -198,8 +239,8 @@ void hist__print_title(const struct hist *h, const struct report_meta *m, FILE *
 		fprintf(out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)m->lost);
 	}
 	fputs("#\n", out);
-	print_count(out, "Samples", h->total_samples);
-	fprintf(out, " of event '%s'\n", m->event);
+	hist__print_count(out, "Samples", h->total_samples);
+	fprintf(out, " of event%s '%s'\n", m->events_plural ? "s" : "", m->event);
 	fprintf(out, "# Event count (approx.): %llu\n#\n", (unsigned long long)h->total_period);
 }
 
@@ -207,6 +248,10 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 {
 	size_t width[SK_MAX], i;
 
+	if (m->fields) {
+		hist__print_fields_stdio(h, m, out);
+		return;
+	}
 	hist__print_title(h, m, out);
 	hist__stdio_widths(h, m, width);
 	hist__print_columns(h, m, width, out);

@@ -43,15 +43,26 @@ static int write_speedscope(const struct output_view *v, FILE *out)
 	return flame(v, out, out_speedscope__write);
 }
 
-/* perf's table, one section per event, the file's header on the first only. */
+/*
+ * perf's table, one section per event or event group, the file's header
+ * on the first only.
+ */
 static int write_stdio(const struct output_view *v, FILE *out)
 {
 	struct report_meta m = *v->meta;
 	size_t i;
 
 	for (i = 0; i < v->nr; i++) {
-		m.event = v->events[i];
+		size_t n = v->group ? v->group[i] : 1;
+
+		if (!n)
+			continue;
 		m.section_only = i > 0;
+		if (n > 1) {
+			hist__print_group_stdio(v->hs + i, n, v->group_names[i], &m, out);
+			continue;
+		}
+		m.event = v->events[i];
 		hist__print_stdio(v->hs[i], &m, out);
 	}
 	return 0;

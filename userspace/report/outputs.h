@@ -37,6 +37,13 @@ struct output_view {
 	const struct hist *const *hs; /* the events' histograms, sorted, those with samples */
 	const char *const *events;    /* their names */
 	size_t nr;
+	/*
+	 * perf report --group: NULL, or for each of hs the number of histograms
+	 * from it shown as one group's table (2 or more: the group's members,
+	 * named group_names[i]; 1: alone; 0: a member shown with its leader)
+	 */
+	const size_t *group;
+	const char *const *group_names;
 	const struct report_meta *meta;
 	struct calltree *flame;	    /* the flame graph outputs' tree (hs[0]->flame_root in it) */
 	const struct flame_info *fi;

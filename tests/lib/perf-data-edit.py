@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# Build perf.data test files record by record from one that perf wrote, for
+# what this machine's hardware cannot record.
+#
+#   perf-data-edit.py auxtrace IN OUT [N]
+#       IN with N (default 3) PERF_RECORD_AUXTRACE records inserted after the
+#       data section's first record, each followed by its payload (4096 + 8*i
+#       bytes, outside header.size, as perf writes AUX area data). Works on a
+#       file (data size and feature offsets moved) and on a pipe-mode stream.
+#
+#   perf-data-edit.py branches IN OUT
+#       IN (one event, no call chains) as if recorded with -b: the attr
+#       gains PERF_SAMPLE_BRANCH_STACK (any branch, user and kernel), each
+#       sample a stack of two entries, its own ip to the previous sample's
+#       and back, and the header the BRANCH_STACK feature, as perf record -b
+#       writes them (no LBR here).
+#
+# Little-endian files only (x86-64's).
+import struct
+import sys
+
+AUXTRACE = 71
+
+
+def records(d, off, end):
+    """(offset, type, size, payload) of each record from off to end."""
+    while off + 8 <= end:
+        typ, _misc, size = struct.unpack_from('<IHH', d, off)
+        if size < 8:
+            break
+        extra = 0
+        if typ == AUXTRACE:
+            extra = struct.unpack_from('<Q', d, off + 8)[0]
+        elif typ == 66:
+            extra = struct.unpack_from('<I', d, off + 8)[0]
+        yield off, typ, size, extra
+        off += size + extra
+
+
+def auxtrace_records(n):
+    out = b''
+    for i in range(n):
+        payload = bytes((i * 7 + k) & 0xff for k in range(4096 + 8 * i))
+        # size, offset, reference, idx, tid, cpu, reserved
+        body = struct.pack('<QQQIIII', len(payload), i * 8192, 0x1234 + i, 0, 0, 0, 0)
+        out += struct.pack('<IHH', AUXTRACE, 0, 8 + len(body)) + body + payload
+    return out
+
+
+def auxtrace(src, dst, n):
+    d = bytearray(open(src, 'rb').read())
+    hsize = struct.unpack_from('<Q', d, 8)[0]
+    ins = auxtrace_records(n)
+    if hsize == 16:  # pipe mode: after the first sample or mmap, wherever it is
+        for off, typ, size, _extra in records(d, 16, len(d)):
+            if typ < 64:
+                at = off + size
+                break
+        else:
+            sys.exit('no kernel record in ' + src)
+        open(dst, 'wb').write(bytes(d[:at]) + ins + bytes(d[at:]))
+        return
+    data_off, data_size = struct.unpack_from('<QQ', d, 40)
+    first = next(records(d, data_off, data_off + data_size))
+    at = first[0] + first[2]
+    delta = len(ins)
+    end = data_off + data_size
+    struct.pack_into('<Q', d, 48, data_size + delta)
+    # event_types (jrec's table of private sections), when after the data
+    et_off = struct.unpack_from('<Q', d, 56)[0]
+    if et_off >= end:
+        struct.pack_into('<Q', d, 56, et_off + delta)
+    feats = struct.unpack_from('<4Q', d, 72)
+    nfeat = sum(bin(f).count('1') for f in feats)
+    for i in range(nfeat):
+        o = end + 16 * i
+        foff = struct.unpack_from('<Q', d, o)[0]
+        if foff >= end:
+            struct.pack_into('<Q', d, o, foff + delta)
+    open(dst, 'wb').write(bytes(d[:at]) + ins + bytes(d[at:]))
+
+
+SAMPLE_BRANCH_STACK = 1 << 11
+# the sample fields that come after the branch stack: none may be recorded
+AFTER_BRANCH = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 17) \
+    | (1 << 18) | (1 << 19) | (1 << 20) | (1 << 21) | (1 << 22) | (1 << 23)
+FEAT_BRANCH_STACK = 15
+
+
+def branches(src, dst):
+    d = bytes(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    if attrs_size != attr_size:
+        sys.exit('one event only')
+    st = struct.unpack_from('<Q', d, attrs_off + 24)[0]
+    if st & (AFTER_BRANCH | (1 << 5) | (1 << 10) | (1 << 4)):  # callchain, raw, read
+        sys.exit('sample type %#x has fields this edit does not move' % st)
+    attrs = bytearray(d[attrs_off:attrs_off + attrs_size])
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_BRANCH_STACK)
+    # branch_sample_type: ANY | USER | KERNEL | HV
+    struct.pack_into('<Q', attrs, 72, 0x8 | 0x1 | 0x2 | 0x4)
+    data = bytearray()
+    prev = None
+    for off, typ, size, extra in records(d, data_off, data_off + data_size):
+        rec = d[off:off + size + extra]
+        if typ == 9:
+            ip = struct.unpack_from('<Q', rec, 8)[0]
+            back = prev if prev is not None else ip
+            stack = struct.pack('<Q', 2) + struct.pack('<QQQ', ip, back, 0) + \
+                struct.pack('<QQQ', back, ip, 0)
+            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
+                              size + len(stack)) + rec[8:size] + stack
+            prev = ip
+        data += rec
+    # the feature table with BRANCH_STACK (no content) added, sections moved after the new data
+    feats = list(struct.unpack_from('<4Q', d, 72))
+    table = data_off + data_size
+    bits = [b for b in range(256) if feats[b // 64] >> (b % 64) & 1]
+    secs = {}
+    for i, b in enumerate(bits):
+        o, n = struct.unpack_from('<QQ', d, table + 16 * i)
+        secs[b] = d[o:o + n]
+    secs[FEAT_BRANCH_STACK] = b''
+    feats[FEAT_BRANCH_STACK // 64] |= 1 << (FEAT_BRANCH_STACK % 64)
+    bits = sorted(secs)
+    new_table = data_off + len(data)
+    pos = new_table + 16 * len(bits)
+    tab, body = b'', b''
+    for b in bits:
+        tab += struct.pack('<QQ', pos + len(body), len(secs[b]))
+        body += secs[b]
+    hdr = bytearray(d[:data_off])
+    hdr[attrs_off:attrs_off + attrs_size] = attrs
+    struct.pack_into('<Q', hdr, 48, len(data))
+    struct.pack_into('<4Q', hdr, 72, *feats)
+    open(dst, 'wb').write(bytes(hdr) + bytes(data) + tab + body)
+
+
+if __name__ == '__main__':
+    if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
+        auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
+    elif len(sys.argv) == 4 and sys.argv[1] == 'branches':
+        branches(sys.argv[2], sys.argv[3])
+    else:
+        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT')

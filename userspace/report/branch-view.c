@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* perf report's branch mode (branch-view.h). */
+#include <linux/perf_event.h>
+
+#include "branch-view.h"
+#include "perf-reader.h"
+#include "session.h"
+
+bool branch_view__available(const struct samples *it)
+{
+	size_t i;
+
+	for (i = 0; i < samples__nr_events(it); i++)
+		if (samples__event(it, i)->sample_type & PERF_SAMPLE_BRANCH_STACK)
+			return true;
+	return false;
+}
+
+bool branch_view__keyed(const struct hist *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nr_keys; i++)
+		if (sort_key__is_branch(h->keys[i]))
+			return true;
+	return false;
+}
+
+/* @addr of the sample's process, in the kernel's half or the user's */
+static void resolve_end(struct samples *it, const struct sample *smp, uint64_t addr,
+			struct resolved *res)
+{
+	uint16_t misc = (int64_t)addr < 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+
+	session__resolve(it->s, smp->pid, addr, smp->time, misc, res);
+}
+
+int branch_view__add(struct samples *it, const struct sample *smp, const struct hist_key *base,
+		     struct hist *h)
+{
+	const struct pr_sample *ps = &smp->ev->sample;
+	struct resolved from, to;
+	struct hist_key k;
+	uint64_t i, a, b;
+	uint16_t cycles;
+	int err;
+
+	for (i = 0; i < ps->nr_branches; i++) {
+		pr_branch_at(ps, i, &a, &b, &cycles);
+		resolve_end(it, smp, a, &from);
+		resolve_end(it, smp, b, &to);
+		k = *base;
+		hist_side__set(&k.from, &from);
+		hist_side__set(&k.to, &to);
+		k.cycles = cycles;
+		err = hist__add(h, &k, 1);
+		if (err)
+			return err;
+	}
+	return 0;
+}

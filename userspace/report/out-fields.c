@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf report -F/--fields: the text table with the columns named, in their
+ * order: the numbers (overhead, overhead_children, sample, period) and the
+ * sort keys, the rows ranked by those columns from the first (numbers
+ * highest first, names in byte order; a function by its name), as perf
+ * ranks them: with --sort given, by the key columns alone.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hist.h"
+
+static const char *const num_names[] = { "overhead", "overhead_children", "sample", "period" };
+static const char *const num_titles[] = { "Overhead", "Children", "Samples", "Period" };
+static const int num_width[] = { 8, 8, 12, 12 };
+
+bool hist_fields__has(const struct hist_fields *f, int col)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->col[i] == col)
+			return true;
+	return false;
+}
+
+/* One name: a number's or a sort key's; -EINVAL when neither. */
+static int field_of(const char *name, size_t n, int *col)
+{
+	struct hist one = { 0 };
+	char spec[64], bad[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(num_names) / sizeof(num_names[0]); i++)
+		if (strlen(num_names[i]) == n && !strncmp(name, num_names[i], n)) {
+			*col = HF_OVERHEAD + (int)i;
+			return 0;
+		}
+	if (n == 0 || n >= sizeof(spec))
+		return -EINVAL;
+	memcpy(spec, name, n);
+	spec[n] = 0;
+	if (hist__set_sort(&one, spec, bad, sizeof(bad)) || one.nr_keys != 1)
+		return -EINVAL;
+	*col = one.keys[0];
+	return 0;
+}
+
+int hist_fields__parse(struct hist_fields *f, const char *spec, const char *sort, char *bad,
+		       size_t badlen)
+{
+	const char *lists[2] = { spec, sort };
+	size_t l;
+
+	f->nr = 0;
+	for (l = 0; l < 2; l++) {
+		const char *p = lists[l];
+
+		while (p && *p) {
+			size_t n = strcspn(p, ",");
+			int col;
+
+			if (field_of(p, n, &col)) {
+				snprintf(bad, badlen, "%.*s", (int)n, p);
+				return -EINVAL;
+			}
+			/* the sort's keys only where -F left them out */
+			if (!hist_fields__has(f, col) && f->nr < sizeof(f->col) / sizeof(f->col[0]))
+				f->col[f->nr++] = col;
+			p += n;
+			if (*p == ',')
+				p++;
+		}
+	}
+	if (!f->nr) {
+		snprintf(bad, badlen, "(empty)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void hist_fields__keys(const struct hist_fields *f, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = 0;
+	for (i = 0; i < f->nr; i++) {
+		int w;
+
+		if (f->col[i] >= SK_MAX)
+			continue;
+		w = snprintf(buf + used, len - used, "%s%s", used ? "," : "",
+			     hist__key_name((enum sort_key)f->col[i]));
+		if (w < 0 || (size_t)w >= len - used)
+			return;
+		used += (size_t)w;
+	}
+}
+
+static uint64_t num_of(const struct hist_entry *e, int col)
+{
+	switch (col) {
+	case HF_CHILDREN:
+		return e->children;
+	case HF_SAMPLE:
+		return e->samples;
+	default:
+		return e->period;
+	}
+}
+
+struct rank_ctx {
+	const struct hist *h;
+	const struct report_meta *m;
+};
+
+/* A key's text to rank by: a function by its name alone, the rest as shown. */
+static const char *rank_text(const struct hist_entry *e, int col, int style, char *buf,
+			     size_t len)
+{
+	if (col == SK_SYM)
+		return hist__sym_name(&e->k, style, buf, len);
+	return hist__cell(e, (enum sort_key)col, style, buf, len);
+}
+
+static int rank_cmp(const void *a, const void *b, void *arg)
+{
+	const struct rank_ctx *rc = arg;
+	const struct hist_entry *x = &rc->h->e[*(const size_t *)a];
+	const struct hist_entry *y = &rc->h->e[*(const size_t *)b];
+	char bx[1200], by[1200];
+	size_t i;
+
+	for (i = 0; i < rc->m->fields->nr; i++) {
+		int col = rc->m->fields->col[i], c;
+
+		if (col >= SK_MAX) {
+			uint64_t p = num_of(x, col), q = num_of(y, col);
+
+			if (!rc->m->fields->rank_numbers)
+				continue;
+			if (p != q)
+				return p > q ? -1 : 1;
+			continue;
+		}
+		if (col == SK_PID || col == SK_TID || col == SK_CPU) {
+			int64_t p = col == SK_PID   ? (int64_t)x->k.pid
+				    : col == SK_TID ? (int64_t)x->k.tid
+						    : (int64_t)x->k.cpu;
+			int64_t q = col == SK_PID   ? (int64_t)y->k.pid
+				    : col == SK_TID ? (int64_t)y->k.tid
+						    : (int64_t)y->k.cpu;
+
+			if (p != q)
+				return p < q ? -1 : 1;
+			continue;
+		}
+		c = strcmp(rank_text(x, col, rc->m->sym_params, bx, sizeof(bx)),
+			   rank_text(y, col, rc->m->sym_params, by, sizeof(by)));
+		if (c)
+			return c;
+	}
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static bool keyed(const struct hist_fields *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr; i++)
+		if (f->col[i] < SK_MAX)
+			return true;
+	return false;
+}
+
+static void print_num(const struct hist *h, const struct hist_entry *e, int col, FILE *out)
+{
+	int w = num_width[col - HF_OVERHEAD];
+
+	if (col == HF_CHILDREN && !h->children)
+		fprintf(out, "%*s", w, "N/A"); /* perf's, for a recording without call chains */
+	else if (col == HF_OVERHEAD || col == HF_CHILDREN)
+		fprintf(out, "%*.2f%%", w - 1, hist__pct(num_of(e, col), h->total_period));
+	else
+		fprintf(out, "%*llu", w, (unsigned long long)num_of(e, col));
+}
+
+void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	const struct hist_fields *f = m->fields;
+	struct rank_ctx rc = { h, m };
+	size_t width[SK_MAX] = { 0 }, *order, i, c;
+	char buf[1200];
+
+	hist__print_title(h, m, out);
+	order = malloc((h->nr ? h->nr : 1) * sizeof(*order));
+	if (!order) {
+		fputs("# (out of memory)\n#\n", out);
+		return;
+	}
+	for (i = 0; i < h->nr; i++)
+		order[i] = i;
+	qsort_r(order, h->nr, sizeof(*order), rank_cmp, &rc);
+	for (c = 0; c < f->nr; c++)
+		if (f->col[c] < SK_MAX)
+			width[f->col[c]] = strlen(hist__headers[f->col[c]]);
+	for (i = 0; i < h->nr; i++)
+		for (c = 0; c < f->nr; c++) {
+			size_t l;
+
+			if (f->col[c] >= SK_MAX)
+				continue;
+			l = strlen(hist__cell(&h->e[i], (enum sort_key)f->col[c], m->sym_params, buf,
+					      sizeof(buf)));
+			if (l > width[f->col[c]])
+				width[f->col[c]] = l;
+		}
+	for (c = 0; c < f->nr; c++) {
+		int col = f->col[c];
+
+		if (col >= SK_MAX)
+			fprintf(out, "%s%*s", c ? "  " : "# ", num_width[col - HF_OVERHEAD],
+				num_titles[col - HF_OVERHEAD]);
+		else
+			fprintf(out, "%s%-*s", c ? "  " : "# ", (int)width[col], hist__headers[col]);
+	}
+	fputs("\n", out);
+	for (c = 0; c < f->nr; c++) {
+		size_t w = f->col[c] >= SK_MAX ? (size_t)num_width[f->col[c] - HF_OVERHEAD]
+					       : width[f->col[c]];
+
+		fputs(c ? "  " : "# ", out);
+		while (w--)
+			fputc('.', out);
+	}
+	fputs("\n#\n", out);
+	if (!keyed(f)) {
+		/* no key: as perf, one row of all the samples */
+		struct hist_entry all = { .period = h->total_period, .samples = h->total_samples,
+					  .children = h->total_period };
+
+		for (c = 0; c < f->nr; c++) {
+			fputs("  ", out);
+			print_num(h, &all, f->col[c], out);
+		}
+		fputc('\n', out);
+	}
+	for (i = 0; i < h->nr && keyed(f); i++) {
+		const struct hist_entry *e = &h->e[order[i]];
+
+		if (hist__rank_pct(h, e) < m->percent_limit)
+			continue;
+		for (c = 0; c < f->nr; c++) {
+			int col = f->col[c];
+
+			fputs("  ", out);
+			if (col >= SK_MAX) {
+				print_num(h, e, col, out);
+				continue;
+			}
+			fprintf(out, "%-*s",
+				c + 1 < f->nr || hist__padded_last(col) ? (int)width[col] : 0,
+				hist__cell(e, (enum sort_key)col, m->sym_params, buf, sizeof(buf)));
+		}
+		fputc('\n', out);
+		if (m->graph && e->tree != CT_NONE)
+			hist__print_graph(h, e, m->graph, out);
+	}
+	free(order);
+	fputs("#\n", out);
+}
