@@ -9,6 +9,9 @@
  *   HEADER_FEATURE   u64 feature id, then the bytes of that feature section
  *   HEADER_BUILD_ID  one entry of the BUILD_ID feature, in the same layout
  *   EVENT_UPDATE     u64 kind, u64 id, then data: kind 2 is the event's name
+ *   HEADER_EVENT_TYPE with the "JRPS" magic (struct jrec_pipe_section): a
+ *                    piece of a section that `jrec record -o -` wrote at the
+ *                    end (BUILD_ID, jrec's own), the pieces in order
  *
  * The whole stream is in the reader's buffer (a pipe read from standard
  * input was spooled first), so these are gathered in one walk at open time;
@@ -21,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jrec-sections.h"
 #include "perf-reader-internal.h"
 
 #define PR_EVENT_UPDATE_NAME 2
@@ -89,13 +93,102 @@ static int add_build_id(struct perf_reader *r, const uint8_t *rec, uint16_t size
 	return 0;
 }
 
+/*
+ * The sections that `jrec record -o -` writes at the end (BUILD_ID, jrec's
+ * own) come in JRPS pieces (struct jrec_pipe_section), in order: each one's
+ * bytes appended here. A piece that does not follow on from the one before
+ * (lost, repeated, another total) leaves its section out, as a corrupt
+ * section of a file is left out; so does a section whose pieces stop short.
+ */
+#define PIPE_SECTION_MAX (1ull << 32)
+
+struct pipe_pieces {
+	struct buf sec[PERF_FILE_FEAT_BITS];
+	uint64_t total[PERF_FILE_FEAT_BITS];
+	bool bad[PERF_FILE_FEAT_BITS];
+};
+
+static void add_piece(struct perf_reader *r, const uint8_t *rec, uint16_t size,
+		      struct pipe_pieces *p)
+{
+	const size_t hdr = sizeof(struct jrec_pipe_section);
+	uint64_t off, total, n;
+	uint32_t id;
+
+	if (size < hdr || pr_u32(r, rec + 8) != JREC_PIPE_SECTION_MAGIC)
+		return; /* another writer's event types: not jrec's */
+	id = pr_u16(r, rec + 12);
+	off = pr_u64(r, rec + 16);
+	total = pr_u64(r, rec + 24);
+	if (id >= PERF_FILE_FEAT_BITS || p->bad[id])
+		return;
+	if (!off)
+		p->total[id] = total;
+	if (total > PIPE_SECTION_MAX || total != p->total[id] || off != p->sec[id].len ||
+	    off >= total) {
+		p->bad[id] = true;
+		return;
+	}
+	n = total - off < size - hdr ? total - off : size - hdr;
+	if (buf__append(&p->sec[id], rec + hdr, (size_t)n))
+		p->bad[id] = true;
+}
+
+/* The whole sections the pieces made, taken as the stream's feature sections. 0 or -ENOMEM. */
+static int take_pieces(struct perf_reader *r, struct pipe_pieces *p)
+{
+	unsigned int id;
+	int err;
+
+	for (id = 0; id < PERF_FILE_FEAT_BITS; id++) {
+		struct buf plain = BUF_INIT;
+
+		/* HEADER_BUILD_ID records (perf's way) come first */
+		if (!p->sec[id].len || p->bad[id] || p->sec[id].len != p->total[id] ||
+		    (id == PERF_FEAT_BUILD_ID && r->unpacked[id].len))
+			continue;
+		/* a compressed private section is kept in its plain form, as a file's is */
+		if (id >= JREC_FEAT_FIRST) {
+			err = jrec_section__decompress(p->sec[id].data, p->sec[id].len, r->swapped,
+						       id, &plain);
+			if (err == -ENOMEM)
+				return err;
+			if (err < 0)
+				continue;
+			if (err > 0) {
+				buf__release(&p->sec[id]);
+				p->sec[id] = plain;
+			}
+		}
+		buf__release(&r->unpacked[id]);
+		r->unpacked[id] = p->sec[id];
+		memset(&p->sec[id], 0, sizeof(p->sec[id]));
+		r->features[id / 64] |= 1ULL << (id % 64);
+		r->feat[id].offset = 0;
+		r->feat[id].size = r->unpacked[id].len;
+	}
+	return 0;
+}
+
+static void pipe_pieces__free(struct pipe_pieces *p)
+{
+	unsigned int id;
+
+	if (!p)
+		return;
+	for (id = 0; id < PERF_FILE_FEAT_BITS; id++)
+		buf__release(&p->sec[id]);
+	free(p);
+}
+
 int pr_setup_pipe(struct perf_reader *r, char *errbuf, size_t errlen)
 {
 	uint64_t off, next, nattrs = 0, nids = 0, n;
+	struct pipe_pieces *pieces;
 	uint32_t type, asz;
 	uint16_t size;
 	size_t ai = 0;
-	int err;
+	int err = 0;
 
 	r->pipe = true;
 	r->data.offset = 16;
@@ -115,8 +208,11 @@ int pr_setup_pipe(struct perf_reader *r, char *errbuf, size_t errlen)
 	}
 	r->attrs_v = calloc(nattrs, sizeof(*r->attrs_v));
 	r->ids = calloc(nids ? nids : 1, sizeof(*r->ids));
-	if (!r->attrs_v || !r->ids)
+	pieces = calloc(1, sizeof(*pieces));
+	if (!r->attrs_v || !r->ids || !pieces) {
+		free(pieces);
 		return -ENOMEM;
+	}
 	for (off = 16; next_record(r, off, &type, &size, &next); off = next) {
 		const uint8_t *rec = r->buf + off;
 		uint64_t k;
@@ -139,19 +235,25 @@ int pr_setup_pipe(struct perf_reader *r, char *errbuf, size_t errlen)
 			if (n < PERF_FILE_FEAT_BITS && n != PERF_FEAT_BUILD_ID) {
 				r->features[n / 64] |= 1ULL << (n % 64);
 				err = pr_take_feature(r, (unsigned int)n, off + 16, size - 16u);
-				if (err)
-					return err;
 			}
 			break;
 		case PR_RECORD_HEADER_BUILD_ID:
 			err = add_build_id(r, rec, size);
-			if (err)
-				return err;
+			break;
+		case PERF_RECORD_HEADER_EVENT_TYPE:
+			add_piece(r, rec, size, pieces);
 			break;
 		default:
 			break;
 		}
+		if (err)
+			break;
 	}
+	if (!err)
+		err = take_pieces(r, pieces);
+	pipe_pieces__free(pieces);
+	if (err)
+		return err;
 	r->nr_attrs = ai;
 	if (!r->nr_attrs) {
 		if (errbuf && errlen)
