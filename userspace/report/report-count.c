@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * jrec report's counting (report.h): each sample the filters keep into its
+ * event's histogram, by its own entry, its call chain's entries (--children),
+ * its entry's call tree (-g), the flame graph outputs' tree, or the branch
+ * view's entries.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "branch-view.h"
+#include "report.h"
+
+double report__elapsed(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* The first frame of the chain whose function matches -p's pattern (perf's parent), or NULL. */
+static const char *find_parent(struct report *r, const struct sample_frames *fr)
+{
+	size_t i;
+
+	for (i = 0; i < fr->nr; i++)
+		if (fr->res[i].sym && !regexec(&r->parent_re, fr->res[i].sym, 0, NULL, 0))
+			return fr->res[i].sym;
+	return NULL;
+}
+
+static void fill_key(struct report *r, const struct sample *smp, const char *comm,
+		     const struct resolved *res, struct hist_key *k)
+{
+	hist_key__set(k, comm, smp->pid, smp->tid, res);
+	k->cpu = r->have_cpu ? (int32_t)smp->cpu : -1;
+	k->parent = r->parent;
+	if (r->need_srcline)
+		k->srcline = samples__srcline(&r->it, res);
+	if (r->need_srcfile) {
+		const char *line = samples__srcline_found(&r->it, res), *colon;
+		char file[512];
+
+		/* perf's srcfile: the file of the line, empty when no line table has it */
+		colon = line ? strrchr(line, ':') : NULL;
+		snprintf(file, sizeof(file), "%.*s", colon ? (int)(colon - line) : 0, line ? line : "");
+		k->srcfile = strpool__str(&r->s.strings, file);
+	}
+	if (r->need_state)
+		k->state = samples__state(&r->it);
+}
+
+/* The entry of frame @res of the current sample into @k, when the filters keep it. */
+static bool frame_key(struct report *r, const struct sample *smp, const char *comm,
+		      const struct resolved *res, struct hist_key *k)
+{
+	if (!filters__dso(&r->f, res->dso, res->anon_name) || !filters__sym(&r->f, res->sym) ||
+	    !browser_zoom__keeps_dso(&r->zoom, res))
+		return false;
+	fill_key(r, smp, comm, res, k);
+	return true;
+}
+
+/*
+ * --children: the entry of each frame, remembered per (process, thread,
+ * comm, event, address, level) for as long as the address resolves the same
+ * (its validity span), so that a frame seen before costs one look here
+ * instead of a key and a lookup. What the memo holds is what frame_key() and
+ * the lookup would give; a slot taken by another frame is only computed again.
+ */
+#define CHAIN_MEMO_SIZE 4096 /* a power of two */
+#define MEMO_SKIP UINT32_MAX /* the frame's entry is filtered out */
+
+struct chain_memo {
+	uint64_t ip, from, until; /* until 0: empty */
+	const char *comm;
+	const char *sym; /* an address's inlined functions are frames of their own */
+	const struct hist *h;
+	uint32_t pid, tid;
+	uint32_t idx; /* the hist entry, or MEMO_SKIP */
+	char level;
+};
+
+static int add_frame(struct report *r, struct hist *h, const struct sample *smp, const char *comm,
+		     uint64_t ip, const struct resolved *res)
+{
+	uint64_t hash = (ip ^ (uint64_t)smp->tid << 32 ^ (uint64_t)res->level) * 0x9e3779b97f4a7c15ULL;
+	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
+	struct hist_key k;
+	uint32_t idx = MEMO_SKIP;
+	int err = 0;
+
+	if (m->ip == ip && m->sym == res->sym && m->level == res->level && m->h == h &&
+	    m->pid == smp->pid &&
+	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
+		if (m->idx != MEMO_SKIP)
+			hist__add_chain_idx(h, m->idx, smp->period);
+		return 0;
+	}
+	if (frame_key(r, smp, comm, res, &k))
+		err = hist__add_chain_at(h, &k, smp->period, &idx);
+	if (!err && res->valid_until > smp->time) {
+		m->ip = ip;
+		m->sym = res->sym;
+		m->level = res->level;
+		m->h = h;
+		m->pid = smp->pid;
+		m->tid = smp->tid;
+		m->comm = comm;
+		m->from = res->valid_from;
+		m->until = res->valid_until;
+		m->idx = idx;
+	}
+	return err;
+}
+
+/*
+ * --children: every entry the sample's frames pass through, the sample's
+ * own (@self, NULL when -S left it out) included, gets its period once.
+ */
+static int add_children(struct report *r, struct hist *h, const struct sample *smp,
+			const char *comm, const struct hist_key *self,
+			const struct sample_frames *fr)
+{
+	size_t i;
+	int err = self ? hist__add_chain(h, self, smp->period) : 0;
+
+	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
+		return -ENOMEM;
+	for (i = 0; i < fr->nr && !err; i++)
+		err = add_frame(r, h, smp, comm, fr->ips[i], &fr->res[i]);
+	return err;
+}
+
+/* The frames' ids in @t, outermost first when @caller, into r->frames after @skip slots. */
+static int chain_frames(struct report *r, struct calltree *t, const struct sample_frames *fr,
+			bool caller, size_t skip)
+{
+	size_t i, n = fr->nr;
+	int err;
+
+	if (array_grow(&r->frames, &r->cap_frames, n + skip))
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		err = calltree__frame(t, &fr->res[caller ? n - 1 - i : i], &r->frames[skip + i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * -g: the sample's entry gets the whole chain; with --children, every entry
+ * the chain passes through gets the part from its first place in the chain's
+ * order on (as perf's: from the entry to the sampled function when callers
+ * come first).
+ */
+static int add_graph(struct report *r, struct hist *h, const struct sample *smp,
+		     const char *comm, const struct hist_key *self, const struct sample_frames *fr)
+{
+	bool caller = r->graph.caller;
+	size_t i, n = fr->nr;
+	struct hist_key k;
+	int err = chain_frames(r, &r->ct, fr, caller, 0);
+
+	if (!err)
+		err = hist__add_tree(h, self, &r->ct, r->frames, n, smp->period);
+	for (i = 0; i < n && h->children && !err; i++)
+		if (frame_key(r, smp, comm, &fr->res[caller ? n - 1 - i : i], &k))
+			err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, smp->period);
+	return err;
+}
+
+/*
+ * The flame graph outputs: the command (its frame remembered for the last
+ * comm seen), then the frames from the outermost caller, under @h's root.
+ */
+static int add_flame(struct report *r, struct hist *h, const char *comm,
+		     const struct sample_frames *fr, uint64_t period)
+{
+	int err = chain_frames(r, &r->flame, fr, true, 1);
+
+	if (!err && (!r->comm_frame_set || r->comm_frame_of != comm)) {
+		err = calltree__process(&r->flame, comm, &r->comm_frame);
+		r->comm_frame_of = comm;
+		r->comm_frame_set = !err;
+	}
+	if (err)
+		return err;
+	r->frames[0] = r->comm_frame;
+	if (h->flame_root == CT_NONE)
+		err = calltree__new_root(&r->flame, &h->flame_root);
+	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, fr->nr + 1, period);
+}
+
+int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
+{
+	struct report *r = ctx;
+	const struct sample_frames *fr;
+	struct sample_frames lim;
+	const struct resolved *res;
+	struct hist_key k, *self = NULL;
+	const char *comm;
+	struct hist *h;
+	int err = 0;
+
+	if (r->progress && !(++r->done & 0xffff) && report__elapsed(&r->t0) > 1.0)
+		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
+	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
+	/* --time selects the samples the report is of, as perf's; the other filters hide */
+	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
+	    !browser_zoom__keeps_task(&r->zoom, smp->pid, smp->tid))
+		return 0;
+	if (r->event && strcmp(smp->event_name, r->event))
+		return 0;
+	comm = r->need_comm ? samples__comm(it) : NULL;
+	res = samples__self(it);
+	if (!filters__comm(&r->f, comm) || !filters__dso(&r->f, res->dso, res->anon_name) ||
+	    !browser_zoom__keeps_dso(&r->zoom, res)) {
+		/* as perf's --percentage absolute: shares stay those of all samples */
+		if (!r->relative)
+			hist__count(h, smp->period);
+		return 0;
+	}
+	if (r->relative && !filters__sym(&r->f, res->sym))
+		return 0;
+	if (r->need_parent || r->exclude_other) {
+		err = samples__frames(it, &fr);
+		if (err)
+			return err;
+		r->parent = find_parent(r, fr);
+		if (r->exclude_other && !r->parent) {
+			/* -x: a sample without a parent is left out, its share kept (absolute) */
+			if (!r->relative)
+				hist__count(h, smp->period);
+			return 0;
+		}
+	}
+	if (r->branch_mode) {
+		fill_key(r, smp, comm, res, &k);
+		return branch_view__add(it, smp, &k, h);
+	}
+	if (filters__sym(&r->f, res->sym)) {
+		self = &k;
+		fill_key(r, smp, comm, res, self);
+		err = hist__add(h, self, smp->period);
+		if (!err && !res->sym)
+			err = hist__add_unresolved(h, res->dso, self->anon, res->why, smp->period);
+		else if (!err && res->jit && res->dso)
+			err = hist__add_image(h, res->dso, smp->period);
+	} else {
+		/* -S as perf's --symbols: percentages stay the whole profile's */
+		hist__count(h, smp->period);
+	}
+	if (err || !(r->children || (self && (r->graph.mode != GRAPH_NONE || r->want_flame))))
+		return err;
+	err = samples__frames(it, &fr);
+	if (!err && r->max_stack && (fr->nr > r->max_stack || fr->nr_chain > r->max_stack)) {
+		/* --max-stack: the innermost frames only */
+		lim = *fr;
+		lim.nr = lim.nr > r->max_stack ? r->max_stack : lim.nr;
+		lim.nr_chain = lim.nr_chain > r->max_stack ? r->max_stack : lim.nr_chain;
+		fr = &lim;
+	}
+	if (!err && r->children)
+		err = add_children(r, h, smp, comm, self, fr);
+	if (!err && self && r->graph.mode != GRAPH_NONE)
+		err = add_graph(r, h, smp, comm, self, fr);
+	if (!err && self && r->want_flame)
+		err = add_flame(r, h, comm, fr, smp->period);
+	return err;
+}
+
+void report__forget_frames(struct report *r)
+{
+	if (r->memo)
+		memset(r->memo, 0, CHAIN_MEMO_SIZE * sizeof(*r->memo));
+}
+
+void report__count_release(struct report *r)
+{
+	free(r->memo);
+	r->memo = NULL;
+}
