@@ -76,7 +76,7 @@ qemu_stage_modules() {
 # qemu_stage_base STAGE KDIR RELEASE JMMAP_KO: everything but the mode and
 # the added files. JMMAP_KO may be empty (no module to load).
 qemu_stage_base() {
-	local stage=$1 kdir=$2 rel=$3 ko=$4 top build f
+	local stage=$1 kdir=$2 rel=$3 ko=$4 top build f so lib
 	top=$(qemu_top)
 	build=$(qemu_build_dir)
 	rm -rf "$stage"
@@ -93,6 +93,13 @@ qemu_stage_base() {
 	fi
 	if [ -x "$build/jrec" ]; then
 		qemu_stage_file "$stage" "$build/jrec" /usr/bin/jrec || return 1
+		# capstone, which jrec annotate loads when it first disassembles: ldd
+		# does not list it; its soname is in the binary
+		so=$(grep -aoE 'libcapstone\.so\.[0-9]+' "$build/jrec" | head -n 1)
+		lib=${so:+$(ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }')}
+		if [ -n "$lib" ]; then
+			qemu_stage_file "$stage" "$lib" "$lib" || return 1
+		fi
 	fi
 	if [ -d "$build/tests/guest" ] && [ "${JMMAP_QEMU_GUEST_TESTS:-1}" = 1 ]; then
 		for f in "$build/tests/guest"/*; do
