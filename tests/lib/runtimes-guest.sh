@@ -28,7 +28,8 @@
 #   rtg_row_figures DIR NAME MODE
 #                              rt_figures of that report
 #   rtg_line DIR NAME          the row's line of the table
-#   rtg_not_below A B          every figure of A at least B's less one point
+#   rtg_not_below A B [N1 N2]  every figure of A at least B's less one point, or less three
+#                              standard errors of the difference for N1 and N2 samples
 #
 # Needs tests/lib/runtimes.sh (rt_figures) and qemu/lib/python-chroot.sh.
 
@@ -179,12 +180,31 @@ rtg_line() {
 		"$(rtg_row_figures "$1" "$2" jmmap)" "$(rtg_row_figures "$1" "$2" no-jmmap)"
 }
 
+# rtg_samples REPORT: the samples its header counts (perf's "3K" read as 3000)
+rtg_samples() {
+	awk '/^# Samples: / { v = $3; m = 1; if (v ~ /K$/) m = 1000; if (v ~ /M$/) m = 1000000
+		sub(/[KM]$/, "", v); print v * m; exit }' "$1"
+}
+
+# rtg_not_below WITH WITHOUT N1 N2: each figure of WITH at least WITHOUT's
+# less what chance allows. The two recordings take their samples of the one
+# run at their own instants, two draws of the same shares: a share differs
+# between them by chance, with a standard error of
+# sqrt(p (1 - p) (1/N1 + 1/N2)) for N1 and N2 samples. Allowed: 1 point, or
+# three such errors where that is more.
 rtg_not_below() {
-	awk -v a="$1" -v b="$2" 'BEGIN {
+	awk -v a="$1" -v b="$2" -v n1="${3:-0}" -v n2="${4:-0}" 'BEGIN {
 		n = split(a, x, " "); split(b, y, " ")
 		for (i = 1; i <= n; i++) {
 			split(x[i], p, "="); split(y[i], q, "=")
-			if (p[1] != q[1] || p[2] < q[2] - 1) exit 1
+			s = (p[2] + q[2]) / 200
+			if (s > 1) s = 1
+			tol = 1
+			if (n1 > 0 && n2 > 0) {
+				e = 300 * sqrt(s * (1 - s) * (1 / n1 + 1 / n2))
+				if (e > tol) tol = e
+			}
+			if (p[1] != q[1] || p[2] < q[2] - tol) exit 1
 		}
 	}'
 }
