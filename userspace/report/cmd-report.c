@@ -31,7 +31,7 @@ static void set_needs(struct report *r, const struct hist *h)
 	r->need_srcfile = h->has[SK_SRCFILE];
 	r->need_parent = h->has[SK_PARENT];
 	r->need_state = h->has[SK_STATE];
-	r->need_comm = h->has[SK_COMM] || r->f.nr_comms || r->want_flame;
+	r->need_comm = h->has[SK_COMM] || h->has[SK_PID] || r->f.nr_comms || r->want_flame;
 }
 
 /*

@@ -94,10 +94,15 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fputs(", \"comm\": ", out);
 			json__str(out, e->k.comm);
 		}
+		/* the pid key is the thread, as perf's: its process, thread and command */
 		if (h->has[SK_PID])
 			fprintf(out, ", \"pid\": %u", e->k.pid);
-		if (h->has[SK_TID])
+		if (h->has[SK_TID] || h->has[SK_PID])
 			fprintf(out, ", \"tid\": %u", e->k.tid);
+		if (h->has[SK_PID] && !h->has[SK_COMM]) {
+			fputs(", \"comm\": ", out);
+			json__str(out, e->k.comm ? e->k.comm : "");
+		}
 		if (h->has[SK_CPU])
 			fprintf(out, ", \"cpu\": %d", (int)e->k.cpu);
 		if (h->has[SK_PARENT]) {

@@ -102,8 +102,8 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 
 	if (h->has[SK_COMM])
 		x = mix(x, (uintptr_t)k->comm);
-	if (h->has[SK_PID])
-		x = mix(x, k->pid);
+	if (h->has[SK_PID]) /* perf's pid key: the thread */
+		x = mix(mix(x, k->pid), k->tid);
 	if (h->has[SK_TID])
 		x = mix(x, k->tid);
 	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
@@ -134,7 +134,7 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 		return false;
 	if (h->has[SK_COMM] && a->comm != b->comm)
 		return false;
-	if (h->has[SK_PID] && a->pid != b->pid)
+	if (h->has[SK_PID] && (a->pid != b->pid || a->tid != b->tid))
 		return false;
 	if (h->has[SK_TID] && a->tid != b->tid)
 		return false;

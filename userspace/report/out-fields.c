@@ -146,12 +146,9 @@ static int rank_cmp(const void *a, const void *b, void *arg)
 			continue;
 		}
 		if (col == SK_PID || col == SK_TID || col == SK_CPU) {
-			int64_t p = col == SK_PID   ? (int64_t)x->k.pid
-				    : col == SK_TID ? (int64_t)x->k.tid
-						    : (int64_t)x->k.cpu;
-			int64_t q = col == SK_PID   ? (int64_t)y->k.pid
-				    : col == SK_TID ? (int64_t)y->k.tid
-						    : (int64_t)y->k.cpu;
+			/* pid as perf's: the thread */
+			int64_t p = col == SK_PID || col == SK_TID ? (int64_t)x->k.tid : (int64_t)x->k.cpu;
+			int64_t q = col == SK_PID || col == SK_TID ? (int64_t)y->k.tid : (int64_t)y->k.cpu;
 
 			if (p != q)
 				return p < q ? -1 : 1;

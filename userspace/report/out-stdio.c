@@ -50,7 +50,8 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 	case SK_COMM:
 		return e->k.comm;
 	case SK_PID:
-		snprintf(buf, len, "%u", e->k.pid);
+		/* perf's: the thread, its id and its command */
+		snprintf(buf, len, "%7u:%s", e->k.tid, e->k.comm ? e->k.comm : "");
 		return buf;
 	case SK_TID:
 		snprintf(buf, len, "%u", e->k.tid);
@@ -94,7 +95,7 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 	}
 }
 
-const char *const hist__headers[SK_MAX] = { "Command",	    "Pid",	    "Tid",
+const char *const hist__headers[SK_MAX] = { "Command",	    "    Pid:Command", "Tid",
 					      "Shared Object", "Symbol",	    "Source:Line",
 					      "Build-ID",      "State",	    "CPU",
 					      "Source File",   "Parent symbol",

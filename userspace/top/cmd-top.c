@@ -323,7 +323,7 @@ static int count_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (!browser_zoom__keeps_task(&t->built.zoom, smp->pid, smp->tid) ||
 	    !browser_zoom__keeps_dso(&t->built.zoom, res))
 		return 0;
-	hist_key__set(&k, t->h.has[SK_COMM] ? samples__comm(it) : NULL, smp->pid, smp->tid, res);
+	hist_key__set(&k, t->h.has[SK_COMM] || t->h.has[SK_PID] ? samples__comm(it) : NULL, smp->pid, smp->tid, res);
 	if (t->h.has[SK_SRCLINE])
 		k.srcline = samples__srcline(it, res);
 	if (t->h.has[SK_STATE])
