@@ -527,14 +527,21 @@ uint64_t pr_payload_size(const struct perf_reader *r, const uint8_t *rec, uint32
 }
 
 /* Decode and pass on one whole record at @rec, of ev->type/misc/size. */
-static int one_record(struct perf_reader *r, struct pr_event *ev, const uint8_t *rec,
-		      uint64_t off, pr_event_fn fn, void *ctx)
+/* The record at @rec (file offset @off), of ev->type/misc/size, decoded into @ev: 0 or not. */
+static int decode_at(const struct perf_reader *r, struct pr_event *ev, const uint8_t *rec,
+		     uint64_t off)
 {
 	ev->offset = off;
 	ev->raw = rec;
 	ev->attr = NULL;
 	memset(&ev->id, 0, sizeof(ev->id));
-	if (decode(r, ev, rec)) {
+	return decode(r, ev, rec);
+}
+
+static int one_record(struct perf_reader *r, struct pr_event *ev, const uint8_t *rec,
+		      uint64_t off, pr_event_fn fn, void *ctx)
+{
+	if (decode_at(r, ev, rec, off)) {
 		r->nr_bad++;
 		return 0;
 	}
@@ -547,13 +554,9 @@ int perf_reader__decode(const struct perf_reader *r, const void *rec, uint64_t o
 	ev->type = pr_u32(r, rec);
 	ev->misc = pr_u16(r, (const uint8_t *)rec + 4);
 	ev->size = pr_u16(r, (const uint8_t *)rec + 6);
-	ev->offset = off;
-	ev->raw = rec;
-	ev->attr = NULL;
-	memset(&ev->id, 0, sizeof(ev->id));
 	if (ev->size < 8)
 		return -EBADMSG;
-	return decode(r, ev, rec) ? -EBADMSG : 0;
+	return decode_at(r, ev, rec, off) ? -EBADMSG : 0;
 }
 
 static bool skipped(const struct perf_reader *r, const struct pr_event *ev)
