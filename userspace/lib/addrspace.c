@@ -541,6 +541,26 @@ const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, u
 	return NULL;
 }
 
+const struct as_map *addrspace__find_replaced(const struct addrspace *as, uint32_t pid,
+					      uint64_t addr, uint64_t time)
+{
+	const struct as_proc *p = pidmap__get(&as->procs, pid);
+	uint64_t exec = 0;
+	size_t i;
+
+	if (!p || addrspace__find(as, pid, addr, time))
+		return NULL;
+	for (i = 0; i < p->nr_execs && p->execs[i] <= time; i++)
+		exec = p->execs[i];
+	if (!exec)
+		return NULL;
+	/* a process forked under this pid after that exec is another one */
+	for (i = 0; i < p->nr_forks && p->forks[i].time <= time; i++)
+		if (p->forks[i].time >= exec)
+			return NULL;
+	return addrspace__find(as, pid, addr, exec - 1);
+}
+
 /* @m carries on what @prev held there: same file and rights, and @m a part of it or its growth. */
 static bool continues(const struct as_map *prev, const struct as_map *m)
 {

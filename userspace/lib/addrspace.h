@@ -93,6 +93,15 @@ int addrspace__finish(struct addrspace *as);
 const struct as_map *addrspace__find(const struct addrspace *as, uint32_t pid, uint64_t addr,
 				     uint64_t time);
 /*
+ * The mapping that covered @addr of @pid just before the process's latest
+ * exec at or before @time, when nothing covers it now: inside execve, until
+ * the new image's first instruction, the user registers still point into the
+ * image being replaced. NULL without such an exec (or when the process at
+ * @time was forked after it).
+ */
+const struct as_map *addrspace__find_replaced(const struct addrspace *as, uint32_t pid,
+					      uint64_t addr, uint64_t time);
+/*
  * Since when what covers @addr of @pid at @time has been there unchanged:
  * the start of that mapping, or of the one it continues (the part of an
  * older mapping that a change beside it left, or an anonymous mapping that a

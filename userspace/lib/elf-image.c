@@ -41,6 +41,7 @@ struct elf_image {
 	struct elf_inline *inl; /* stored inline scopes, when there is no DWARF */
 	size_t nr_inl;
 	const char **inl_names;
+	char *plt_names; /* the PLT entries' names, when taken from the binary of a debug file */
 };
 
 /* Whether section @shndx holds code: where an untyped symbol is a label of hand-written code. */
@@ -123,27 +124,33 @@ static Elf_Scn *find_type(Elf *elf, Elf64_Word type, GElf_Shdr *out)
 	return NULL;
 }
 
-/* "name@plt" entries from .rela.plt, at .plt.sec (IBT) or .plt + one header entry. */
-static int add_plt(struct elf_image *img)
+/*
+ * The "name@plt" entries of @elf's .rela.plt, at .plt.sec (IBT) or .plt +
+ * one header entry, into @img's table. With @copy the names are copied into
+ * a buffer the image owns (@elf is another file's, closed after); else they
+ * point into @elf, the image's own.
+ */
+static int add_plt(struct elf_image *img, Elf *elf, bool copy)
 {
 	GElf_Shdr rsh, psh, dsh;
-	Elf_Scn *rscn = find_scn(img->elf, ".rela.plt", &rsh), *pscn, *dscn;
+	Elf_Scn *rscn = find_scn(elf, ".rela.plt", &rsh), *pscn, *dscn;
 	Elf_Data *rdata, *ddata;
 	uint64_t base, entsz = 16;
-	size_t i, n;
+	size_t i, n, pass, room = 0, used = 0;
+	char *names = NULL;
 
-	if (!rscn || rsh.sh_entsize == 0)
+	if (!rscn || rsh.sh_entsize == 0 || rsh.sh_type == SHT_NOBITS)
 		return 0;
-	pscn = find_scn(img->elf, ".plt.sec", &psh);
+	pscn = find_scn(elf, ".plt.sec", &psh);
 	if (pscn) {
 		base = psh.sh_addr;
 	} else {
-		pscn = find_scn(img->elf, ".plt", &psh);
+		pscn = find_scn(elf, ".plt", &psh);
 		if (!pscn)
 			return 0;
 		base = psh.sh_addr + entsz;
 	}
-	dscn = elf_getscn(img->elf, rsh.sh_link);
+	dscn = elf_getscn(elf, rsh.sh_link);
 	if (!dscn || !gelf_getshdr(dscn, &dsh))
 		return 0;
 	rdata = elf_getdata(rscn, NULL);
@@ -151,25 +158,46 @@ static int add_plt(struct elf_image *img)
 	if (!rdata || !ddata)
 		return 0;
 	n = rsh.sh_size / rsh.sh_entsize;
-	for (i = 0; i < n; i++) {
-		GElf_Rela rela;
-		GElf_Sym sym;
-		const char *name;
-		int err;
+	/* with @copy, a first pass sizes the names' buffer */
+	for (pass = copy ? 0 : 1; pass < 2; pass++) {
+		if (pass == 1 && copy) {
+			names = malloc(room ? room : 1);
+			if (!names)
+				return -ENOMEM;
+			img->plt_names = names;
+		}
+		for (i = 0; i < n; i++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+			const char *name;
+			int err;
 
-		if (!gelf_getrela(rdata, (int)i, &rela) ||
-		    !gelf_getsym(ddata, (int)GELF_R_SYM(rela.r_info), &sym))
-			break;
-		name = elf_strptr(img->elf, dsh.sh_link, sym.st_name);
-		/* an entry of no symbol (an IRELATIVE one): "@plt", as perf 6.1 names it */
-		if (!name)
-			name = "";
-		if (base + (i + 1) * entsz > psh.sh_addr + psh.sh_size)
-			break;
-		err = symtab__add(&img->syms, base + i * entsz, entsz, name, STB_GLOBAL);
-		if (err)
-			return err;
-		img->syms.syms[img->syms.nr - 1].is_plt = 1;
+			if (!gelf_getrela(rdata, (int)i, &rela) ||
+			    !gelf_getsym(ddata, (int)GELF_R_SYM(rela.r_info), &sym))
+				break;
+			if (base + (i + 1) * entsz > psh.sh_addr + psh.sh_size)
+				break;
+			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+			/* an entry of no symbol (an IRELATIVE one): "@plt", as perf 6.1 names it */
+			if (!name)
+				name = "";
+			if (pass == 0) {
+				room += strlen(name) + 1;
+				continue;
+			}
+			if (copy) {
+				size_t len = strlen(name) + 1;
+
+				if (used + len > room)
+					break;
+				name = memcpy(names + used, name, len);
+				used += len;
+			}
+			err = symtab__add(&img->syms, base + i * entsz, entsz, name, STB_GLOBAL);
+			if (err)
+				return err;
+			img->syms.syms[img->syms.nr - 1].is_plt = 1;
+		}
 	}
 	return 0;
 }
@@ -227,7 +255,7 @@ static int load_symbols(struct elf_image *img)
 			}
 		}
 	}
-	err = add_plt(img);
+	err = add_plt(img, img->elf, false);
 	if (err)
 		return err;
 	symtab__finish(&img->syms, 1 << 20);
@@ -268,6 +296,25 @@ static void load_layout(struct elf_image *img)
 	}
 }
 
+/*
+ * A separate debug file's .rela.plt holds no data: the PLT entries from the
+ * binary @elf, as perf takes them from the runtime file, unless the image
+ * has them already.
+ */
+static void take_plt(struct elf_image *img, Elf *elf)
+{
+	size_t i, nr = img->syms.nr;
+
+	for (i = 0; i < nr; i++)
+		if (img->syms.syms[i].is_plt)
+			return;
+	if (img->plt_names)
+		return;
+	add_plt(img, elf, true);
+	if (img->syms.nr != nr)
+		symtab__finish(&img->syms, 1 << 20);
+}
+
 int elf_image__take_layout(struct elf_image *img, const char *path)
 {
 	struct load_seg loads[MAX_LOADS];
@@ -290,6 +337,7 @@ int elf_image__take_layout(struct elf_image *img, const char *path)
 		if (nr) {
 			memcpy(img->loads, loads, nr * sizeof(loads[0]));
 			img->nr_loads = nr;
+			take_plt(img, elf); /* without them (no memory) samples there are unnamed */
 			err = 0;
 		}
 	}
@@ -438,6 +486,7 @@ void elf_image__close(struct elf_image *img)
 	free(img->lines);
 	free(img->inl);
 	free(img->inl_names);
+	free(img->plt_names);
 	if (img->mini)
 		elf_end(img->mini);
 	free(img->mini_buf);

@@ -38,7 +38,8 @@ void elf_image__set_full_symtab(struct elf_image *img, bool full);
 /*
  * Replace the image's PT_LOAD layout by that of the file at @path, which
  * must carry the same build-id: a separate debuginfo file keeps the
- * addresses of the segments but not where their bytes were in the file.
+ * addresses of the segments but not where their bytes were in the file,
+ * nor its PLT: the binary's PLT entries are added when the image has none.
  * 0 or -errno (the layout unchanged).
  */
 int elf_image__take_layout(struct elf_image *img, const char *path);

@@ -72,6 +72,7 @@ int kernel_syms__parse_owned(struct kernel_syms *k, char *text, size_t len, size
 	k->text = text;
 	k->text_map_len = map_len;
 	k->text[len] = 0;
+	k->tab.last_alias = 1;
 	/* at most a symbol a line: room for them all at once, not grown twelve times */
 	err = symtab__reserve(&k->tab, count_lines(text, len) + 1);
 	if (err)

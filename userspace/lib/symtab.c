@@ -26,6 +26,7 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 		s->end = UINT64_MAX;
 	s->name = name;
 	s->bind = bind;
+	s->seq = (uint32_t)(t->nr - 1);
 	return 0;
 }
 
@@ -70,12 +71,9 @@ static int sym_cmp(const void *a, const void *b)
 
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
 	return 0;
-}
-
-static int bind_rank(uint8_t bind)
-{
-	return bind == STB_GLOBAL ? 2 : bind == STB_WEAK ? 1 : 0;
 }
 
 static size_t underscores(const char *s)
@@ -87,15 +85,23 @@ static size_t underscores(const char *s)
 	return n;
 }
 
-/* Is @b a better name for the address than @a? */
+/*
+ * Is @b a better name for the address than @a? perf's order, so that both
+ * tools name a sample alike: a sized symbol, then a non-weak one, then a
+ * global one, then fewer leading underscores, then the longer name; on a tie
+ * the first in the table stays. (A weak alias loses even to a local one:
+ * libc's resolver of wmemchr, run by ld.so, is __wmemchr_ifunc, not wmemchr.)
+ */
 static int better(const struct sym *a, const struct sym *b)
 {
 	size_t ua, ub;
 
 	if ((a->end > a->start) != (b->end > b->start))
 		return b->end > b->start;
-	if (bind_rank(a->bind) != bind_rank(b->bind))
-		return bind_rank(b->bind) > bind_rank(a->bind);
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL;
 	ua = underscores(a->name);
 	ub = underscores(b->name);
 	if (ua != ub)
@@ -137,7 +143,7 @@ void symtab__finish(struct symtab *t, uint64_t max_gap)
 		qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
 	for (i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
-			if (better(&t->syms[out - 1], &t->syms[i]))
+			if (t->last_alias || better(&t->syms[out - 1], &t->syms[i]))
 				t->syms[out - 1] = t->syms[i];
 			continue;
 		}

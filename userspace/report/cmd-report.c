@@ -320,6 +320,29 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 }
 
 /*
+ * perf's pid key names a thread by its command at the end, as it prints its
+ * thread's last comm (a process that exec'd is one entry, named for the
+ * last program it ran); the comm key stays the command at each sample.
+ */
+static void thread_comms(struct report *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nr_hs; i++) {
+		struct hist *h = &r->hs[i];
+
+		if (!h->has[SK_PID] || h->has[SK_COMM])
+			continue;
+		for (j = 0; j < h->nr; j++) {
+			const char *c = session__comm(&r->s, h->e[j].k.tid, h->e[j].k.pid, UINT64_MAX);
+
+			if (c)
+				h->e[j].k.comm = c;
+		}
+	}
+}
+
+/*
  * The browser's histogram for @q: the samples counted again when its sort
  * or zoom differ from what they were counted for; the first event with
  * samples.
@@ -358,6 +381,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 		err = samples__for_each(&r->it, report__on_sample, NULL, r);
 		if (err)
 			return err;
+		thread_comms(r);
 		for (i = 0; i < r->nr_hs; i++)
 			hist__sort(&r->hs[i]);
 	}
@@ -525,6 +549,8 @@ int cmd_report(int argc, char **argv)
 			fputs("\r\033[K", stderr);
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+		else
+			thread_comms(&r);
 	}
 	if (!ret)
 		ret = write_report(&r, &a, &meta, fmt);

@@ -392,7 +392,8 @@ const char *hist__sym_name(const struct hist_key *k, int style, char *buf, size_
 	char *dm;
 
 	if (!k->sym) {
-		snprintf(buf, len, "0x%016llx", (unsigned long long)k->addr);
+		/* perf's "%#.16llx": address 0 (a chain's end marker) has no "0x" */
+		snprintf(buf, len, "%#.16llx", (unsigned long long)k->addr);
 		return buf;
 	}
 	dm = style == SYM_RAW ? NULL : jrec_demangle(k->sym, style == SYM_PARAMS);

@@ -134,6 +134,8 @@ static struct res_cache_ent *res_slot(struct session *s, uint32_t pid, uint64_t 
 
 static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			 struct resolved *out, const struct as_map **mapp);
+static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t ip,
+			    struct resolved *out);
 
 /*
  * The sample times [*from, return) a result found in mapping @m at @time
@@ -205,6 +207,24 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	}
 }
 
+void session__resolve_regs(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
+			   uint16_t misc, struct resolved *out)
+{
+	const struct as_map *m;
+
+	session__resolve(s, pid, ip, time, misc, out);
+	if (out->dso || out->jit || (misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER)
+		return;
+	m = addrspace__find_replaced(&s->as, pid, ip, time);
+	if (!m || !m->dso)
+		return;
+	memset(out, 0, sizeof(*out));
+	out->level = RES_USER;
+	out->addr = ip;
+	out->map_addr = ip;
+	resolve_in_file(s, m, ip, out);
+}
+
 /*
  * The JIT symbol at @ip for @pid at @time. A forked child runs the code its
  * parent had at fork time (not what the parent loads later) until it
@@ -237,6 +257,41 @@ static const struct jit_sym *find_jit(struct session *s, uint32_t pid, uint64_t 
 	return NULL;
 }
 
+/*
+ * @ip in @m, a file's mapping: true when that settles it (an ELF image's
+ * symbol, or why there is none); false for a file without an ELF image,
+ * whose code JIT records may name.
+ */
+static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t ip,
+			    struct resolved *out)
+{
+	struct dso *d = m->dso;
+	const struct sym *sym;
+
+	out->dso = d;
+	out->map_addr = ip - m->start + m->pgoff;
+	dso__load(&s->dsos, d);
+	if (!d->img) {
+		/* a runtime's own image format (or one whose copy is gone) */
+		out->addr = ip - m->start + m->pgoff;
+		out->why = d->status;
+		return false;
+	}
+	out->vaddr = elf_image__offset_to_vaddr(d->img, ip - m->start + m->pgoff);
+	out->addr = out->vaddr;
+	sym = cached_find(s, d, elf_image__symtab(d->img), out->vaddr);
+	if (sym) {
+		out->sym = sym->name;
+		out->sym_start = sym->start;
+		out->plt = sym->is_plt;
+		return true;
+	}
+	out->why = d->status != DSO_OK ? d->status
+		   : elf_image__has_full_symtab(d->img) ? DSO_NO_SYMBOL
+							: DSO_STRIPPED;
+	return true;
+}
+
 static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			 struct resolved *out, const struct as_map **mapp)
 {
@@ -245,36 +300,8 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 
 	m = addrspace__find(&s->as, pid, ip, time);
 	*mapp = m;
-	if (m && m->dso) {
-		struct dso *d = m->dso;
-
-		out->dso = d;
-		out->map_addr = ip - m->start + m->pgoff;
-		dso__load(&s->dsos, d);
-		if (d->img) {
-			const struct sym *sym;
-
-			out->vaddr = elf_image__offset_to_vaddr(d->img, ip - m->start + m->pgoff);
-			out->addr = out->vaddr;
-			sym = cached_find(s, d, elf_image__symtab(d->img), out->vaddr);
-			if (sym) {
-				out->sym = sym->name;
-				out->sym_start = sym->start;
-				out->plt = sym->is_plt;
-				return;
-			}
-			out->why = d->status != DSO_OK ? d->status
-				   : elf_image__has_full_symtab(d->img) ? DSO_NO_SYMBOL
-									: DSO_STRIPPED;
-			return;
-		}
-		out->addr = ip - m->start + m->pgoff;
-		out->why = d->status;
-		/*
-		 * No ELF symbols for it: a runtime's own image format (or one
-		 * whose copy is gone) has its code named by JIT records.
-		 */
-	}
+	if (m && m->dso && resolve_in_file(s, m, ip, out))
+		return;
 	j = find_jit(s, pid, ip, time);
 	if (j) {
 		char name[64];

@@ -43,6 +43,14 @@ struct resolved {
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
 		      struct resolved *out);
 /*
+ * session__resolve() for the address the user registers held (a sample's
+ * ip, the first user frame of its chain): one that no mapping covers is
+ * looked up in the image the process's last exec replaced, as inside execve
+ * the registers still point into it (perf keeps the old mappings alike).
+ */
+void session__resolve_regs(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
+			   uint16_t misc, struct resolved *out);
+/*
  * The functions inlined at frame @res of a call chain, innermost first, from
  * its file's DWARF: their names into @names, at most @max; how many. @ret:
  * the frame's address is a return address, which is looked up one byte

@@ -140,8 +140,8 @@ const char *samples__comm(struct samples *it)
 const struct resolved *samples__self(struct samples *it)
 {
 	if (!it->have_self) {
-		session__resolve(it->s, it->cur.pid, it->cur.ev->sample.ip, it->cur.time,
-				 it->cur.ev->misc, &it->self);
+		session__resolve_regs(it->s, it->cur.pid, it->cur.ev->sample.ip, it->cur.time,
+				      it->cur.ev->misc, &it->self);
 		it->have_self = true;
 	}
 	return &it->self;
@@ -262,7 +262,10 @@ int samples__frames(struct samples *it, const struct sample_frames **out)
 		first = false;
 		if (!mode)
 			continue;
-		session__resolve(it->s, it->cur.pid, ip, it->cur.time, mode, &res);
+		if (context_first)
+			session__resolve_regs(it->s, it->cur.pid, ip, it->cur.time, mode, &res);
+		else
+			session__resolve(it->s, it->cur.pid, ip, it->cur.time, mode, &res);
 		if (it->inlines && mode == PERF_RECORD_MISC_USER)
 			err = push_inlined(it, ip, &res, !context_first);
 		context_first = false;

@@ -77,6 +77,10 @@ int main(void)
 		map(&as, 8, 10 + i, 0x100000 + 0x1000 * (uint64_t)i, 0x101000 + 0x1000 * (uint64_t)i,
 		    i % 2 ? B : A, false, false);
 	map(&as, 8, 5000, 0x100000 + 0x1000 * 1000, 0x100000 + 0x1000 * 2000, C, false, false);
+	/* pid 9: A, an exec at 20, then the pid reused by a fork of 1 at 30 */
+	map(&as, 9, 10, 0x1000, 0x2000, A, false, false);
+	addrspace__add_exec(&as, 9, 20, false);
+	addrspace__add_fork(&as, 9, 1, 30);
 	/* pid 5, jmmap: exec-cause mappings come before its EXEC record */
 	map(&as, 5, 10, 0x1000, 0x2000, A, true, false);
 	map(&as, 5, 20, 0x5000, 0x6000, B, true, true);
@@ -115,6 +119,20 @@ int main(void)
 	check(at(&as, 5, 0x1800, 15) == A && at(&as, 5, 0x1800, 25) == NULL &&
 		      at(&as, 5, 0x5800, 25) == B,
 	      "jmmap exec: the image switches at the first exec-cause mapping");
+	/* inside execve the registers still point into the image replaced */
+	{
+		const struct as_map *r4 = addrspace__find_replaced(&as, 1, 0x4800, 45),
+				    *r2 = addrspace__find_replaced(&as, 1, 0x2800, 45);
+
+		check(r4 && r4->dso == A && r2 && r2->dso == B,
+		      "after an exec, an address nothing covers is found in the image it replaced");
+	}
+	check(!addrspace__find_replaced(&as, 1, 0x1800, 45),
+	      "not where the new image maps something");
+	check(!addrspace__find_replaced(&as, 1, 0x4800, 35), "not before any exec");
+	check(addrspace__find_replaced(&as, 9, 0x1800, 25) &&
+		      !addrspace__find_replaced(&as, 9, 0x1800, 35),
+	      "not for a process forked under the pid after the exec");
 	addrspace__release(&as);
 	return tap_done();
 }

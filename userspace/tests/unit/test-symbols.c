@@ -187,6 +187,46 @@ static void label_inside_function(void)
 	symtab__release(&t);
 }
 
+/*
+ * Among symbols at one address the name perf picks (libc's debug symbols put
+ * eight names on wmemchr's resolver): sized, then not weak, then global, then
+ * fewer leading underscores, then the longer name, else the first.
+ */
+static void alias_choice(void)
+{
+	static const struct {
+		const char *name;
+		uint64_t size;
+		uint8_t bind;
+	} at[][4] = {
+		{ { "__wmemchr_ifunc", 125, STB_LOCAL }, { "__GI_wmemchr", 125, STB_LOCAL },
+		  { "wmemchr", 125, STB_WEAK }, { "__wmemchr", 125, STB_LOCAL } },
+		{ { "label", 0, STB_GLOBAL }, { "__sized", 8, STB_LOCAL }, { 0 }, { 0 } },
+		{ { "__g", 8, STB_GLOBAL }, { "loc", 8, STB_LOCAL }, { "w", 8, STB_WEAK }, { 0 } },
+		{ { "abc", 8, STB_LOCAL }, { "xyz", 8, STB_LOCAL }, { "__long_name", 8, STB_LOCAL }, { 0 } },
+	};
+	static const char *const want[] = { "__wmemchr_ifunc", "__sized", "__g", "abc" };
+	struct symtab t = { 0 };
+	size_t i, j;
+	int err = 0;
+
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++)
+		for (j = 0; j < 4 && at[i][j].name; j++)
+			err |= symtab__add(&t, 0x1000 * (i + 1), at[i][j].size, at[i][j].name,
+					   at[i][j].bind);
+	check(!err, "aliases added");
+	symtab__finish(&t, 1 << 20);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct sym *s = symtab__find(&t, 0x1000 * (i + 1));
+		char what[128];
+
+		snprintf(what, sizeof(what), "aliases at 0x%zx: %s is chosen (%s)", 0x1000 * (i + 1),
+			 want[i], s ? s->name : "none");
+		check(s && !strcmp(s->name, want[i]), what);
+	}
+	symtab__release(&t);
+}
+
 static void own_elf(const char *self)
 {
 	struct elf_image *img;
@@ -278,6 +318,7 @@ int main(void)
 	kernel_file();
 	big_table();
 	label_inside_function();
+	alias_choice();
 	own_elf("/proc/self/exe");
 	demangling();
 	return tap_done();
