@@ -380,6 +380,16 @@ void dso__load(struct dso_set *s, struct dso *d)
 			return;
 		}
 		drop_image(d);
+		/* perf's build-id cache keeps the debug file perf record found as "debug" */
+		if (getenv("HOME")) {
+			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/debug",
+				 getenv("HOME"), hex, hex + 2);
+			if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK) {
+				use_binary_layout(s, d);
+				return;
+			}
+			drop_image(d);
+		}
 		if (try_debuginfod(s, d) && d->status == DSO_OK) {
 			use_binary_layout(s, d);
 			return;
