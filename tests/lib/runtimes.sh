@@ -78,12 +78,15 @@ rt_rows() {
 # these runtimes leave in /tmp, removed by its pid (the programs print it
 # first). Sets rt_perf_in to the file perf reports.
 rt_record() {
-	local name=$1 inject=$2 cg=$3 pid
+	local name=$1 inject=$2 cg=$3 pid freq=4000
 	shift 4
-	"$jrec" record -q --call-graph "$cg" -o "$name.jrec" -- "$@" >"$name.jrec.out" 2>"$name.jrec.err"
+	# a DWARF sample carries 8 KiB of stack: at 1 kHz, still hundreds of
+	# samples a run, perf inject and perf report take seconds, not a minute
+	[ "$cg" = dwarf ] && freq=1000
+	"$jrec" record -q -F $freq --call-graph "$cg" -o "$name.jrec" -- "$@" >"$name.jrec.out" 2>"$name.jrec.err"
 	pid=$(head -n 1 "$name.jrec.out")
 	rm -f "/tmp/perf-$pid.map" "/tmp/jit-$pid.dump"
-	perf record -q -k 1 --call-graph "$cg" -o "$name.perf" -- "$@" >"$name.perf.out" 2>"$name.perf.err"
+	perf record -q -k 1 -F $freq --call-graph "$cg" -o "$name.perf" -- "$@" >"$name.perf.out" 2>"$name.perf.err"
 	rt_perf_pid=$(head -n 1 "$name.perf.out")
 	rt_perf_in=$name.perf
 	if [ "$inject" = inject ]; then
