@@ -331,14 +331,11 @@ static void thread_comms(struct report *r)
 	for (i = 0; i < r->nr_hs; i++) {
 		struct hist *h = &r->hs[i];
 
-		if (!h->has[SK_PID] || h->has[SK_COMM])
+		if (!h->has[SK_PID])
 			continue;
-		for (j = 0; j < h->nr; j++) {
-			const char *c = session__comm(&r->s, h->e[j].k.tid, h->e[j].k.pid, UINT64_MAX);
-
-			if (c)
-				h->e[j].k.comm = c;
-		}
+		for (j = 0; j < h->nr; j++)
+			h->e[j].thread_comm =
+				session__comm(&r->s, h->e[j].k.tid, h->e[j].k.pid, UINT64_MAX);
 	}
 }
 

@@ -77,6 +77,7 @@ struct hist_entry {
 	uint64_t stamp;    /* the sample that last added to children */
 	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
 	uint64_t tree_stamp; /* the sample that last added to the tree */
+	const char *thread_comm; /* the pid key's name: the thread's last command, or NULL */
 };
 
 /* What could not be symbolized, by file (or anonymous region) and reason. */
