@@ -254,6 +254,12 @@ static inline void pr_branch_at(const struct pr_sample *s, uint64_t i, uint64_t 
 	*cycles = s->swapped ? 0 : (uint16_t)(flags >> 4);
 }
 
+/* The @i-th branch entry's flags word (perf_branch_entry's bit fields, in the host's order). */
+static inline uint64_t pr_branch_flags_at(const struct pr_sample *s, uint64_t i)
+{
+	return bo_u64((const uint8_t *)s->branches + i * 24 + 16, s->swapped);
+}
+
 typedef int (*pr_build_id_fn)(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,
 			      const char *filename, void *ctx);
 /* Walk the standard BUILD_ID feature. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "branch-view.h"
 #include "demangle.h"
 #include "perf-file.h"
 #include "perf-reader.h"
@@ -45,15 +46,15 @@ static const struct {
 	{ "period", SF_PERIOD },
 	{ "iregs", 0 },
 	{ "uregs", 0 },
-	{ "brstack", 0 },
-	{ "brstacksym", 0 },
+	{ "brstack", SF_BRSTACK },
+	{ "brstacksym", SF_BRSTACKSYM },
 	{ "flags", 0 },
 	{ "data_src", 0 },
 	{ "weight", 0 },
 	{ "bpf-output", 0 },
 	{ "brstackinsn", 0 },
 	{ "brstackinsnlen", 0 },
-	{ "brstackoff", 0 },
+	{ "brstackoff", SF_BRSTACKOFF },
 	{ "callindent", 0 },
 	{ "insn", 0 },
 	{ "insnlen", 0 },
@@ -319,6 +320,78 @@ static void print_frame_rest(struct samples *it, uint32_t fl, const struct resol
 	}
 }
 
+/* perf's names of the branch types (perf_event.h's PERF_BR_*, then PERF_BR_NEW_*) */
+static const char *branch_type(uint64_t flags)
+{
+	static const char *const names[] = { "",	"COND",	   "UNCOND",   "IND",
+					     "CALL",	"IND_CALL", "RET",     "SYSCALL",
+					     "SYSRET",	"COND_CALL", "COND_RET", "ERET",
+					     "IRQ",	"SERROR",   "NO_TX" };
+	static const char *const new_names[] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						 "ARCH_2",     "ARCH_3",     "ARCH_4",     "ARCH_5" };
+	unsigned int type = (flags >> 20) & 0xf;
+
+	if (type == 15) /* PERF_BR_EXTEND_ABI: new_type says */
+		return new_names[(flags >> 26) & 0x7];
+	return names[type];
+}
+
+/* One end of a branch as brstacksym prints it: "sym+0xoff" or "[unknown]", "(dso)" */
+static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
+{
+	print_symname(out, res, true);
+	if (fl & SF_DSO)
+		fprintf(out, "(%s)", dso_name(res));
+}
+
+/* One end, @a, as brstack and brstackoff print it: "0xADDR" and "(dso)" */
+static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64_t a,
+			      const struct resolved *res)
+{
+	/* perf's map-relative address: the kernel's from its _text; user addresses as they are */
+	if ((fl & SF_BRSTACKOFF) && res->level == RES_KERNEL && res->dso &&
+	    !strcmp(res->dso->path, "[kernel.kallsyms]") && it->s->kernel_text &&
+	    a >= it->s->kernel_text)
+		a -= it->s->kernel_text;
+	fprintf(out, "0x%llx", (unsigned long long)a);
+	if (fl & SF_DSO)
+		fprintf(out, "(%s)", dso_name(res));
+}
+
+/* brstack, brstacksym or brstackoff (the first of them asked for): each entry, perf's layout */
+static void print_brstack(struct samples *it, const struct sample *smp, uint32_t fl, FILE *out)
+{
+	const struct pr_sample *ps = &smp->ev->sample;
+	struct resolved from, to;
+	uint64_t i, a, b, flags;
+	uint16_t cycles;
+
+	if (fl & SF_BRSTACK)
+		fl &= ~(SF_BRSTACKSYM | SF_BRSTACKOFF);
+	else if (fl & SF_BRSTACKSYM)
+		fl &= ~SF_BRSTACKOFF;
+	for (i = 0; i < ps->nr_branches; i++) {
+		pr_branch_at(ps, i, &a, &b, &cycles);
+		flags = pr_branch_flags_at(ps, i);
+		branch_view__resolve_end(it, smp, a, &from);
+		branch_view__resolve_end(it, smp, b, &to);
+		if (fl & SF_BRSTACKSYM) {
+			print_branch_sym(out, fl, &from);
+			fputc('/', out);
+			print_branch_sym(out, fl, &to);
+		} else {
+			fputc(' ', out);
+			print_branch_addr(it, out, fl, a, &from);
+			fputc('/', out);
+			print_branch_addr(it, out, fl, b, &to);
+		}
+		fprintf(out, "/%c/%c/%c/%u/%s ",
+			(flags & 1) ? 'M' : (flags & 2) ? 'P' : '-', (flags & 4) ? 'X' : '-',
+			(flags & 8) ? 'A' : '-', (unsigned int)((flags >> 4) & 0xffff),
+			branch_type(flags));
+	}
+}
+
 static int print_chain(struct script_format *f, struct samples *it, uint32_t fl, FILE *out)
 {
 	const struct sample_frames *fr;
@@ -388,6 +461,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 			print_frame_rest(it, fl, samples__self(it), out);
 		}
 	}
+	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
+		print_brstack(it, smp, fl, out);
 	fputc('\n', out);
 	return 0;
 }

@@ -35,6 +35,9 @@ enum sf_field {
 	SF_SRCLINE = 1u << 11,
 	SF_ADDR = 1u << 12,
 	SF_TRACE = 1u << 13, /* a tracepoint's fields: in perf's defaults, not printed by jrec */
+	SF_BRSTACK = 1u << 14,	  /* the branch stack: from/to addresses and flags */
+	SF_BRSTACKSYM = 1u << 15, /* the same as sym+off and dso */
+	SF_BRSTACKOFF = 1u << 16, /* the same with map-relative addresses */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
