@@ -76,6 +76,9 @@ struct pr_sample {
 	/* PERF_SAMPLE_BRANCH_STACK: nr_branches perf_branch_entry (from, to, flags) */
 	uint64_t nr_branches;
 	const void *branches; /* in file order; use pr_branch_at() */
+	/* PERF_SAMPLE_RAW: a tracepoint's record (its fields, in the recording machine's order) */
+	const void *raw;
+	uint32_t raw_size;
 	bool swapped; /* the file's byte order is not the host's: for the accessors below */
 };
 

@@ -136,7 +136,7 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 
 /*
  * RAW and BRANCH_STACK come between the call chain and the user registers:
- * RAW stepped over, the branch stack's entries pointed at. Then the user
+ * both pointed at. Then the user
  * registers and the copy of the user stack that --call-graph dwarf records.
  */
 static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
@@ -149,6 +149,8 @@ static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr
 		v = pr_u32(c->r, c->p);
 		if (!cur_skip(c, 4 + v))
 			return -EBADMSG;
+		s->raw = c->p - v;
+		s->raw_size = (uint32_t)v;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		if (!cur_u64(c, &v) || v > (uint64_t)(c->end - c->p) / 24)
@@ -199,6 +201,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->regs = s->stack = NULL;
 	s->nr_branches = 0;
 	s->branches = NULL;
+	s->raw = NULL;
+	s->raw_size = 0;
 	s->swapped = r->swapped;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
@@ -236,7 +240,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		s->callchain = c.p;
 		c.p += s->nr_callchain * 8;
 	}
-	if (!(st & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+	if (!(st & (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+		    PERF_SAMPLE_STACK_USER)))
 		return 0; /* nothing after the call chain is used */
 	return parse_user_stack(&c, a, s);
 }

@@ -19,6 +19,7 @@
 #include "perf-reader.h"
 #include "samples.h"
 #include "script-format.h"
+#include "script-trace.h"
 #include "session.h"
 
 #define SF_DEFAULT                                                                           \
@@ -204,6 +205,7 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID" }, { SF_TIME, PERF_SAMPLE_TIME, "TIME" },
 		{ SF_CPU, PERF_SAMPLE_CPU, "CPU" },	     { SF_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
 		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+		{ SF_TRACE, PERF_SAMPLE_RAW, "RAW" },
 	};
 	size_t t = output_type(a->type), i, b;
 	uint32_t fl = f->fields[t];
@@ -235,12 +237,8 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			snprintf(err, errlen, "-F srcline: the sample address (ip) is not selected");
 			return -EINVAL;
 		}
-		if ((fl & SF_TRACE) && t == SF_T_TRACE) {
-			snprintf(err, errlen, "-F trace: tracepoint fields are not printed by jrec");
-			return -EINVAL;
-		}
 	}
-	*out = fl & ~SF_TRACE;
+	*out = t == SF_T_TRACE ? fl : fl & ~SF_TRACE;
 	return 0;
 }
 
@@ -265,6 +263,11 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 		if (ret)
 			return ret;
 		f->ev_chain[i] = !f->hide_chain && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
+		if ((f->ev_fields[i] & SF_TRACE) && !f->trace) {
+			ret = script_trace__open(&f->trace, it->s->r, err, errlen);
+			if (ret)
+				return ret;
+		}
 		w = (int)strlen(samples__event_name(it, i));
 		if (w > f->name_width)
 			f->name_width = w;
@@ -424,12 +427,13 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		return 0;
 	if (fl & SF_COMM)
 		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
+	/* signed, as perf prints them: -1 for a sample of no task */
 	if ((fl & SF_PID) && (fl & SF_TID))
-		fprintf(out, "%5u/%-5u ", smp->pid, smp->tid);
+		fprintf(out, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
 	else if (fl & SF_PID)
-		fprintf(out, "%5u ", smp->pid);
+		fprintf(out, "%5d ", (int)smp->pid);
 	else if (fl & SF_TID)
-		fprintf(out, "%5u ", smp->tid);
+		fprintf(out, "%5d ", (int)smp->tid);
 	if (fl & SF_CPU)
 		fprintf(out, "[%03u] ", smp->cpu);
 	if (fl & SF_TIME) {
@@ -447,6 +451,9 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		fprintf(out, "%10llu ", (unsigned long long)smp->period);
 	if (fl & SF_EVENT)
 		fprintf(out, "%*s: ", f->name_width, smp->event_name);
+	if ((fl & SF_TRACE) && smp->ev->sample.raw)
+		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
+				    (int)smp->cpu, out);
 	if (fl & SF_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
 	if (fl & SF_IP) {
@@ -473,6 +480,8 @@ void script_format__release(struct script_format *f)
 		return;
 	free(f->ev_fields);
 	free(f->ev_chain);
+	script_trace__close(f->trace);
+	f->trace = NULL;
 	f->ev_fields = NULL;
 	f->ev_chain = NULL;
 }

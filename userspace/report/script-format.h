@@ -18,6 +18,7 @@
 
 struct samples;
 struct sample;
+struct script_trace;
 
 /* The fields jrec prints, by perf's names (script-format.c's table). */
 enum sf_field {
@@ -34,7 +35,7 @@ enum sf_field {
 	SF_PERIOD = 1u << 10,
 	SF_SRCLINE = 1u << 11,
 	SF_ADDR = 1u << 12,
-	SF_TRACE = 1u << 13, /* a tracepoint's fields: in perf's defaults, not printed by jrec */
+	SF_TRACE = 1u << 13, /* a tracepoint's fields, as its format prints them */
 	SF_BRSTACK = 1u << 14,	  /* the branch stack: from/to addresses and flags */
 	SF_BRSTACKSYM = 1u << 15, /* the same as sym+off and dso */
 	SF_BRSTACKOFF = 1u << 16, /* the same with map-relative addresses */
@@ -54,6 +55,7 @@ struct script_format {
 	/* per event of the recording, made by script_format__setup() */
 	uint32_t *ev_fields;
 	bool *ev_chain;
+	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
 	size_t nr_events;
 	int name_width;
 };
