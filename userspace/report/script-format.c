@@ -10,8 +10,10 @@
  * offset), as perf 6.1 does; the header line shows the sample's own.
  */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "branch-view.h"
 #include "demangle.h"
@@ -62,10 +64,10 @@ static const struct {
 	{ "synth", 0 },
 	{ "phys_addr", 0 },
 	{ "metric", 0 },
-	{ "misc", 0 },
+	{ "misc", SF_MISC },
 	{ "srccode", 0 },
 	{ "ipc", 0 },
-	{ "tod", 0 },
+	{ "tod", SF_TOD },
 	{ "data_page_size", 0 },
 	{ "code_page_size", 0 },
 	{ "ins_lat", 0 },
@@ -242,6 +244,25 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 	return 0;
 }
 
+/* The CLOCK_DATA feature when a tod field is asked for: 0, or -EINVAL when the file lacks it. */
+static int read_clock_data(struct script_format *f, const struct perf_reader *r)
+{
+	const uint8_t *p;
+	size_t t, len;
+	bool tod = false;
+
+	for (t = 0; t < SF_T_MAX; t++)
+		tod |= (f->fields[t] & SF_TOD) != 0;
+	if (!tod)
+		return 0;
+	/* u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns */
+	if (perf_reader__feature(r, PERF_FEAT_CLOCK_DATA, (const void **)&p, &len) || len < 24)
+		return -EINVAL;
+	f->tod_ns = perf_reader__u64(r, p + 8);
+	f->clockid_ns = perf_reader__u64(r, p + 16);
+	return 0;
+}
+
 int script_format__setup(struct script_format *f, const struct samples *it, char *err,
 			 size_t errlen)
 {
@@ -256,6 +277,12 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 		return -ENOMEM;
 	f->nr_events = n;
 	f->name_width = 0;
+	ret = read_clock_data(f, it->s->r);
+	if (ret) {
+		snprintf(err, errlen, "Can't provide 'tod' time, missing clock data. Please record with "
+				      "-k/--clockid option.");
+		return ret;
+	}
 	for (i = 0; i < n; i++) {
 		const struct pr_attr *a = samples__event(it, i);
 
@@ -416,6 +443,46 @@ static int print_chain(struct script_format *f, struct samples *it, uint32_t fl,
 	return 0;
 }
 
+/* The tod field: the sample's wall-clock time, local, as perf prints it */
+static void print_tod(const struct script_format *f, uint64_t t, FILE *out)
+{
+	uint64_t ns = f->tod_ns + t - f->clockid_ns; /* modulo 2^64: before clockid_ns too */
+	time_t sec = (time_t)(ns / 1000000000ULL);
+	char date[64];
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm) || !strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm))
+		date[0] = 0;
+	if (f->ns)
+		fprintf(out, "%s.%09llu ", date, (unsigned long long)(ns % 1000000000ULL));
+	else
+		fprintf(out, "%s.%06llu ", date, (unsigned long long)(ns % 1000000000ULL / 1000));
+}
+
+/*
+ * The misc field: the cpumode's letters as perf tests them (each mode's
+ * bits all set, so a hypervisor sample is "KUH"), padded to five.
+ */
+static void print_misc(uint16_t misc, FILE *out)
+{
+	static const struct {
+		uint16_t mode;
+		char c;
+	} modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' },	{ PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' },	{ PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	char buf[8];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].mode) == modes[i].mode)
+			buf[n++] = modes[i].c;
+	buf[n] = 0;
+	fprintf(out, "%-5s ", buf);
+}
+
 int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
 			  FILE *out)
 {
@@ -436,6 +503,10 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		fprintf(out, "%5d ", (int)smp->tid);
 	if (fl & SF_CPU)
 		fprintf(out, "[%03u] ", smp->cpu);
+	if (fl & SF_MISC)
+		print_misc(smp->ev->misc, out);
+	if (fl & SF_TOD)
+		print_tod(f, t, out);
 	if (fl & SF_TIME) {
 		char buf[48];
 

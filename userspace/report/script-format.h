@@ -39,6 +39,8 @@ enum sf_field {
 	SF_BRSTACK = 1u << 14,	  /* the branch stack: from/to addresses and flags */
 	SF_BRSTACKSYM = 1u << 15, /* the same as sym+off and dso */
 	SF_BRSTACKOFF = 1u << 16, /* the same with map-relative addresses */
+	SF_MISC = 1u << 17,	  /* the record's cpumode: K, U, H, G, g */
+	SF_TOD = 1u << 18,	  /* the wall-clock time, from the recording's CLOCK_DATA */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
@@ -56,6 +58,8 @@ struct script_format {
 	uint32_t *ev_fields;
 	bool *ev_chain;
 	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
+	/* CLOCK_DATA: the wall-clock time (ns) at the sample clock's clockid_ns, for tod */
+	uint64_t tod_ns, clockid_ns;
 	size_t nr_events;
 	int name_width;
 };
