@@ -19,6 +19,8 @@
 #       mispredicted with the sample's cycles (1, 2, 3...), the second
 #       predicted, in a transaction every third sample, aborted every fifth,
 #       and branch types of every kind.
+#   perf-data-edit.py weight IN OUT
+#       IN as if recorded with -W: each sample a weight (PERF_SAMPLE_WEIGHT).
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -128,7 +130,13 @@ def branches(src, dst, flags=False):
             prev = ip
             nsamples += 1
         data += rec
-    # the feature table with BRANCH_STACK (no content) added, sections moved after the new data
+    write_edited(d, dst, attrs, data, FEAT_BRANCH_STACK)
+
+
+def write_edited(d, dst, attrs, data, add_feat=None):
+    """d with its attrs and data section replaced, the feature sections moved
+    after the new data (add_feat: a feature added, with no content)."""
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
     feats = list(struct.unpack_from('<4Q', d, 72))
     table = data_off + data_size
     bits = [b for b in range(256) if feats[b // 64] >> (b % 64) & 1]
@@ -136,8 +144,9 @@ def branches(src, dst, flags=False):
     for i, b in enumerate(bits):
         o, n = struct.unpack_from('<QQ', d, table + 16 * i)
         secs[b] = d[o:o + n]
-    secs[FEAT_BRANCH_STACK] = b''
-    feats[FEAT_BRANCH_STACK // 64] |= 1 << (FEAT_BRANCH_STACK % 64)
+    if add_feat is not None:
+        secs[add_feat] = b''
+        feats[add_feat // 64] |= 1 << (add_feat % 64)
     bits = sorted(secs)
     new_table = data_off + len(data)
     pos = new_table + 16 * len(bits)
@@ -152,6 +161,34 @@ def branches(src, dst, flags=False):
     open(dst, 'wb').write(bytes(hdr) + bytes(data) + tab + body)
 
 
+SAMPLE_WEIGHT = 1 << 14
+
+
+def weight(src, dst):
+    """IN (one event, nothing recorded after the user stack) as if each sample
+    carried a weight (perf record -W): 1, 2... 97, then again."""
+    d = bytes(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    if attrs_size != attr_size:
+        sys.exit('one event only')
+    st = struct.unpack_from('<Q', d, attrs_off + 24)[0]
+    if st >> 14:
+        sys.exit('sample type %#x has fields after the weight' % st)
+    attrs = bytearray(d[attrs_off:attrs_off + attrs_size])
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
+    data = bytearray()
+    n = 0
+    for off, typ, size, extra in records(d, data_off, data_off + data_size):
+        rec = d[off:off + size + extra]
+        if typ == 9:
+            w = struct.pack('<Q', n % 97 + 1 + (n % 5) * 100000)
+            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
+                              size + 8) + rec[8:size] + w
+            n += 1
+        data += rec
+    write_edited(d, dst, attrs, data)
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
         auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
@@ -159,5 +196,8 @@ if __name__ == '__main__':
         if len(sys.argv) == 5 and sys.argv[4] != 'flags':
             sys.exit('branches: the fourth argument is "flags" or nothing')
         branches(sys.argv[2], sys.argv[3], len(sys.argv) == 5)
+    elif len(sys.argv) == 4 and sys.argv[1] == 'weight':
+        weight(sys.argv[2], sys.argv[3])
     else:
-        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags]')
+        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags] | '
+                 'weight IN OUT')

@@ -76,6 +76,8 @@ struct pr_sample {
 	/* PERF_SAMPLE_BRANCH_STACK: nr_branches perf_branch_entry (from, to, flags) */
 	uint64_t nr_branches;
 	const void *branches; /* in file order; use pr_branch_at() */
+	/* PERF_SAMPLE_WEIGHT, or WEIGHT_STRUCT's first 32 bits (its var1_dw) */
+	uint64_t weight;
 	/* PERF_SAMPLE_RAW: a tracepoint's record (its fields, in the recording machine's order) */
 	const void *raw;
 	uint32_t raw_size;

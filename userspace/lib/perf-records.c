@@ -136,10 +136,10 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 
 /*
  * RAW and BRANCH_STACK come between the call chain and the user registers:
- * both pointed at. Then the user
- * registers and the copy of the user stack that --call-graph dwarf records.
+ * both pointed at. Then the user registers and the copy of the user stack
+ * that --call-graph dwarf records, then the weight (perf record -W).
  */
-static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
+static int parse_after_chain(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
 {
 	uint64_t st = a->sample_type, v, size;
 
@@ -183,6 +183,11 @@ static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr
 			s->stack_size = v < size ? v : size;
 		}
 	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if (!cur_u64(c, &v))
+			return -EBADMSG;
+		s->weight = (st & PERF_SAMPLE_WEIGHT_STRUCT) ? (uint32_t)v : v;
+	}
 	return 0;
 }
 
@@ -203,6 +208,7 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->branches = NULL;
 	s->raw = NULL;
 	s->raw_size = 0;
+	s->weight = 0;
 	s->swapped = r->swapped;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
@@ -241,9 +247,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		c.p += s->nr_callchain * 8;
 	}
 	if (!(st & (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
-		    PERF_SAMPLE_STACK_USER)))
+		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)))
 		return 0; /* nothing after the call chain is used */
-	return parse_user_stack(&c, a, s);
+	return parse_after_chain(&c, a, s);
 }
 
 static const char *bounded_str(const uint8_t *p, const uint8_t *end)

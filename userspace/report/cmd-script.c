@@ -26,7 +26,7 @@ static const char script_usage[] =
 	"                          pipe mode too); - reads standard input\n"
 	"  -F, --fields LIST       the fields to print, perf's names: comm,tid,pid,time,cpu,\n"
 	"                          event,ip,sym,symoff,dso,period,srcline,addr,misc,tod,\n"
-	"                          trace,brstack,brstacksym,brstackoff; \"+f,-f\"\n"
+	"                          weight,trace,brstack,brstacksym,brstackoff; \"+f,-f\"\n"
 	"                          add to or remove from the defaults; \"TYPE:LIST\" for one\n"
 	"                          event type (hw, sw, trace, raw, break, synth)\n"
 	"  -G, --hide-call-graph   print the sample's own frame, not its call chain\n"

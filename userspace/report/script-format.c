@@ -53,7 +53,7 @@ static const struct {
 	{ "brstacksym", SF_BRSTACKSYM },
 	{ "flags", 0 },
 	{ "data_src", 0 },
-	{ "weight", 0 },
+	{ "weight", SF_WEIGHT },
 	{ "bpf-output", 0 },
 	{ "brstackinsn", 0 },
 	{ "brstackinsnlen", 0 },
@@ -190,7 +190,9 @@ static size_t output_type(uint32_t attr_type)
 
 static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "event", "ip", "sym", "symoff", "dso",
-					 "period", "srcline", "addr", "trace" };
+					 "period", "srcline", "addr", "trace",
+					 "brstack", "brstacksym", "brstackoff", "misc",
+					 "tod", "weight" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -208,6 +210,7 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		{ SF_CPU, PERF_SAMPLE_CPU, "CPU" },	     { SF_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
 		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 		{ SF_TRACE, PERF_SAMPLE_RAW, "RAW" },
+		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
 	};
 	size_t t = output_type(a->type), i, b;
 	uint32_t fl = f->fields[t];
@@ -527,6 +530,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 				    (int)smp->cpu, out);
 	if (fl & SF_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
+	if (fl & SF_WEIGHT)
+		fprintf(out, "%16llu", (unsigned long long)smp->ev->sample.weight);
 	if (fl & SF_IP) {
 		fputc(chain ? '\n' : ' ', out);
 		if (chain) {

@@ -41,6 +41,7 @@ enum sf_field {
 	SF_BRSTACKOFF = 1u << 16, /* the same with map-relative addresses */
 	SF_MISC = 1u << 17,	  /* the record's cpumode: K, U, H, G, g */
 	SF_TOD = 1u << 18,	  /* the wall-clock time, from the recording's CLOCK_DATA */
+	SF_WEIGHT = 1u << 19,	  /* the sample's weight (perf record -W) */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
