@@ -14,9 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "branch-view.h"
 #include "demangle.h"
+#include "disasm.h"
+#include "dso.h"
+#include "machine-files.h"
 #include "perf-file.h"
 #include "perf-reader.h"
 #include "samples.h"
@@ -59,8 +63,8 @@ static const struct {
 	{ "brstackinsnlen", 0 },
 	{ "brstackoff", SF_BRSTACKOFF },
 	{ "callindent", 0 },
-	{ "insn", 0 },
-	{ "insnlen", 0 },
+	{ "insn", SF_INSN },
+	{ "insnlen", SF_INSNLEN },
 	{ "synth", 0 },
 	{ "phys_addr", 0 },
 	{ "metric", 0 },
@@ -192,7 +196,7 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "event", "ip", "sym", "symoff", "dso",
 					 "period", "srcline", "addr", "trace",
 					 "brstack", "brstacksym", "brstackoff", "misc",
-					 "tod", "weight" };
+					 "tod", "weight", "insn", "insnlen" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -446,6 +450,68 @@ static int print_chain(struct script_format *f, struct samples *it, uint32_t fl,
 	return 0;
 }
 
+/* The file of @dso, open (kept for the next samples), or -1. */
+static int code_fd(struct script_format *f, const struct dso *dso)
+{
+	unsigned int i, n = sizeof(f->code_fds) / sizeof(f->code_fds[0]);
+	int fd;
+
+	for (i = 0; i < f->nr_code_fds; i++)
+		if (f->code_fds[i].dso == dso)
+			return f->code_fds[i].fd;
+	fd = machine_file__open(dso->path);
+	i = f->nr_code_fds < n ? f->nr_code_fds++ : 0; /* full: the first one's slot */
+	if (f->code_fds[i].dso && f->code_fds[i].fd >= 0)
+		close(f->code_fds[i].fd);
+	f->code_fds[i].dso = dso;
+	f->code_fds[i].fd = fd < 0 ? -1 : fd;
+	return f->code_fds[i].fd;
+}
+
+/*
+ * The instruction at the sample's address, @res, from its file as perf reads
+ * it: " ilen: N" and " insn: XX XX...", length 0 (and no bytes) where the
+ * code is not in a file jrec has (the kernel's, anonymous memory).
+ */
+static void print_insn(struct script_format *f, const struct resolved *res, uint32_t fl,
+		       FILE *out)
+{
+	struct disasm_insn in;
+	uint8_t code[DISASM_INSN_MAX], ehdr[20];
+	size_t n = 0, i;
+	ssize_t got = 0;
+	uint16_t machine;
+	int fd = -1;
+
+	if (res->level != RES_KERNEL && res->dso && res->dso->status == DSO_OK && !res->jit &&
+	    res->dso->path[0] == '/')
+		fd = code_fd(f, res->dso);
+	if (fd >= 0 && pread(fd, ehdr, sizeof(ehdr), 0) == (ssize_t)sizeof(ehdr) &&
+	    !memcmp(ehdr, "\177ELF", 4))
+		got = pread(fd, code, sizeof(code), (off_t)res->map_addr);
+	if (got > 0) {
+		machine = (uint16_t)(ehdr[18] | ehdr[19] << 8); /* e_machine (little-endian ELF) */
+		if (f->dis && f->dis_machine != machine) {
+			disasm__delete(f->dis);
+			f->dis = NULL;
+		}
+		if (!f->dis && disasm__supported(machine) && !disasm__new(machine, DISASM_ATT, &f->dis))
+			f->dis_machine = machine;
+		if (f->dis) {
+			n = disasm__one(f->dis, code, (size_t)got, res->addr, &in);
+			if (!in.valid)
+				n = 0;
+		}
+	}
+	if (fl & SF_INSNLEN)
+		fprintf(out, " ilen: %zu", n);
+	if ((fl & SF_INSN) && n) {
+		fputs(" insn:", out);
+		for (i = 0; i < n; i++)
+			fprintf(out, " %02x", in.bytes[i]);
+	}
+}
+
 /* The tod field: the sample's wall-clock time, local, as perf prints it */
 static void print_tod(const struct script_format *f, uint64_t t, FILE *out)
 {
@@ -546,6 +612,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	}
 	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		print_brstack(it, smp, fl, out);
+	if (fl & (SF_INSN | SF_INSNLEN))
+		print_insn(f, samples__self(it), fl, out);
 	fputc('\n', out);
 	return 0;
 }
@@ -558,6 +626,11 @@ void script_format__release(struct script_format *f)
 	free(f->ev_chain);
 	script_trace__close(f->trace);
 	f->trace = NULL;
+	disasm__delete(f->dis);
+	f->dis = NULL;
+	while (f->nr_code_fds)
+		if (f->code_fds[--f->nr_code_fds].fd >= 0)
+			close(f->code_fds[f->nr_code_fds].fd);
 	f->ev_fields = NULL;
 	f->ev_chain = NULL;
 }
