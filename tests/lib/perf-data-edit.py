@@ -14,6 +14,13 @@
 #       sample a stack of two entries, its own ip to the previous sample's
 #       and back, and the header the BRANCH_STACK feature, as perf record -b
 #       writes them (no LBR here).
+#   perf-data-edit.py branches IN OUT flags
+#       the same, each entry with flags as LBR sets them: the first
+#       mispredicted with the sample's cycles (1, 2, 3...), the second
+#       predicted, in a transaction every third sample, aborted every fifth,
+#       and branch types of every kind.
+#   perf-data-edit.py weight IN OUT
+#       IN as if recorded with -W: each sample a weight (PERF_SAMPLE_WEIGHT).
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -87,7 +94,7 @@ AFTER_BRANCH = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16) | (1 <<
 FEAT_BRANCH_STACK = 15
 
 
-def branches(src, dst):
+def branches(src, dst, flags=False):
     d = bytes(open(src, 'rb').read())
     attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
     if attrs_size != attr_size:
@@ -101,18 +108,35 @@ def branches(src, dst):
     struct.pack_into('<Q', attrs, 72, 0x8 | 0x1 | 0x2 | 0x4)
     data = bytearray()
     prev = None
+    nsamples = 0
     for off, typ, size, extra in records(d, data_off, data_off + data_size):
         rec = d[off:off + size + extra]
         if typ == 9:
             ip = struct.unpack_from('<Q', rec, 8)[0]
             back = prev if prev is not None else ip
-            stack = struct.pack('<Q', 2) + struct.pack('<QQQ', ip, back, 0) + \
-                struct.pack('<QQQ', back, ip, 0)
+            f1 = f2 = 0
+            if flags:
+                # mispred, predicted, in_tx, abort: bits 0-3, cycles: bits 4-19
+                n = nsamples % 7 + 1
+                # (type: bits 20-23, 0 unknown, 1 COND, 4 CALL, 6 RET... 14 NO_TX)
+                f1 = 0x1 | (n << 4) | (0x4 if n % 3 == 0 else 0) | ((nsamples % 15) << 20)
+                # (15: the type is new_type's, bits 26-29: 0 FAULT_ALGN... 7 ARCH_5)
+                f2 = 0x2 | (0x8 if n % 5 == 0 else 0) | \
+                    ((15 | (nsamples // 7 % 8) << 6) << 20 if n == 7 else 0)
+            stack = struct.pack('<Q', 2) + struct.pack('<QQQ', ip, back, f1) + \
+                struct.pack('<QQQ', back, ip, f2)
             rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
                               size + len(stack)) + rec[8:size] + stack
             prev = ip
+            nsamples += 1
         data += rec
-    # the feature table with BRANCH_STACK (no content) added, sections moved after the new data
+    write_edited(d, dst, attrs, data, FEAT_BRANCH_STACK)
+
+
+def write_edited(d, dst, attrs, data, add_feat=None):
+    """d with its attrs and data section replaced, the feature sections moved
+    after the new data (add_feat: a feature added, with no content)."""
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
     feats = list(struct.unpack_from('<4Q', d, 72))
     table = data_off + data_size
     bits = [b for b in range(256) if feats[b // 64] >> (b % 64) & 1]
@@ -120,8 +144,9 @@ def branches(src, dst):
     for i, b in enumerate(bits):
         o, n = struct.unpack_from('<QQ', d, table + 16 * i)
         secs[b] = d[o:o + n]
-    secs[FEAT_BRANCH_STACK] = b''
-    feats[FEAT_BRANCH_STACK // 64] |= 1 << (FEAT_BRANCH_STACK % 64)
+    if add_feat is not None:
+        secs[add_feat] = b''
+        feats[add_feat // 64] |= 1 << (add_feat % 64)
     bits = sorted(secs)
     new_table = data_off + len(data)
     pos = new_table + 16 * len(bits)
@@ -136,10 +161,43 @@ def branches(src, dst):
     open(dst, 'wb').write(bytes(hdr) + bytes(data) + tab + body)
 
 
+SAMPLE_WEIGHT = 1 << 14
+
+
+def weight(src, dst):
+    """IN (one event, nothing recorded after the user stack) as if each sample
+    carried a weight (perf record -W): 1, 2... 97, then again."""
+    d = bytes(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    if attrs_size != attr_size:
+        sys.exit('one event only')
+    st = struct.unpack_from('<Q', d, attrs_off + 24)[0]
+    if st >> 14:
+        sys.exit('sample type %#x has fields after the weight' % st)
+    attrs = bytearray(d[attrs_off:attrs_off + attrs_size])
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
+    data = bytearray()
+    n = 0
+    for off, typ, size, extra in records(d, data_off, data_off + data_size):
+        rec = d[off:off + size + extra]
+        if typ == 9:
+            w = struct.pack('<Q', n % 97 + 1 + (n % 5) * 100000)
+            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
+                              size + 8) + rec[8:size] + w
+            n += 1
+        data += rec
+    write_edited(d, dst, attrs, data)
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
         auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
-    elif len(sys.argv) == 4 and sys.argv[1] == 'branches':
-        branches(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) in (4, 5) and sys.argv[1] == 'branches':
+        if len(sys.argv) == 5 and sys.argv[4] != 'flags':
+            sys.exit('branches: the fourth argument is "flags" or nothing')
+        branches(sys.argv[2], sys.argv[3], len(sys.argv) == 5)
+    elif len(sys.argv) == 4 and sys.argv[1] == 'weight':
+        weight(sys.argv[2], sys.argv[3])
     else:
-        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT')
+        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags] | '
+                 'weight IN OUT')

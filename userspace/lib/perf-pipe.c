@@ -8,6 +8,8 @@
  *   HEADER_ATTR      an event's perf_event_attr (attr.size bytes), then its ids
  *   HEADER_FEATURE   u64 feature id, then the bytes of that feature section
  *   HEADER_BUILD_ID  one entry of the BUILD_ID feature, in the same layout
+ *   HEADER_TRACING_DATA  u32 size, then that many bytes after the record: the
+ *                    TRACING_DATA feature (the tracepoints' formats)
  *   EVENT_UPDATE     u64 kind, u64 id, then data: kind 2 is the event's name
  *   HEADER_EVENT_TYPE with the "JRPS" magic (struct jrec_pipe_section): a
  *                    piece of a section that `jrec record -o -` wrote at the
@@ -239,6 +241,11 @@ int pr_setup_pipe(struct perf_reader *r, char *errbuf, size_t errlen)
 			break;
 		case PR_RECORD_HEADER_BUILD_ID:
 			err = add_build_id(r, rec, size);
+			break;
+		case PR_RECORD_HEADER_TRACING_DATA:
+			/* the tracepoints' formats follow the record: the TRACING_DATA feature */
+			r->features[PERF_FEAT_TRACING_DATA / 64] |= 1ULL << PERF_FEAT_TRACING_DATA;
+			err = pr_take_feature(r, PERF_FEAT_TRACING_DATA, off + size, next - off - size);
 			break;
 		case PERF_RECORD_HEADER_EVENT_TYPE:
 			add_piece(r, rec, size, pieces);

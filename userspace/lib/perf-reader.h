@@ -76,6 +76,11 @@ struct pr_sample {
 	/* PERF_SAMPLE_BRANCH_STACK: nr_branches perf_branch_entry (from, to, flags) */
 	uint64_t nr_branches;
 	const void *branches; /* in file order; use pr_branch_at() */
+	/* PERF_SAMPLE_WEIGHT, or WEIGHT_STRUCT's first 32 bits (its var1_dw) */
+	uint64_t weight;
+	/* PERF_SAMPLE_RAW: a tracepoint's record (its fields, in the recording machine's order) */
+	const void *raw;
+	uint32_t raw_size;
 	bool swapped; /* the file's byte order is not the host's: for the accessors below */
 };
 
@@ -252,6 +257,12 @@ static inline void pr_branch_at(const struct pr_sample *s, uint64_t i, uint64_t 
 	*to = bo_u64(e + 8, s->swapped);
 	/* mispred, predicted, in_tx, abort: one bit each, then cycles: 16 (from the low end) */
 	*cycles = s->swapped ? 0 : (uint16_t)(flags >> 4);
+}
+
+/* The @i-th branch entry's flags word (perf_branch_entry's bit fields, in the host's order). */
+static inline uint64_t pr_branch_flags_at(const struct pr_sample *s, uint64_t i)
+{
+	return bo_u64((const uint8_t *)s->branches + i * 24 + 16, s->swapped);
 }
 
 typedef int (*pr_build_id_fn)(int32_t pid, uint16_t misc, const uint8_t *id, size_t id_len,

@@ -136,10 +136,10 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 
 /*
  * RAW and BRANCH_STACK come between the call chain and the user registers:
- * RAW stepped over, the branch stack's entries pointed at. Then the user
- * registers and the copy of the user stack that --call-graph dwarf records.
+ * both pointed at. Then the user registers and the copy of the user stack
+ * that --call-graph dwarf records, then the weight (perf record -W).
  */
-static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
+static int parse_after_chain(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
 {
 	uint64_t st = a->sample_type, v, size;
 
@@ -149,6 +149,8 @@ static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr
 		v = pr_u32(c->r, c->p);
 		if (!cur_skip(c, 4 + v))
 			return -EBADMSG;
+		s->raw = c->p - v;
+		s->raw_size = (uint32_t)v;
 	}
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		if (!cur_u64(c, &v) || v > (uint64_t)(c->end - c->p) / 24)
@@ -181,6 +183,11 @@ static int parse_user_stack(struct cursor *c, const struct pr_attr *a, struct pr
 			s->stack_size = v < size ? v : size;
 		}
 	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {
+		if (!cur_u64(c, &v))
+			return -EBADMSG;
+		s->weight = (st & PERF_SAMPLE_WEIGHT_STRUCT) ? (uint32_t)v : v;
+	}
 	return 0;
 }
 
@@ -199,6 +206,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->regs = s->stack = NULL;
 	s->nr_branches = 0;
 	s->branches = NULL;
+	s->raw = NULL;
+	s->raw_size = 0;
+	s->weight = 0;
 	s->swapped = r->swapped;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
@@ -236,9 +246,10 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		s->callchain = c.p;
 		c.p += s->nr_callchain * 8;
 	}
-	if (!(st & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)))
+	if (!(st & (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)))
 		return 0; /* nothing after the call chain is used */
-	return parse_user_stack(&c, a, s);
+	return parse_after_chain(&c, a, s);
 }
 
 static const char *bounded_str(const uint8_t *p, const uint8_t *end)

@@ -165,7 +165,7 @@ static const char *comm_walk(struct proc_history *ph, uint32_t tid, uint64_t tim
 	}
 	if (!tid)
 		return strpool__str(ph->strings, "swapper"); /* the idle task, as perf names it */
-	snprintf(buf, sizeof(buf), ":%u", tid);
+	snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf's: -1 for none */
 	return strpool__str(ph->strings, buf);
 }
 

@@ -26,9 +26,8 @@ bool branch_view__keyed(const struct hist *h)
 	return false;
 }
 
-/* @addr of the sample's process, in the kernel's half or the user's */
-static void resolve_end(struct samples *it, const struct sample *smp, uint64_t addr,
-			struct resolved *res)
+void branch_view__resolve_end(struct samples *it, const struct sample *smp, uint64_t addr,
+			      struct resolved *res)
 {
 	uint16_t misc = (int64_t)addr < 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 
@@ -47,8 +46,8 @@ int branch_view__add(struct samples *it, const struct sample *smp, const struct 
 
 	for (i = 0; i < ps->nr_branches; i++) {
 		pr_branch_at(ps, i, &a, &b, &cycles);
-		resolve_end(it, smp, a, &from);
-		resolve_end(it, smp, b, &to);
+		branch_view__resolve_end(it, smp, a, &from);
+		branch_view__resolve_end(it, smp, b, &to);
 		k = *base;
 		hist_side__set(&k.from, &from);
 		hist_side__set(&k.to, &to);

@@ -21,6 +21,9 @@
 bool branch_view__available(const struct samples *it);
 /* Whether any of @h's sort keys is a branch's. */
 bool branch_view__keyed(const struct hist *h);
+/* One end of a branch, @addr of @smp's process, in the kernel's half or the user's. */
+void branch_view__resolve_end(struct samples *it, const struct sample *smp, uint64_t addr,
+			      struct resolved *res);
 /*
  * The current sample's branches into @h: @base's keys (comm, pid...) with
  * each branch's ends resolved in the sample's process at its time, a

@@ -10,14 +10,22 @@
  * offset), as perf 6.1 does; the header line shows the sample's own.
  */
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "branch-view.h"
 #include "demangle.h"
+#include "disasm.h"
+#include "dso.h"
+#include "machine-files.h"
 #include "perf-file.h"
 #include "perf-reader.h"
 #include "samples.h"
 #include "script-format.h"
+#include "script-trace.h"
 #include "session.h"
 
 #define SF_DEFAULT                                                                           \
@@ -45,25 +53,25 @@ static const struct {
 	{ "period", SF_PERIOD },
 	{ "iregs", 0 },
 	{ "uregs", 0 },
-	{ "brstack", 0 },
-	{ "brstacksym", 0 },
+	{ "brstack", SF_BRSTACK },
+	{ "brstacksym", SF_BRSTACKSYM },
 	{ "flags", 0 },
 	{ "data_src", 0 },
-	{ "weight", 0 },
+	{ "weight", SF_WEIGHT },
 	{ "bpf-output", 0 },
 	{ "brstackinsn", 0 },
 	{ "brstackinsnlen", 0 },
-	{ "brstackoff", 0 },
+	{ "brstackoff", SF_BRSTACKOFF },
 	{ "callindent", 0 },
-	{ "insn", 0 },
-	{ "insnlen", 0 },
+	{ "insn", SF_INSN },
+	{ "insnlen", SF_INSNLEN },
 	{ "synth", 0 },
 	{ "phys_addr", 0 },
 	{ "metric", 0 },
-	{ "misc", 0 },
+	{ "misc", SF_MISC },
 	{ "srccode", 0 },
 	{ "ipc", 0 },
-	{ "tod", 0 },
+	{ "tod", SF_TOD },
 	{ "data_page_size", 0 },
 	{ "code_page_size", 0 },
 	{ "ins_lat", 0 },
@@ -186,7 +194,9 @@ static size_t output_type(uint32_t attr_type)
 
 static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "event", "ip", "sym", "symoff", "dso",
-					 "period", "srcline", "addr", "trace" };
+					 "period", "srcline", "addr", "trace",
+					 "brstack", "brstacksym", "brstackoff", "misc",
+					 "tod", "weight", "insn", "insnlen" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -203,6 +213,8 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID" }, { SF_TIME, PERF_SAMPLE_TIME, "TIME" },
 		{ SF_CPU, PERF_SAMPLE_CPU, "CPU" },	     { SF_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
 		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+		{ SF_TRACE, PERF_SAMPLE_RAW, "RAW" },
+		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
 	};
 	size_t t = output_type(a->type), i, b;
 	uint32_t fl = f->fields[t];
@@ -234,12 +246,27 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			snprintf(err, errlen, "-F srcline: the sample address (ip) is not selected");
 			return -EINVAL;
 		}
-		if ((fl & SF_TRACE) && t == SF_T_TRACE) {
-			snprintf(err, errlen, "-F trace: tracepoint fields are not printed by jrec");
-			return -EINVAL;
-		}
 	}
-	*out = fl & ~SF_TRACE;
+	*out = t == SF_T_TRACE ? fl : fl & ~SF_TRACE;
+	return 0;
+}
+
+/* The CLOCK_DATA feature when a tod field is asked for: 0, or -EINVAL when the file lacks it. */
+static int read_clock_data(struct script_format *f, const struct perf_reader *r)
+{
+	const uint8_t *p;
+	size_t t, len;
+	bool tod = false;
+
+	for (t = 0; t < SF_T_MAX; t++)
+		tod |= (f->fields[t] & SF_TOD) != 0;
+	if (!tod)
+		return 0;
+	/* u32 version, u32 clockid, u64 wall-clock ns, u64 clockid ns */
+	if (perf_reader__feature(r, PERF_FEAT_CLOCK_DATA, (const void **)&p, &len) || len < 24)
+		return -EINVAL;
+	f->tod_ns = perf_reader__u64(r, p + 8);
+	f->clockid_ns = perf_reader__u64(r, p + 16);
 	return 0;
 }
 
@@ -257,6 +284,12 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 		return -ENOMEM;
 	f->nr_events = n;
 	f->name_width = 0;
+	ret = read_clock_data(f, it->s->r);
+	if (ret) {
+		snprintf(err, errlen, "Can't provide 'tod' time, missing clock data. Please record with "
+				      "-k/--clockid option.");
+		return ret;
+	}
 	for (i = 0; i < n; i++) {
 		const struct pr_attr *a = samples__event(it, i);
 
@@ -264,6 +297,11 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 		if (ret)
 			return ret;
 		f->ev_chain[i] = !f->hide_chain && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
+		if ((f->ev_fields[i] & SF_TRACE) && !f->trace) {
+			ret = script_trace__open(&f->trace, it->s->r, err, errlen);
+			if (ret)
+				return ret;
+		}
 		w = (int)strlen(samples__event_name(it, i));
 		if (w > f->name_width)
 			f->name_width = w;
@@ -319,6 +357,78 @@ static void print_frame_rest(struct samples *it, uint32_t fl, const struct resol
 	}
 }
 
+/* perf's names of the branch types (perf_event.h's PERF_BR_*, then PERF_BR_NEW_*) */
+static const char *branch_type(uint64_t flags)
+{
+	static const char *const names[] = { "",	"COND",	   "UNCOND",   "IND",
+					     "CALL",	"IND_CALL", "RET",     "SYSCALL",
+					     "SYSRET",	"COND_CALL", "COND_RET", "ERET",
+					     "IRQ",	"SERROR",   "NO_TX" };
+	static const char *const new_names[] = { "FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1",
+						 "ARCH_2",     "ARCH_3",     "ARCH_4",     "ARCH_5" };
+	unsigned int type = (flags >> 20) & 0xf;
+
+	if (type == 15) /* PERF_BR_EXTEND_ABI: new_type says */
+		return new_names[(flags >> 26) & 0x7];
+	return names[type];
+}
+
+/* One end of a branch as brstacksym prints it: "sym+0xoff" or "[unknown]", "(dso)" */
+static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
+{
+	print_symname(out, res, true);
+	if (fl & SF_DSO)
+		fprintf(out, "(%s)", dso_name(res));
+}
+
+/* One end, @a, as brstack and brstackoff print it: "0xADDR" and "(dso)" */
+static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64_t a,
+			      const struct resolved *res)
+{
+	/* perf's map-relative address: the kernel's from its _text; user addresses as they are */
+	if ((fl & SF_BRSTACKOFF) && res->level == RES_KERNEL && res->dso &&
+	    !strcmp(res->dso->path, "[kernel.kallsyms]") && it->s->kernel_text &&
+	    a >= it->s->kernel_text)
+		a -= it->s->kernel_text;
+	fprintf(out, "0x%llx", (unsigned long long)a);
+	if (fl & SF_DSO)
+		fprintf(out, "(%s)", dso_name(res));
+}
+
+/* brstack, brstacksym or brstackoff (the first of them asked for): each entry, perf's layout */
+static void print_brstack(struct samples *it, const struct sample *smp, uint32_t fl, FILE *out)
+{
+	const struct pr_sample *ps = &smp->ev->sample;
+	struct resolved from, to;
+	uint64_t i, a, b, flags;
+	uint16_t cycles;
+
+	if (fl & SF_BRSTACK)
+		fl &= ~(SF_BRSTACKSYM | SF_BRSTACKOFF);
+	else if (fl & SF_BRSTACKSYM)
+		fl &= ~SF_BRSTACKOFF;
+	for (i = 0; i < ps->nr_branches; i++) {
+		pr_branch_at(ps, i, &a, &b, &cycles);
+		flags = pr_branch_flags_at(ps, i);
+		branch_view__resolve_end(it, smp, a, &from);
+		branch_view__resolve_end(it, smp, b, &to);
+		if (fl & SF_BRSTACKSYM) {
+			print_branch_sym(out, fl, &from);
+			fputc('/', out);
+			print_branch_sym(out, fl, &to);
+		} else {
+			fputc(' ', out);
+			print_branch_addr(it, out, fl, a, &from);
+			fputc('/', out);
+			print_branch_addr(it, out, fl, b, &to);
+		}
+		fprintf(out, "/%c/%c/%c/%u/%s ",
+			(flags & 1) ? 'M' : (flags & 2) ? 'P' : '-', (flags & 4) ? 'X' : '-',
+			(flags & 8) ? 'A' : '-', (unsigned int)((flags >> 4) & 0xffff),
+			branch_type(flags));
+	}
+}
+
 static int print_chain(struct script_format *f, struct samples *it, uint32_t fl, FILE *out)
 {
 	const struct sample_frames *fr;
@@ -340,6 +450,108 @@ static int print_chain(struct script_format *f, struct samples *it, uint32_t fl,
 	return 0;
 }
 
+/* The file of @dso, open (kept for the next samples), or -1. */
+static int code_fd(struct script_format *f, const struct dso *dso)
+{
+	unsigned int i, n = sizeof(f->code_fds) / sizeof(f->code_fds[0]);
+	int fd;
+
+	for (i = 0; i < f->nr_code_fds; i++)
+		if (f->code_fds[i].dso == dso)
+			return f->code_fds[i].fd;
+	fd = machine_file__open(dso->path);
+	i = f->nr_code_fds < n ? f->nr_code_fds++ : 0; /* full: the first one's slot */
+	if (f->code_fds[i].dso && f->code_fds[i].fd >= 0)
+		close(f->code_fds[i].fd);
+	f->code_fds[i].dso = dso;
+	f->code_fds[i].fd = fd < 0 ? -1 : fd;
+	return f->code_fds[i].fd;
+}
+
+/*
+ * The instruction at the sample's address, @res, from its file as perf reads
+ * it: " ilen: N" and " insn: XX XX...", length 0 (and no bytes) where the
+ * code is not in a file jrec has (the kernel's, anonymous memory).
+ */
+static void print_insn(struct script_format *f, const struct resolved *res, uint32_t fl,
+		       FILE *out)
+{
+	struct disasm_insn in;
+	uint8_t code[DISASM_INSN_MAX], ehdr[20];
+	size_t n = 0, i;
+	ssize_t got = 0;
+	uint16_t machine;
+	int fd = -1;
+
+	if (res->level != RES_KERNEL && res->dso && res->dso->status == DSO_OK && !res->jit &&
+	    res->dso->path[0] == '/')
+		fd = code_fd(f, res->dso);
+	if (fd >= 0 && pread(fd, ehdr, sizeof(ehdr), 0) == (ssize_t)sizeof(ehdr) &&
+	    !memcmp(ehdr, "\177ELF", 4))
+		got = pread(fd, code, sizeof(code), (off_t)res->map_addr);
+	if (got > 0) {
+		machine = (uint16_t)(ehdr[18] | ehdr[19] << 8); /* e_machine (little-endian ELF) */
+		if (f->dis && f->dis_machine != machine) {
+			disasm__delete(f->dis);
+			f->dis = NULL;
+		}
+		if (!f->dis && disasm__supported(machine) && !disasm__new(machine, DISASM_ATT, &f->dis))
+			f->dis_machine = machine;
+		if (f->dis) {
+			n = disasm__one(f->dis, code, (size_t)got, res->addr, &in);
+			if (!in.valid)
+				n = 0;
+		}
+	}
+	if (fl & SF_INSNLEN)
+		fprintf(out, " ilen: %zu", n);
+	if ((fl & SF_INSN) && n) {
+		fputs(" insn:", out);
+		for (i = 0; i < n; i++)
+			fprintf(out, " %02x", in.bytes[i]);
+	}
+}
+
+/* The tod field: the sample's wall-clock time, local, as perf prints it */
+static void print_tod(const struct script_format *f, uint64_t t, FILE *out)
+{
+	uint64_t ns = f->tod_ns + t - f->clockid_ns; /* modulo 2^64: before clockid_ns too */
+	time_t sec = (time_t)(ns / 1000000000ULL);
+	char date[64];
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm) || !strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm))
+		date[0] = 0;
+	if (f->ns)
+		fprintf(out, "%s.%09llu ", date, (unsigned long long)(ns % 1000000000ULL));
+	else
+		fprintf(out, "%s.%06llu ", date, (unsigned long long)(ns % 1000000000ULL / 1000));
+}
+
+/*
+ * The misc field: the cpumode's letters as perf tests them (each mode's
+ * bits all set, so a hypervisor sample is "KUH"), padded to five.
+ */
+static void print_misc(uint16_t misc, FILE *out)
+{
+	static const struct {
+		uint16_t mode;
+		char c;
+	} modes[] = {
+		{ PERF_RECORD_MISC_KERNEL, 'K' },	{ PERF_RECORD_MISC_USER, 'U' },
+		{ PERF_RECORD_MISC_HYPERVISOR, 'H' },	{ PERF_RECORD_MISC_GUEST_KERNEL, 'G' },
+		{ PERF_RECORD_MISC_GUEST_USER, 'g' },
+	};
+	char buf[8];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(modes) / sizeof(modes[0]); i++)
+		if ((misc & modes[i].mode) == modes[i].mode)
+			buf[n++] = modes[i].c;
+	buf[n] = 0;
+	fprintf(out, "%-5s ", buf);
+}
+
 int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
 			  FILE *out)
 {
@@ -351,14 +563,19 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		return 0;
 	if (fl & SF_COMM)
 		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
+	/* signed, as perf prints them: -1 for a sample of no task */
 	if ((fl & SF_PID) && (fl & SF_TID))
-		fprintf(out, "%5u/%-5u ", smp->pid, smp->tid);
+		fprintf(out, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);
 	else if (fl & SF_PID)
-		fprintf(out, "%5u ", smp->pid);
+		fprintf(out, "%5d ", (int)smp->pid);
 	else if (fl & SF_TID)
-		fprintf(out, "%5u ", smp->tid);
+		fprintf(out, "%5d ", (int)smp->tid);
 	if (fl & SF_CPU)
 		fprintf(out, "[%03u] ", smp->cpu);
+	if (fl & SF_MISC)
+		print_misc(smp->ev->misc, out);
+	if (fl & SF_TOD)
+		print_tod(f, t, out);
 	if (fl & SF_TIME) {
 		char buf[48];
 
@@ -374,8 +591,13 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		fprintf(out, "%10llu ", (unsigned long long)smp->period);
 	if (fl & SF_EVENT)
 		fprintf(out, "%*s: ", f->name_width, smp->event_name);
+	if ((fl & SF_TRACE) && smp->ev->sample.raw)
+		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
+				    (int)smp->cpu, out);
 	if (fl & SF_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
+	if (fl & SF_WEIGHT)
+		fprintf(out, "%16llu", (unsigned long long)smp->ev->sample.weight);
 	if (fl & SF_IP) {
 		fputc(chain ? '\n' : ' ', out);
 		if (chain) {
@@ -388,6 +610,10 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 			print_frame_rest(it, fl, samples__self(it), out);
 		}
 	}
+	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
+		print_brstack(it, smp, fl, out);
+	if (fl & (SF_INSN | SF_INSNLEN))
+		print_insn(f, samples__self(it), fl, out);
 	fputc('\n', out);
 	return 0;
 }
@@ -398,6 +624,13 @@ void script_format__release(struct script_format *f)
 		return;
 	free(f->ev_fields);
 	free(f->ev_chain);
+	script_trace__close(f->trace);
+	f->trace = NULL;
+	disasm__delete(f->dis);
+	f->dis = NULL;
+	while (f->nr_code_fds)
+		if (f->code_fds[--f->nr_code_fds].fd >= 0)
+			close(f->code_fds[f->nr_code_fds].fd);
 	f->ev_fields = NULL;
 	f->ev_chain = NULL;
 }

@@ -18,6 +18,8 @@
 
 struct samples;
 struct sample;
+struct script_trace;
+struct disasm;
 
 /* The fields jrec prints, by perf's names (script-format.c's table). */
 enum sf_field {
@@ -34,7 +36,15 @@ enum sf_field {
 	SF_PERIOD = 1u << 10,
 	SF_SRCLINE = 1u << 11,
 	SF_ADDR = 1u << 12,
-	SF_TRACE = 1u << 13, /* a tracepoint's fields: in perf's defaults, not printed by jrec */
+	SF_TRACE = 1u << 13, /* a tracepoint's fields, as its format prints them */
+	SF_BRSTACK = 1u << 14,	  /* the branch stack: from/to addresses and flags */
+	SF_BRSTACKSYM = 1u << 15, /* the same as sym+off and dso */
+	SF_BRSTACKOFF = 1u << 16, /* the same with map-relative addresses */
+	SF_MISC = 1u << 17,	  /* the record's cpumode: K, U, H, G, g */
+	SF_TOD = 1u << 18,	  /* the wall-clock time, from the recording's CLOCK_DATA */
+	SF_WEIGHT = 1u << 19,	  /* the sample's weight (perf record -W) */
+	SF_INSN = 1u << 20,	  /* the bytes of the instruction at the sample's ip */
+	SF_INSNLEN = 1u << 21,	  /* its length */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
@@ -51,6 +61,17 @@ struct script_format {
 	/* per event of the recording, made by script_format__setup() */
 	uint32_t *ev_fields;
 	bool *ev_chain;
+	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
+	/* CLOCK_DATA: the wall-clock time (ns) at the sample clock's clockid_ns, for tod */
+	uint64_t tod_ns, clockid_ns;
+	/* insn, insnlen: the decoder of the machine of the last file read */
+	struct disasm *dis;
+	uint16_t dis_machine;
+	struct {
+		const void *dso; /* the files read, each open once */
+		int fd;
+	} code_fds[8];
+	unsigned int nr_code_fds;
 	size_t nr_events;
 	int name_width;
 };
