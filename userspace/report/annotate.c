@@ -142,7 +142,7 @@ static void merge_hits(struct ann_sym *y);
  * the function's lookup. A slot taken by another address is only computed
  * again.
  */
-#define ANN_MEMO_SIZE 8192 /* a power of two */
+#define ANN_MEMO_SIZE 4096 /* a power of two */
 
 struct ann_memo {
 	uint64_t ip, from, until; /* until 0: empty */

@@ -129,7 +129,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
  * function is an ELF or kernel symbol are remembered; a slot taken by
  * another address is only computed again.
  */
-#define SELF_MEMO_SIZE 8192 /* a power of two */
+#define SELF_MEMO_SIZE 2048 /* a power of two */
 
 struct self_memo {
 	uint64_t ip, from, until; /* until 0: empty */
