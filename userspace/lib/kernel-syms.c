@@ -23,28 +23,24 @@ static int module_index(struct kernel_syms *k, const char *name)
 	return (int)k->nr_modules++;
 }
 
+/* Each hex digit's value plus one; 0 for any other byte. */
+static const uint8_t hex_digit[256] = {
+	['0'] = 1,  ['1'] = 2,	['2'] = 3,  ['3'] = 4,	['4'] = 5,  ['5'] = 6,	['6'] = 7,  ['7'] = 8,
+	['8'] = 9,  ['9'] = 10, ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 static int parse_hex(const char *s, const char *end, uint64_t *v, const char **next)
 {
+	const char *start = s, *stop = end - s > 16 ? s + 16 : end;
 	uint64_t x = 0;
-	int n = 0;
+	uint8_t d;
 
-	while (s < end && n < 16) {
-		char c = *s;
-		int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			break;
-		x = x << 4 | (uint64_t)d;
+	while (s < stop && (d = hex_digit[(uint8_t)*s])) {
+		x = x << 4 | (uint64_t)(d - 1);
 		s++;
-		n++;
 	}
-	if (!n)
+	if (s == start)
 		return -EINVAL;
 	*v = x;
 	*next = s;

@@ -345,16 +345,12 @@ int perf_records__encode_mmap2(const struct pr_mmap *mm, uint16_t misc, const vo
 	return (int)size;
 }
 
-static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_t *rec)
+/* A record other than a sample: decode()'s rarer path, kept out of its line. */
+static __attribute__((noinline)) int decode_other(const struct perf_reader *r,
+						  struct pr_event *ev, const uint8_t *rec)
 {
 	const uint8_t *body = rec + 8, *end = rec + ev->size, *tend = end;
 
-	if (ev->type == PERF_RECORD_SAMPLE) {
-		ev->attr = sample_attr(r, body, end);
-		if (!ev->attr)
-			return -EBADMSG;
-		return parse_sample(r, ev, body, end);
-	}
 	memset(&ev->mmap, 0, sizeof(ev->mmap)); /* the largest member of the union */
 	if (ev->type >= PR_RECORD_USER_TYPE_START)
 		return 0;
@@ -409,6 +405,18 @@ static int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_
 	}
 }
 
+static inline int decode(const struct perf_reader *r, struct pr_event *ev, const uint8_t *rec)
+{
+	const uint8_t *body = rec + 8, *end = rec + ev->size;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return decode_other(r, ev, rec);
+	ev->attr = sample_attr(r, body, end);
+	if (!ev->attr)
+		return -EBADMSG;
+	return parse_sample(r, ev, body, end);
+}
+
 /*
  * Data-section bytes: straight from the mapping for in-memory readers, else
  * streamed with pread() through a buffer, so that a large recording is read
@@ -426,15 +434,12 @@ struct stream {
 	uint64_t pos;
 };
 
-static const uint8_t *window(const struct perf_reader *r, struct stream *st, uint64_t off,
-			     size_t need)
+/* The buffer refilled from @off on: window()'s rare path, kept out of its line. */
+static __attribute__((noinline)) const uint8_t *refill(const struct perf_reader *r,
+						       struct stream *st, uint64_t off, size_t need)
 {
 	ssize_t n;
 
-	if (!st->buf)
-		return r->buf + off;
-	if (off >= st->pos && off - st->pos + need <= st->have)
-		return st->buf + (off - st->pos);
 	st->pos = off;
 	st->have = 0;
 	while (st->have < st->cap) {
@@ -444,6 +449,17 @@ static const uint8_t *window(const struct perf_reader *r, struct stream *st, uin
 		st->have += (size_t)n;
 	}
 	return need <= st->have ? st->buf : NULL;
+}
+
+/* @need bytes at file offset @off: a pointer into the mapping or the buffer, NULL past the end. */
+static inline const uint8_t *window(const struct perf_reader *r, struct stream *st, uint64_t off,
+				    size_t need)
+{
+	if (!st->buf)
+		return r->buf + off;
+	if (off >= st->pos && off - st->pos + need <= st->have)
+		return st->buf + (off - st->pos);
+	return refill(r, st, off, need);
 }
 
 /*

@@ -135,13 +135,47 @@ static uint64_t sym_addr(const struct resolved *r)
 
 static void merge_hits(struct ann_sym *y);
 
+/*
+ * A sample's function and address, remembered per (process, address, mode)
+ * for the sample times over which the address resolves the same (ELF and
+ * kernel symbols), so that a sample seen before skips its resolution and
+ * the function's lookup. A slot taken by another address is only computed
+ * again.
+ */
+#define ANN_MEMO_SIZE 4096 /* a power of two */
+
+struct ann_memo {
+	uint64_t ip, from, until; /* until 0: empty */
+	uint64_t addr;		  /* sym_addr() of the resolution */
+	uint32_t pid, idx;	  /* idx: the ann_sym */
+	uint16_t mode;
+	bool shown;
+};
+
+static struct ann_memo *memo_slot(struct annotate *a, const struct sample *smp)
+{
+	uint64_t ip = smp->ev->sample.ip, mode = smp->ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	uint64_t h = (ip ^ (uint64_t)smp->pid << 40 ^ mode << 56) * 0x9e3779b97f4a7c15ULL;
+
+	return &a->memo[h >> 40 & (ANN_MEMO_SIZE - 1)];
+}
+
+static bool memo_hit(const struct ann_memo *m, const struct sample *smp)
+{
+	return m->ip == smp->ev->sample.ip && m->pid == smp->pid &&
+	       m->mode == (smp->ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) && m->from <= smp->time &&
+	       smp->time < m->until;
+}
+
 int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct annotate *a = ctx;
 	const struct resolved *r;
 	const struct ann_slot *sl;
+	struct ann_memo *m;
 	struct ann_sym *y;
 	uint64_t addr;
+	bool shown;
 
 	if (!a->have_event) {
 		a->have_event = true;
@@ -152,19 +186,38 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 		return 0;
 	a->total_period += smp->period;
 	a->total_samples++;
-	r = samples__self(it);
-	if (!r->sym)
-		return 0;
-	sl = find_sym(a, r, smp->pid);
-	if (!sl)
+	if (!a->memo && !(a->memo = calloc(ANN_MEMO_SIZE, sizeof(*a->memo))))
 		return -ENOMEM;
+	m = memo_slot(a, smp);
+	if (memo_hit(m, smp)) {
+		y = &a->syms[m->idx];
+		shown = m->shown;
+		addr = m->addr;
+	} else {
+		r = samples__self(it);
+		if (!r->sym)
+			return 0;
+		sl = find_sym(a, r, smp->pid);
+		if (!sl)
+			return -ENOMEM;
+		y = &a->syms[sl->idx];
+		shown = sl->shown;
+		addr = sym_addr(r);
+		if (r->valid_until > smp->time)
+			*m = (struct ann_memo){ smp->ev->sample.ip,
+						r->valid_from,
+						r->valid_until,
+						addr,
+						smp->pid,
+						sl->idx,
+						smp->ev->misc & PERF_RECORD_MISC_CPUMODE_MASK,
+						sl->shown };
+	}
 	/* a function not shown is not counted: only those shown are ordered and printed */
-	if (!sl->shown)
+	if (!shown)
 		return 0;
-	y = &a->syms[sl->idx];
 	y->period += smp->period;
 	y->samples++;
-	addr = sym_addr(r);
 	if (y->nr_hits && y->hits[y->nr_hits - 1].addr == addr) {
 		y->hits[y->nr_hits - 1].period += smp->period;
 		y->hits[y->nr_hits - 1].samples++;
@@ -257,6 +310,7 @@ void annotate__release(struct annotate *a)
 		free(a->syms[i].hits);
 	free(a->syms);
 	free(a->slots);
+	free(a->memo);
 	memset(a, 0, sizeof(*a));
 }
 

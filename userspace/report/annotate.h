@@ -43,6 +43,8 @@ struct ann_sym {
 };
 
 /* A function's key beside its index, so that a lookup reads one line of the table. */
+struct ann_memo;
+
 struct ann_slot {
 	const void *owner; /* NULL: empty */
 	uint64_t start;
@@ -63,6 +65,7 @@ struct annotate {
 	size_t event;
 	const char *event_name;
 	uint64_t total_period, total_samples; /* that event's, every function's */
+	struct ann_memo *memo; /* functions by sample address */
 };
 
 void annotate__init(struct annotate *a, struct session *s, const struct filters *f);

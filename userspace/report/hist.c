@@ -231,14 +231,27 @@ static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period)
 {
+	uint32_t idx;
+
+	return hist__add_at(h, k, period, &idx);
+}
+
+int hist__add_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx)
+{
 	struct hist_entry *e = lookup(h, k);
 
 	if (!e)
 		return -ENOMEM;
-	hist__count(h, period);
-	e->period += period;
-	e->samples++;
+	*idx = (uint32_t)(e - h->e);
+	hist__add_idx(h, *idx, period);
 	return 0;
+}
+
+void hist__add_idx(struct hist *h, uint32_t idx, uint64_t period)
+{
+	hist__count(h, period);
+	h->e[idx].period += period;
+	h->e[idx].samples++;
 }
 
 void hist__count(struct hist *h, uint64_t period)

@@ -116,6 +116,10 @@ const char *hist__key_name(enum sort_key k);
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
+/* The same, and the entry's index in *@idx: it stays the entry's until the hist is freed. */
+int hist__add_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx);
+/* The same, for the entry at @idx (from hist__add_at()). */
+void hist__add_idx(struct hist *h, uint32_t idx, uint64_t period);
 /*
  * A sample that counts in the totals but has no entry of its own (-S left
  * its symbol out); its call chain's entries may still be added.

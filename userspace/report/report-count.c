@@ -120,6 +120,62 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 }
 
 /*
+ * The flat report (no chains, no key that is worked out per sample): the
+ * entry of a sample's own address, remembered per (histogram, process,
+ * address, mode, and the thread, comm and CPU when the keys or filters tell
+ * them apart) for the sample times over which the address resolves the
+ * same, so that a sample seen before costs one look here instead of its
+ * resolution, key and lookup. Only entries the filters keep and whose
+ * function is an ELF or kernel symbol are remembered; a slot taken by
+ * another address is only computed again.
+ */
+#define SELF_MEMO_SIZE 2048 /* a power of two */
+
+struct self_memo {
+	uint64_t ip, from, until; /* until 0: empty */
+	const char *comm;
+	const struct hist *h;
+	uint32_t pid, tid, cpu;
+	uint32_t idx; /* the hist entry */
+	uint16_t mode;
+};
+
+/* Whether samples are counted by their own entry only, the same for the same address. */
+static bool self_only(const struct report *r)
+{
+	return !r->need_srcline && !r->need_srcfile && !r->need_state && !r->need_parent &&
+	       !r->exclude_other && !r->branch_mode && !r->children &&
+	       r->graph.mode == GRAPH_NONE && !r->want_flame;
+}
+
+/* The memo's slot for the sample, its key filled into @key. */
+static struct self_memo *self_slot(struct report *r, const struct hist *h,
+				   const struct sample *smp, const char *comm,
+				   struct self_memo *key)
+{
+	uint64_t hash;
+
+	key->ip = smp->ev->sample.ip;
+	key->comm = comm;
+	key->h = h;
+	key->pid = smp->pid;
+	key->tid = h->has[SK_PID] || h->has[SK_TID] ? smp->tid : 0;
+	key->cpu = h->has[SK_CPU] ? smp->cpu : 0;
+	key->mode = smp->ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	hash = (key->ip ^ (uint64_t)key->pid << 40 ^ (uint64_t)key->tid << 20 ^ key->cpu ^
+		(uint64_t)key->mode << 56) *
+	       0x9e3779b97f4a7c15ULL;
+	return &r->self_memo[hash >> 40 & (SELF_MEMO_SIZE - 1)];
+}
+
+static bool self_hit(const struct self_memo *m, const struct self_memo *key, uint64_t time)
+{
+	return m->ip == key->ip && m->pid == key->pid && m->h == key->h && m->tid == key->tid &&
+	       m->mode == key->mode && m->cpu == key->cpu && m->comm == key->comm &&
+	       m->from <= time && time < m->until;
+}
+
+/*
  * --children: every entry the sample's frames pass through, the sample's
  * own (@self, NULL when -S left it out) included, gets its period once.
  */
@@ -205,7 +261,9 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	struct sample_frames lim;
 	const struct resolved *res;
 	struct hist_key k, *self = NULL;
+	struct self_memo *memo = NULL, memo_key;
 	const char *comm;
+	uint32_t idx;
 	struct hist *h;
 	int err = 0;
 
@@ -219,6 +277,15 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
+	if (self_only(r)) {
+		if (!r->self_memo && !(r->self_memo = calloc(SELF_MEMO_SIZE, sizeof(*r->self_memo))))
+			return -ENOMEM;
+		memo = self_slot(r, h, smp, comm, &memo_key);
+		if (self_hit(memo, &memo_key, smp->time)) {
+			hist__add_idx(h, memo->idx, smp->period);
+			return 0;
+		}
+	}
 	res = samples__self(it);
 	if (!filters__comm(&r->f, comm) || !filters__dso(&r->f, res->dso, res->anon_name) ||
 	    !browser_zoom__keeps_dso(&r->zoom, res)) {
@@ -248,7 +315,13 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
 		fill_key(r, smp, comm, res, self);
-		err = hist__add(h, self, smp->period);
+		err = hist__add_at(h, self, smp->period, &idx);
+		if (!err && memo && res->sym && !res->jit && res->valid_until > smp->time) {
+			memo_key.from = res->valid_from;
+			memo_key.until = res->valid_until;
+			memo_key.idx = idx;
+			*memo = memo_key;
+		}
 		if (!err && !res->sym)
 			err = hist__add_unresolved(h, res->dso, self->anon, res->why, smp->period);
 		else if (!err && res->jit && res->dso)
@@ -280,10 +353,14 @@ void report__forget_frames(struct report *r)
 {
 	if (r->memo)
 		memset(r->memo, 0, CHAIN_MEMO_SIZE * sizeof(*r->memo));
+	if (r->self_memo)
+		memset(r->self_memo, 0, SELF_MEMO_SIZE * sizeof(*r->self_memo));
 }
 
 void report__count_release(struct report *r)
 {
 	free(r->memo);
 	r->memo = NULL;
+	free(r->self_memo);
+	r->self_memo = NULL;
 }

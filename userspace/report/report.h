@@ -21,6 +21,7 @@
 #include "session.h"
 
 struct chain_memo;
+struct self_memo;
 
 struct report {
 	struct session s;
@@ -54,6 +55,7 @@ struct report {
 	uint32_t *frames;
 	size_t cap_frames;
 	struct chain_memo *memo; /* add_frame() */
+	struct self_memo *self_memo; /* the flat report's entries by address */
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -88,9 +90,9 @@ int report_args__parse(struct report *r, struct report_args *a, struct report_me
 double report__elapsed(const struct timespec *t0);
 /* samples__for_each()'s callback: the sample counted into r->hs (@ctx is the report). */
 int report__on_sample(struct samples *it, const struct sample *smp, void *ctx);
-/* Forget the entries remembered for frames (the histograms are made again). */
+/* Forget the entries remembered for frames and addresses (the histograms are made again). */
 void report__forget_frames(struct report *r);
-/* What counting held: the frames' memo. */
+/* What counting held: the memos of frames and addresses. */
 void report__count_release(struct report *r);
 
 #endif
