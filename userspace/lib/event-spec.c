@@ -135,7 +135,10 @@ static int parse_modifiers(const char *m, struct event_spec *e)
 	return 0;
 }
 
-/* A tracepoint's SYSTEM or NAME: what tracefs has for directory names. */
+/*
+ * A tracepoint's SYSTEM or NAME: what tracefs has for directory names, or a
+ * glob of them ('*', '?').
+ */
 static bool tp_word(const char *s, size_t n)
 {
 	size_t i;
@@ -143,7 +146,7 @@ static bool tp_word(const char *s, size_t n)
 	if (!n || n >= sizeof(((struct event_spec *)0)->tp_sys))
 		return false;
 	for (i = 0; i < n; i++)
-		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-' && s[i] != '.')
+		if (!isalnum((unsigned char)s[i]) && !strchr("_-.*?", s[i]))
 			return false;
 	return true;
 }
@@ -338,6 +341,51 @@ int event_list__parse(struct event_list *l, const char *s, char *err, size_t err
 		snprintf(err, errlen, "no event given");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+bool event_spec__is_glob(const struct event_spec *e)
+{
+	return e->tracepoint && (strpbrk(e->tp_sys, "*?") || strpbrk(e->tp_name, "*?"));
+}
+
+int event_list__expand(struct event_list *l, size_t i, const char (*tps)[2][64], size_t n,
+		       char *err, size_t errlen)
+{
+	const struct event_spec glob = l->ev[i];
+	const char *mods = strchr(strchr(glob.name, ':') + 1, ':');
+	size_t k, lead = glob.leader;
+	bool grouped = glob.leader != i || glob.nr_members > 1;
+
+	if (!n) {
+		snprintf(err, errlen, "matches no tracepoint");
+		return -ENOENT;
+	}
+	if (l->nr - 1 + n > EVENT_LIST_MAX) {
+		snprintf(err, errlen, "matches more than %d events with the others",
+			 EVENT_LIST_MAX);
+		return -E2BIG;
+	}
+	memmove(&l->ev[i + n], &l->ev[i + 1], (l->nr - i - 1) * sizeof(l->ev[0]));
+	l->nr += n - 1;
+	for (k = i + n; k < l->nr; k++)
+		if (l->ev[k].leader > i)
+			l->ev[k].leader = (uint16_t)(l->ev[k].leader + n - 1);
+	for (k = 0; k < n; k++) {
+		struct event_spec *e = &l->ev[i + k];
+
+		*e = glob;
+		snprintf(e->tp_sys, sizeof(e->tp_sys), "%s", tps[k][0]);
+		snprintf(e->tp_name, sizeof(e->tp_name), "%s", tps[k][1]);
+		snprintf(e->name, sizeof(e->name), "%s:%s%s", e->tp_sys, e->tp_name,
+			 mods ? mods : "");
+		/* alone, each is its own event; in a group, each a member */
+		e->leader = (uint16_t)(grouped ? lead : i + k);
+		e->nr_members = 1;
+	}
+	if (grouped) /* its group grows by the events beyond the one it was */
+		l->ev[lead].nr_members = (uint16_t)((lead == i ? glob.nr_members
+							      : l->ev[lead].nr_members) + n - 1);
 	return 0;
 }
 

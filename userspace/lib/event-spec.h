@@ -10,7 +10,9 @@
  * A tracepoint is "SYSTEM:NAME[:MODIFIERS]" where SYSTEM is no event name
  * (so "cycles:u" is cycles, "sched:sched_switch" a tracepoint): its type is
  * PERF_TYPE_TRACEPOINT and its config the tracepoint's id, which the caller
- * finds in tracefs (this file reads nothing of the machine).
+ * finds in tracefs (this file reads nothing of the machine). SYSTEM and NAME
+ * may be globs ("sched:sched_wak*"), which the caller expands with
+ * event_list__expand() to the tracepoints tracefs has.
  *
  * An -e argument may hold several events, "a,b", and groups, "{a,b}" with
  * optional modifiers after the brace that every member takes too
@@ -57,6 +59,19 @@ int event_spec__parse(const char *s, struct event_spec *out, char *err, size_t e
  * EVENT_LIST_MAX events); @l is then as it was.
  */
 int event_list__parse(struct event_list *l, const char *s, char *err, size_t errlen);
+
+/* Whether @e is a tracepoint glob ('*' or '?' in its SYSTEM or NAME). */
+bool event_spec__is_glob(const struct event_spec *e);
+
+/*
+ * Replace the glob @l->ev[@i] by the @n tracepoints @tps ({SYSTEM, NAME}
+ * each, as the caller found them in tracefs), in that order, each named
+ * "SYSTEM:NAME" with the glob's modifiers, and each its own event, or each a
+ * member of the glob's group. 0, or -ENOENT (@n is 0) or -E2BIG (more than
+ * EVENT_LIST_MAX events) with the reason in @err, @l then as it was.
+ */
+int event_list__expand(struct event_list *l, size_t i, const char (*tps)[2][64], size_t n,
+		       char *err, size_t errlen);
 
 /* How many groups of more than one event @l has (perf's GROUP_DESC count). */
 size_t event_list__nr_groups(const struct event_list *l);

@@ -456,14 +456,17 @@ size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out)
 int bidcache__results_so_far(struct bidcache *c, struct bidcache_result **out, size_t *nr)
 {
 	int err = 0;
+	size_t i;
 
 	pthread_mutex_lock(&c->lock);
-	*nr = c->nr_res;
+	*nr = 0;
 	*out = malloc((c->nr_res + 1) * sizeof(**out));
-	if (*out)
-		memcpy(*out, c->res, c->nr_res * sizeof(**out));
-	else
+	if (!*out)
 		err = -ENOMEM;
+	/* a file still queued has no result (no path) yet: the next file has it */
+	for (i = 0; *out && i < c->nr_res; i++)
+		if (c->res[i].path)
+			(*out)[(*nr)++] = c->res[i];
 	pthread_mutex_unlock(&c->lock);
 	return err;
 }

@@ -69,8 +69,8 @@ size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out)
 
 /*
  * While the thread runs (jrec record --switch-output): a copy of the
- * results so far, in @out (free() it; the paths and symbols stay the
- * cache's until bidcache__free()). 0 or -ENOMEM.
+ * results so far, in @out, without the files still queued (free() it; the
+ * paths and symbols stay the cache's until bidcache__free()). 0 or -ENOMEM.
  */
 int bidcache__results_so_far(struct bidcache *c, struct bidcache_result **out, size_t *nr);
 

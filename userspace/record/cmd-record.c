@@ -505,6 +505,9 @@ static void cleanup(struct record *r)
 	for (size_t i = 0; i < r->nr_pid_fds; i++)
 		close(r->pid_fds[i]);
 	free(r->pid_fds);
+	for (unsigned int i = 0; r->kept && i < r->opts.switch_max_files; i++)
+		free(r->kept[i]);
+	free(r->kept);
 }
 
 /*

@@ -40,6 +40,7 @@ enum {
 	OPT_NO_PERFMAP_CODE,
 	OPT_DELAY,
 	OPT_SWITCH_OUTPUT,
+	OPT_SWITCH_MAX_FILES,
 };
 
 static const struct option long_opts[] = {
@@ -59,6 +60,7 @@ static const struct option long_opts[] = {
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
 	{ "switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT },
+	{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
 	{ "no-buildid-cache", no_argument, NULL, OPT_NO_BUILDID_CACHE },
 	{ "no-perfmap-code", no_argument, NULL, OPT_NO_PERFMAP_CODE },
@@ -120,6 +122,9 @@ static void usage(FILE *out)
 		"                          recording, switching on SIGUSR2 (signal, the\n"
 		"                          default), when a file's data reaches SIZE (10M) or\n"
 		"                          when it is TIME old (30s, 2m)\n"
+		"      --switch-max-files N\n"
+		"                          with --switch-output: keep the newest N files of\n"
+		"                          this recording, removing the oldest\n"
 		"  -q, --quiet             print nothing but errors\n"
 		"  -v, --verbose           say more about what is recorded\n"
 		"      --no-jmmap          do not use the jmmap module even if it is loaded\n"
@@ -378,6 +383,34 @@ static int user_pids(struct record_opts *o)
 }
 
 /*
+ * -e SYSTEM:NAME with globs: the tracepoints of tracefs that match, in its
+ * order, in place of the glob. 0, or -EINVAL after one line.
+ */
+static int expand_glob(struct record_opts *o, size_t i)
+{
+	char tps[EVENT_LIST_MAX][2][64];
+	const struct event_spec *e = &o->events.ev[i];
+	char why[256], glob[64];
+	size_t n;
+	int err;
+
+	snprintf(glob, sizeof(glob), "%s", e->name);
+	err = tracefs__glob(o->tracefs, e->tp_sys, e->tp_name, tps, EVENT_LIST_MAX, &n);
+	if (err && err != -E2BIG) {
+		fprintf(stderr, "jrec record: -e %s: cannot read %s/events: %s\n", glob,
+			o->tracefs, strerror(-err));
+		return -EINVAL;
+	}
+	if (err)
+		n = EVENT_LIST_MAX + 1; /* too many, whichever they are */
+	if (event_list__expand(&o->events, i, tps, n, why, sizeof(why))) {
+		fprintf(stderr, "jrec record: -e %s: %s in %s/events\n", glob, why, o->tracefs);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * The id of each tracepoint of -e from tracefs. 0, or -EINVAL after one
  * line naming the tracepoint and what is wrong.
  */
@@ -397,6 +430,8 @@ static int resolve_tracepoints(struct record_opts *o)
 					"(mount -t tracefs nodev /sys/kernel/tracing)\n", e->name);
 			return -EINVAL;
 		}
+		if (event_spec__is_glob(e) && expand_glob(o, i))
+			return -EINVAL;
 		err = tracefs__tp_id(o->tracefs, e->tp_sys, e->tp_name, &e->config, path,
 				     sizeof(path));
 		if (err == -ENOENT) {
@@ -559,6 +594,14 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 				return -EINVAL;
 			}
 			break;
+		case OPT_SWITCH_MAX_FILES:
+			if (parse_u64(optarg, &v) || !v || v > 1000000) {
+				fprintf(stderr, "jrec record: invalid --switch-max-files '%s' (a number "
+						"of files, 1 or more)\n", optarg);
+				return -EINVAL;
+			}
+			o->switch_max_files = (unsigned int)v;
+			break;
 		case OPT_OFF_CPU:
 			o->off_cpu = 1;
 			break;
@@ -583,6 +626,10 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	if (o->pipe && (o->switch_output || o->archive)) {
 		fprintf(stderr, "jrec record: -o - cannot be combined with %s\n",
 			o->switch_output ? "--switch-output" : "--archive");
+		return -EINVAL;
+	}
+	if (o->switch_max_files && !o->switch_output) {
+		fprintf(stderr, "jrec record: --switch-max-files needs --switch-output\n");
 		return -EINVAL;
 	}
 	if (resolve_tracepoints(o))

@@ -4,7 +4,7 @@
  * --switch-output's rotation, which finishes the file as the end of the
  * recording does, renames it OUTPUT.<timestamp> as perf does and starts the
  * next one with the records of what exists already, so that each file is a
- * complete recording.
+ * complete recording; with --switch-max-files, only the newest N files stay.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -115,6 +115,36 @@ static int synth_existing(struct record *r)
 	return err ? err : perf_writer__flush(r->w);
 }
 
+/*
+ * --switch-max-files N: the file just written takes the oldest's place in
+ * the ring of the last N, and that one is removed, as perf does.
+ */
+static int keep_newest(struct record *r)
+{
+	unsigned int n = r->opts.switch_max_files, cur;
+	char *name;
+
+	if (!n)
+		return 0;
+	if (!r->kept) {
+		r->kept = calloc(n, sizeof(*r->kept));
+		if (!r->kept)
+			return -ENOMEM;
+		r->kept_cur = n - 1;
+	}
+	name = strdup(r->switched_name);
+	if (!name)
+		return -ENOMEM;
+	cur = (r->kept_cur + 1) % n;
+	if (r->kept[cur] && unlink(r->kept[cur]) && errno != ENOENT)
+		fprintf(stderr, "jrec record: cannot remove %s: %s\n", r->kept[cur],
+			strerror(errno));
+	free(r->kept[cur]);
+	r->kept[cur] = name;
+	r->kept_cur = cur;
+	return 0;
+}
+
 int output__switch(struct record *r, int at_exit)
 {
 	uint64_t samples = r->nr_samples - r->file_first_sample;
@@ -127,6 +157,8 @@ int output__switch(struct record *r, int at_exit)
 		err = timestamped(r->opts.output, r->switched_name, sizeof(r->switched_name));
 	if (!err && rename(r->opts.output, r->switched_name))
 		err = -errno;
+	if (!err)
+		err = keep_newest(r);
 	if (err)
 		return err;
 	r->nr_switches++;

@@ -38,6 +38,7 @@ struct record_opts {
 	int switch_output; /* --switch-output: 1 signal, else size or time as below */
 	uint64_t switch_size; /* bytes of data section */
 	uint64_t switch_ns;
+	unsigned int switch_max_files; /* --switch-max-files: keep this many, 0 all */
 	int archive; /* --archive: jrec archive the output when done */
 	int off_cpu;  /* --off-cpu: a context-switch event beside the sampling one */
 	pid_t pid;   /* the first of pids, 0 without -p/-t/-u */
@@ -130,6 +131,9 @@ struct record {
 	unsigned int nr_switches;
 	int switch_pending; /* SIGUSR2 */
 	char switched_name[4200];
+	/* --switch-max-files: the names of the files kept, a ring; the newest at kept_cur */
+	char **kept;
+	unsigned int kept_cur;
 	uint64_t last_tick;
 	uint64_t nr_samples, nr_lost, nr_lost_records;
 	uint64_t nr_switch_samples; /* --off-cpu: the samples that are switch-outs */

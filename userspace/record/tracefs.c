@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* tracefs for jrec record's tracepoints (tracefs.h). */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +66,67 @@ int tracefs__tp_id(const char *dir, const char *sys, const char *name, uint64_t 
 	}
 	buf__release(&b);
 	return err;
+}
+
+/* The subdirectories of @path matching @pat, in directory order, to @fn. */
+static int each_dir(const char *path, const char *pat, int (*fn)(const char *, void *), void *arg)
+{
+	struct dirent *d;
+	DIR *dir = opendir(path);
+	int err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		if (d->d_name[0] == '.' || (d->d_type != DT_DIR && d->d_type != DT_UNKNOWN) ||
+		    fnmatch(pat, d->d_name, 0))
+			continue;
+		err = fn(d->d_name, arg);
+	}
+	closedir(dir);
+	return err;
+}
+
+struct glob_walk {
+	const char *dir, *name;
+	char sys[64];
+	char (*out)[2][64];
+	size_t max, nr;
+};
+
+static int add_event(const char *name, void *arg)
+{
+	struct glob_walk *w = arg;
+
+	if (w->nr == w->max)
+		return -E2BIG;
+	snprintf(w->out[w->nr][0], sizeof(w->out[0][0]), "%s", w->sys);
+	snprintf(w->out[w->nr][1], sizeof(w->out[0][1]), "%s", name);
+	w->nr++;
+	return 0;
+}
+
+static int add_system(const char *sys, void *arg)
+{
+	struct glob_walk *w = arg;
+	char path[4400];
+
+	snprintf(w->sys, sizeof(w->sys), "%s", sys);
+	snprintf(path, sizeof(path), "%s/events/%s", w->dir, sys);
+	return each_dir(path, w->name, add_event, w);
+}
+
+int tracefs__glob(const char *dir, const char *sys, const char *name, char (*out)[2][64],
+		  size_t max, size_t *nr)
+{
+	struct glob_walk w = {dir, name, "", out, max, 0};
+	char path[4200];
+	int err;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	err = each_dir(path, sys, add_system, &w);
+	*nr = w.nr;
+	return err == -ENOENT ? 0 : err;
 }
 
 static int read_in(const char *dir, const char *rel, struct buf *b)

@@ -27,6 +27,14 @@ int tracefs__find(char *dir, size_t len);
 int tracefs__tp_id(const char *dir, const char *sys, const char *name, uint64_t *id, char *path,
 		   size_t plen);
 
+/*
+ * The tracepoints whose SYSTEM matches glob @sys and NAME glob @name, as
+ * {SYSTEM, NAME} into @out, in tracefs's directory order as perf lists
+ * them; their number into *@nr. 0, -E2BIG past @max, or -errno.
+ */
+int tracefs__glob(const char *dir, const char *sys, const char *name, char (*out)[2][64],
+		  size_t max, size_t *nr);
+
 /* The TRACING_DATA of @l's tracepoints, each once, into @out. 0 or -errno. */
 int tracefs__tracing_data(const char *dir, const struct event_list *l, struct buf *out);
 

@@ -28,6 +28,35 @@ static int parse_list(const char *s)
 	return event_list__parse(&l, s, err, sizeof(err));
 }
 
+static const char tps[3][2][64] = {
+    {"sched", "sched_wakeup"}, {"sched", "sched_waking"}, {"sched", "sched_wakeup_new"}};
+
+static void expand_tests(void)
+{
+	memset(&l, 0, sizeof(l));
+	check(!parse_list("cpu-clock,sched:sched_wak*:u,task-clock") &&
+		      !event_list__expand(&l, 1, tps, 3, err, sizeof(err)) && l.nr == 5 &&
+		      !strcmp(l.ev[1].name, "sched:sched_wakeup:u") &&
+		      !strcmp(l.ev[3].tp_name, "sched_wakeup_new") && l.ev[3].exclude_kernel &&
+		      l.ev[3].leader == 3 && l.ev[4].leader == 4 &&
+		      !strcmp(l.ev[4].name, "task-clock") && !event_list__nr_groups(&l),
+	      "a glob alone: each tracepoint its own event, SYSTEM:NAME with the modifiers, "
+	      "the events after it moved");
+	memset(&l, 0, sizeof(l));
+	check(!parse_list("{cycles,sched:*},{cpu-clock,task-clock}") &&
+		      !event_list__expand(&l, 1, tps, 3, err, sizeof(err)) && l.nr == 6 &&
+		      l.ev[0].nr_members == 4 && l.ev[3].leader == 0 && l.ev[4].leader == 4 &&
+		      l.ev[5].leader == 4 && l.ev[4].nr_members == 2 &&
+		      event_list__nr_groups(&l) == 2,
+	      "a glob in a group: every tracepoint a member, the next group's leader moved");
+	check(event_list__expand(&l, 1, tps, 0, err, sizeof(err)) == -ENOENT && l.nr == 6 &&
+		      strstr(err, "no tracepoint"),
+	      "a glob that matches nothing: -ENOENT, the list as it was");
+	check(event_list__expand(&l, 1, tps, EVENT_LIST_MAX, err, sizeof(err)) == -E2BIG &&
+		      l.nr == 6,
+	      "a glob past EVENT_LIST_MAX events: -E2BIG, the list as it was");
+}
+
 static void list_tests(void)
 {
 	memset(&l, 0, sizeof(l));
@@ -98,7 +127,14 @@ int main(void)
 	check(!parse("sched:sched_switch:u") && ev.tracepoint && ev.exclude_kernel &&
 		      !strcmp(ev.tp_name, "sched_switch"),
 	      "a tracepoint's modifiers follow its NAME");
-	check(parse("sched:*") == -EINVAL && strstr(err, "sched:*"), "a tracepoint glob: -EINVAL");
+	check(!parse("sched:sched_wak*") && ev.tracepoint && event_spec__is_glob(&ev) &&
+		      !strcmp(ev.tp_name, "sched_wak*"),
+	      "a tracepoint glob: a tracepoint whose NAME is the glob");
+	check(!parse("sched:sched_switch") && !event_spec__is_glob(&ev) && !parse("cycles:u") &&
+		      !event_spec__is_glob(&ev),
+	      "no glob: neither a tracepoint nor an event");
+	check(parse("sched:sched/x") == -EINVAL, "a '/' in a tracepoint: -EINVAL");
 	list_tests();
+	expand_tests();
 	return tap_done();
 }
