@@ -450,16 +450,21 @@ static int print_chain(struct script_format *f, struct samples *it, uint32_t fl,
 	return 0;
 }
 
-/* The file of @dso, open (kept for the next samples), or -1. */
-static int code_fd(struct script_format *f, const struct dso *dso)
+/*
+ * The file of @dso's recorded build (the cache's copy, perf's, the path
+ * while it is that build; the vdso perf kept), open and kept for the next
+ * samples, or -1.
+ */
+static int code_fd(struct script_format *f, struct session *s, struct dso *dso)
 {
 	unsigned int i, n = sizeof(f->code_fds) / sizeof(f->code_fds[0]);
+	char path[4096];
 	int fd;
 
 	for (i = 0; i < f->nr_code_fds; i++)
 		if (f->code_fds[i].dso == dso)
 			return f->code_fds[i].fd;
-	fd = machine_file__open(dso->path);
+	fd = dso__code_file(&s->dsos, dso, path, sizeof(path)) ? -1 : machine_file__open(path);
 	i = f->nr_code_fds < n ? f->nr_code_fds++ : 0; /* full: the first one's slot */
 	if (f->code_fds[i].dso && f->code_fds[i].fd >= 0)
 		close(f->code_fds[i].fd);
@@ -473,8 +478,8 @@ static int code_fd(struct script_format *f, const struct dso *dso)
  * it: " ilen: N" and " insn: XX XX...", length 0 (and no bytes) where the
  * code is not in a file jrec has (the kernel's, anonymous memory).
  */
-static void print_insn(struct script_format *f, const struct resolved *res, uint32_t fl,
-		       FILE *out)
+static void print_insn(struct script_format *f, struct session *s, const struct resolved *res,
+		       uint32_t fl, FILE *out)
 {
 	struct disasm_insn in;
 	uint8_t code[DISASM_INSN_MAX], ehdr[20];
@@ -483,9 +488,8 @@ static void print_insn(struct script_format *f, const struct resolved *res, uint
 	uint16_t machine;
 	int fd = -1;
 
-	if (res->level != RES_KERNEL && res->dso && res->dso->status == DSO_OK && !res->jit &&
-	    res->dso->path[0] == '/')
-		fd = code_fd(f, res->dso);
+	if (res->level != RES_KERNEL && res->dso && res->dso->status == DSO_OK && !res->jit)
+		fd = code_fd(f, s, res->dso);
 	if (fd >= 0 && pread(fd, ehdr, sizeof(ehdr), 0) == (ssize_t)sizeof(ehdr) &&
 	    !memcmp(ehdr, "\177ELF", 4))
 		got = pread(fd, code, sizeof(code), (off_t)res->map_addr);
@@ -613,7 +617,7 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		print_brstack(it, smp, fl, out);
 	if (fl & (SF_INSN | SF_INSNLEN))
-		print_insn(f, samples__self(it), fl, out);
+		print_insn(f, it->s, samples__self(it), fl, out);
 	fputc('\n', out);
 	return 0;
 }
