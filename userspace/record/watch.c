@@ -109,13 +109,14 @@ static int rewatch(struct record *r, size_t i)
  * tick: each comparison is two stat() calls, and a JIT maps code far more
  * often than that (a page at a time, thousands a second), which is what
  * the recorder cost the program it records. A mapping that comes sooner
- * leaves the comparison owed; watch__tick() makes it.
+ * leaves the comparison owed; watch__tick() makes it, the last one with
+ * @force.
  */
-static int check_root(struct record *r, size_t i, uint64_t now)
+static int check_root(struct record *r, size_t i, uint64_t now, int force)
 {
 	struct perfmap_watch *pm = r->perfmaps[i];
 
-	if (now - pm->root_seen < RECORDER_TICK_NS) {
+	if (!force && now - pm->root_seen < RECORDER_TICK_NS) {
 		pm->root_owed = 1;
 		return 0;
 	}
@@ -135,7 +136,7 @@ int watch__pid(struct record *r, uint32_t pid)
 			continue;
 		if (r->perfmaps[i]->gone)
 			return rewatch(r, i);
-		return check_root(r, i, recorder__now());
+		return check_root(r, i, recorder__now(), 0);
 	}
 	if (r->nr_perfmaps >= WATCH_MAX_PERFMAPS)
 		return 0;
@@ -303,7 +304,7 @@ int watch__tick(struct record *r, int final)
 		struct perfmap_watch *pm = r->perfmaps[i];
 
 		if (!pm->gone && pm->root_owed) {
-			err = check_root(r, i, now);
+			err = check_root(r, i, now, final);
 			if (err == -ENOMEM)
 				return err;
 			pm = r->perfmaps[i];
