@@ -37,6 +37,12 @@ struct perfmap_watch {
 	int gone; /* the process exited: read for the last time */
 	/* the process's root and mount namespace when the watch was made */
 	uint64_t root_dev, root_ino, mntns_ino;
+	/*
+	 * when the recorder last compared them (recorder__now(), watch.c), and
+	 * whether a mapping asked for a comparison since
+	 */
+	uint64_t root_seen;
+	int root_owed;
 };
 
 /*

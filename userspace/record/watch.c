@@ -85,6 +85,46 @@ static int first_read(struct record *r, struct perfmap_watch *pm)
 	return err == -ENOMEM ? err : 0;
 }
 
+/*
+ * Watch @i's map afresh: its pid was reused by a new process, or the
+ * process moved to another root before it wrote its map (a workload that
+ * runs chroot or unshare --mount without a fork, watched since jrec forked
+ * it).
+ */
+static int rewatch(struct record *r, size_t i)
+{
+	struct perfmap_watch *pm;
+	int err = perfmap_watch__new(r->perfmaps[i]->pid, r->inotify_fd, &pm);
+
+	if (err)
+		return err == -ESRCH || err == -ENOENT ? 0 : err;
+	pm->root_seen = recorder__now();
+	perfmap_watch__free(r->perfmaps[i]);
+	r->perfmaps[i] = pm;
+	return first_read(r, pm);
+}
+
+/*
+ * Whether watch @i's process moved to another root, compared at most once a
+ * tick: each comparison is two stat() calls, and a JIT maps code far more
+ * often than that (a page at a time, thousands a second), which is what
+ * the recorder cost the program it records. A mapping that comes sooner
+ * leaves the comparison owed; watch__tick() makes it, the last one with
+ * @force.
+ */
+static int check_root(struct record *r, size_t i, uint64_t now, int force)
+{
+	struct perfmap_watch *pm = r->perfmaps[i];
+
+	if (!force && now - pm->root_seen < RECORDER_TICK_NS) {
+		pm->root_owed = 1;
+		return 0;
+	}
+	pm->root_seen = now;
+	pm->root_owed = 0;
+	return perfmap_watch__moved(pm) ? rewatch(r, i) : 0;
+}
+
 int watch__pid(struct record *r, uint32_t pid)
 {
 	struct perfmap_watch **n, *pm;
@@ -94,20 +134,9 @@ int watch__pid(struct record *r, uint32_t pid)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		if (r->perfmaps[i]->pid != pid)
 			continue;
-		if (!r->perfmaps[i]->gone && !perfmap_watch__moved(r->perfmaps[i]))
-			return 0;
-		/*
-		 * the pid was reused by a new process, or the process moved to
-		 * another root before it wrote its map (a workload that runs
-		 * chroot or unshare --mount without a fork, watched since jrec
-		 * forked it): watch its map afresh
-		 */
-		err = perfmap_watch__new(pid, r->inotify_fd, &pm);
-		if (err)
-			return err == -ESRCH || err == -ENOENT ? 0 : err;
-		perfmap_watch__free(r->perfmaps[i]);
-		r->perfmaps[i] = pm;
-		return first_read(r, pm);
+		if (r->perfmaps[i]->gone)
+			return rewatch(r, i);
+		return check_root(r, i, recorder__now(), 0);
 	}
 	if (r->nr_perfmaps >= WATCH_MAX_PERFMAPS)
 		return 0;
@@ -119,6 +148,7 @@ int watch__pid(struct record *r, uint32_t pid)
 		perfmap_watch__free(pm);
 		return -ENOMEM;
 	}
+	pm->root_seen = recorder__now(); /* perfmap_watch__new() has just looked */
 	r->perfmaps = n;
 	r->perfmaps[r->nr_perfmaps++] = pm;
 	err = first_read(r, pm);
@@ -273,6 +303,12 @@ int watch__tick(struct record *r, int final)
 	for (i = 0; i < r->nr_perfmaps; i++) {
 		struct perfmap_watch *pm = r->perfmaps[i];
 
+		if (!pm->gone && pm->root_owed) {
+			err = check_root(r, i, now, final);
+			if (err == -ENOMEM)
+				return err;
+			pm = r->perfmaps[i];
+		}
 		if (pm->gone || (!final && !perfmap_watch__polled(pm)))
 			continue;
 		err = update_map(r, pm, now);
