@@ -126,18 +126,17 @@ static Elf_Scn *find_type(Elf *elf, Elf64_Word type, GElf_Shdr *out)
 
 /*
  * The "name@plt" entries of @elf's .rela.plt, at .plt.sec (IBT) or .plt +
- * one header entry, into @img's table. With @copy the names are copied into
- * a buffer the image owns (@elf is another file's, closed after); else they
- * point into @elf, the image's own.
+ * one header entry, into @img's table. The names point into @elf, the
+ * image's own; with @copy (@elf is another file's, closed after) into a copy
+ * of its dynamic string table that the image owns.
  */
 static int add_plt(struct elf_image *img, Elf *elf, bool copy)
 {
 	GElf_Shdr rsh, psh, dsh;
-	Elf_Scn *rscn = find_scn(elf, ".rela.plt", &rsh), *pscn, *dscn;
-	Elf_Data *rdata, *ddata;
+	Elf_Scn *rscn = find_scn(elf, ".rela.plt", &rsh), *pscn, *dscn, *sscn;
+	Elf_Data *rdata, *ddata, *sdata;
 	uint64_t base, entsz = 16;
-	size_t i, n, pass, room = 0, used = 0;
-	char *names = NULL;
+	size_t i, n;
 
 	if (!rscn || rsh.sh_entsize == 0 || rsh.sh_type == SHT_NOBITS)
 		return 0;
@@ -157,47 +156,39 @@ static int add_plt(struct elf_image *img, Elf *elf, bool copy)
 	ddata = elf_getdata(dscn, NULL);
 	if (!rdata || !ddata)
 		return 0;
+	if (copy) {
+		sscn = elf_getscn(elf, dsh.sh_link);
+		sdata = sscn ? elf_getdata(sscn, NULL) : NULL;
+		if (!sdata || !sdata->d_buf || !sdata->d_size)
+			return 0;
+		img->plt_names = malloc(sdata->d_size);
+		if (!img->plt_names)
+			return -ENOMEM;
+		memcpy(img->plt_names, sdata->d_buf, sdata->d_size);
+	}
 	n = rsh.sh_size / rsh.sh_entsize;
-	/* with @copy, a first pass sizes the names' buffer */
-	for (pass = copy ? 0 : 1; pass < 2; pass++) {
-		if (pass == 1 && copy) {
-			names = malloc(room ? room : 1);
-			if (!names)
-				return -ENOMEM;
-			img->plt_names = names;
-		}
-		for (i = 0; i < n; i++) {
-			GElf_Rela rela;
-			GElf_Sym sym;
-			const char *name;
-			int err;
+	for (i = 0; i < n; i++) {
+		GElf_Rela rela;
+		GElf_Sym sym;
+		const char *name;
+		int err;
 
-			if (!gelf_getrela(rdata, (int)i, &rela) ||
-			    !gelf_getsym(ddata, (int)GELF_R_SYM(rela.r_info), &sym))
-				break;
-			if (base + (i + 1) * entsz > psh.sh_addr + psh.sh_size)
-				break;
-			name = elf_strptr(elf, dsh.sh_link, sym.st_name);
-			/* an entry of no symbol (an IRELATIVE one): "@plt", as perf 6.1 names it */
-			if (!name)
-				name = "";
-			if (pass == 0) {
-				room += strlen(name) + 1;
-				continue;
-			}
-			if (copy) {
-				size_t len = strlen(name) + 1;
-
-				if (used + len > room)
-					break;
-				name = memcpy(names + used, name, len);
-				used += len;
-			}
-			err = symtab__add(&img->syms, base + i * entsz, entsz, name, STB_GLOBAL);
-			if (err)
-				return err;
-			img->syms.syms[img->syms.nr - 1].is_plt = 1;
-		}
+		if (!gelf_getrela(rdata, (int)i, &rela) ||
+		    !gelf_getsym(ddata, (int)GELF_R_SYM(rela.r_info), &sym))
+			break;
+		if (base + (i + 1) * entsz > psh.sh_addr + psh.sh_size)
+			break;
+		/* elf_strptr() checks the offset and the NUL within the table */
+		name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		/* an entry of no symbol (an IRELATIVE one): "@plt", as perf 6.1 names it */
+		if (!name)
+			name = "";
+		else if (copy)
+			name = img->plt_names + sym.st_name;
+		err = symtab__add(&img->syms, base + i * entsz, entsz, name, STB_GLOBAL);
+		if (err)
+			return err;
+		img->syms.syms[img->syms.nr - 1].is_plt = 1;
 	}
 	return 0;
 }
