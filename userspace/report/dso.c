@@ -351,6 +351,28 @@ static void drop_image(struct dso *d)
 	d->used_path = NULL;
 }
 
+/* perf's build-id cache entry for build-id @hex: ~/.debug/.build-id/XX/REST/@leaf; false without $HOME. */
+static bool perf_cache_path(char *buf, size_t len, const char *hex, const char *leaf)
+{
+	const char *home = getenv("HOME");
+
+	if (!home)
+		return false;
+	snprintf(buf, len, "%s/.debug/.build-id/%.2s/%s/%s", home, hex, hex + 2, leaf);
+	return true;
+}
+
+/* Separate debuginfo at @path, taken with the binary's layout when it has symbols. */
+static bool try_debug_file(struct dso_set *s, struct dso *d, const char *path)
+{
+	if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK) {
+		use_binary_layout(s, d);
+		return true;
+	}
+	drop_image(d);
+	return false;
+}
+
 void dso__load(struct dso_set *s, struct dso *d)
 {
 	char hex[JREC_COOKIE_HEX_LEN], path[8300], mbuf[8300];
@@ -375,21 +397,11 @@ void dso__load(struct dso_set *s, struct dso *d)
 	if (is_bid) {
 		/* separate debuginfo first: symbols and DWARF */
 		snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", s->debug_dir, hex, hex + 2);
-		if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK) {
-			use_binary_layout(s, d);
+		if (try_debug_file(s, d, path))
 			return;
-		}
-		drop_image(d);
 		/* perf's build-id cache keeps the debug file perf record found as "debug" */
-		if (getenv("HOME")) {
-			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/debug",
-				 getenv("HOME"), hex, hex + 2);
-			if (try_elf(d, path, "debuginfo", true) && d->status == DSO_OK) {
-				use_binary_layout(s, d);
-				return;
-			}
-			drop_image(d);
-		}
+		if (perf_cache_path(path, sizeof(path), hex, "debug") && try_debug_file(s, d, path))
+			return;
 		if (try_debuginfod(s, d) && d->status == DSO_OK) {
 			use_binary_layout(s, d);
 			return;
@@ -420,22 +432,15 @@ void dso__load(struct dso_set *s, struct dso *d)
 			return;
 		}
 	}
-	if (is_bid) {
-		const char *home = getenv("HOME");
-
-		if (home) {
-			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/elf", home, hex,
-				 hex + 2);
-			if (try_elf(d, path, "perf-cache", true)) {
-				try_debuglink(s, d, mpath);
-				return;
-			}
-			/* perf keeps the vdso it saw as "vdso" beside "elf" */
-			snprintf(path, sizeof(path), "%s/.debug/.build-id/%.2s/%s/vdso", home, hex,
-				 hex + 2);
-			if (try_elf(d, path, "perf-cache", true))
-				return;
+	if (is_bid && perf_cache_path(path, sizeof(path), hex, "elf")) {
+		if (try_elf(d, path, "perf-cache", true)) {
+			try_debuglink(s, d, mpath);
+			return;
 		}
+		/* perf keeps the vdso it saw as "vdso" beside "elf" */
+		perf_cache_path(path, sizeof(path), hex, "vdso");
+		if (try_elf(d, path, "perf-cache", true))
+			return;
 	}
 	if (!strcmp(d->path, "[vdso]") && (s->own_vdso || is_bid) && try_own_vdso(d))
 		return;
@@ -491,7 +496,6 @@ static bool same_build(const struct dso *d, const char *path)
 int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len)
 {
 	char hex[JREC_COOKIE_HEX_LEN];
-	const char *home = getenv("HOME");
 
 	if (d->used_path && !dso__debug_file(d)) {
 		snprintf(buf, len, "%s", d->used_path);
@@ -508,11 +512,9 @@ int dso__code_file(struct dso_set *s, struct dso *d, char *buf, size_t len)
 			return 0;
 	}
 	jrec_cookie_hex(&d->cookie, hex);
-	if (d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len && home) {
-		snprintf(buf, len, "%s/.debug/.build-id/%.2s/%s/elf", home, hex, hex + 2);
-		if (same_build(d, buf))
-			return 0;
-	}
+	if (d->cookie.kind == JMMAP_COOKIE_ELF_BUILD_ID && d->cookie.len &&
+	    perf_cache_path(buf, len, hex, "elf") && same_build(d, buf))
+		return 0;
 	if (d->path[0] == '/' && same_build(d, d->path)) {
 		snprintf(buf, len, "%s", d->path);
 		return 0;
