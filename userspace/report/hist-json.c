@@ -101,7 +101,7 @@ static void print_arrays(const struct hist *h, const struct report_meta *m, cons
 			fprintf(out, ", \"tid\": %u", e->k.tid);
 		if (h->has[SK_PID] && !h->has[SK_COMM]) {
 			fputs(", \"comm\": ", out);
-			json__str(out, e->thread_comm ? e->thread_comm : e->k.comm ? e->k.comm : "");
+			json__str(out, hist_entry__thread_comm(e));
 		}
 		if (h->has[SK_CPU])
 			fprintf(out, ", \"cpu\": %d", (int)e->k.cpu);

@@ -80,6 +80,12 @@ struct hist_entry {
 	const char *thread_comm; /* the pid key's name: the thread's last command, or NULL */
 };
 
+/* The pid key's command of @e: its thread's last, else the one of its samples. */
+static inline const char *hist_entry__thread_comm(const struct hist_entry *e)
+{
+	return e->thread_comm ? e->thread_comm : e->k.comm ? e->k.comm : "";
+}
+
 /* What could not be symbolized, by file (or anonymous region) and reason. */
 struct unres_entry {
 	struct dso *dso;

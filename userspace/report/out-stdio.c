@@ -51,8 +51,7 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 		return e->k.comm;
 	case SK_PID:
 		/* perf's: the thread, its id and its command */
-		snprintf(buf, len, "%7u:%s", e->k.tid,
-			 e->thread_comm ? e->thread_comm : e->k.comm ? e->k.comm : "");
+		snprintf(buf, len, "%7u:%s", e->k.tid, hist_entry__thread_comm(e));
 		return buf;
 	case SK_TID:
 		snprintf(buf, len, "%u", e->k.tid);
