@@ -19,6 +19,10 @@
 #       mispredicted with the sample's cycles (1, 2, 3...), the second
 #       predicted, in a transaction every third sample, aborted every fifth,
 #       and branch types of every kind.
+#   perf-data-edit.py branches IN OUT ahead
+#       the same, each sample's stack to the ip of the sample after it in
+#       time (and back): a branch that ends in a file no sample has landed
+#       in yet.
 #   perf-data-edit.py weight IN OUT
 #       IN as if recorded with -W: each sample a weight (PERF_SAMPLE_WEIGHT).
 #
@@ -94,7 +98,18 @@ AFTER_BRANCH = (1 << 12) | (1 << 13) | (1 << 14) | (1 << 15) | (1 << 16) | (1 <<
 FEAT_BRANCH_STACK = 15
 
 
-def branches(src, dst, flags=False):
+def sample_times(d, data_off, data_end, st):
+    """{record offset: (time, ip)} of each sample"""
+    at = 8 + (8 if st & (1 << 16) else 0) + (8 if st & 1 else 0) + (8 if st & 2 else 0)
+    out = {}
+    for off, typ, size, extra in records(d, data_off, data_end):
+        if typ == 9:
+            out[off] = (struct.unpack_from('<Q', d, off + at)[0] if st & 4 else off,
+                        struct.unpack_from('<Q', d, off + 8)[0])
+    return out
+
+
+def branches(src, dst, flags=False, ahead=False):
     d = bytes(open(src, 'rb').read())
     attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
     if attrs_size != attr_size:
@@ -109,11 +124,17 @@ def branches(src, dst, flags=False):
     data = bytearray()
     prev = None
     nsamples = 0
+    nxt = {}
+    if ahead:
+        by_time = sorted(sample_times(d, data_off, data_off + data_size, st).items(),
+                         key=lambda kv: kv[1][0])
+        for i, (off, (t, ip)) in enumerate(by_time):
+            nxt[off] = by_time[i + 1][1][1] if i + 1 < len(by_time) else ip
     for off, typ, size, extra in records(d, data_off, data_off + data_size):
         rec = d[off:off + size + extra]
         if typ == 9:
             ip = struct.unpack_from('<Q', rec, 8)[0]
-            back = prev if prev is not None else ip
+            back = nxt[off] if ahead else prev if prev is not None else ip
             f1 = f2 = 0
             if flags:
                 # mispred, predicted, in_tx, abort: bits 0-3, cycles: bits 4-19
@@ -193,11 +214,11 @@ if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
         auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
     elif len(sys.argv) in (4, 5) and sys.argv[1] == 'branches':
-        if len(sys.argv) == 5 and sys.argv[4] != 'flags':
-            sys.exit('branches: the fourth argument is "flags" or nothing')
-        branches(sys.argv[2], sys.argv[3], len(sys.argv) == 5)
+        if len(sys.argv) == 5 and sys.argv[4] not in ('flags', 'ahead'):
+            sys.exit('branches: the fourth argument is "flags", "ahead" or nothing')
+        branches(sys.argv[2], sys.argv[3], sys.argv[4:] == ['flags'], sys.argv[4:] == ['ahead'])
     elif len(sys.argv) == 4 and sys.argv[1] == 'weight':
         weight(sys.argv[2], sys.argv[3])
     else:
-        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags] | '
+        sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
                  'weight IN OUT')

@@ -50,6 +50,9 @@ struct dso {
 	struct dso *next; /* hash chain */
 	/* for the "could not be symbolized" list */
 	uint64_t unresolved_period, unresolved_samples;
+	/* jrec script's brstackoff: a sample or frame has named this file, so
+	 * perf, which reads a file's symbols on first use, would have by now */
+	bool script_used;
 };
 
 struct dso_set {

@@ -297,6 +297,8 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 		if (ret)
 			return ret;
 		f->ev_chain[i] = !f->hide_chain && (a->sample_type & PERF_SAMPLE_CALLCHAIN);
+		if ((f->ev_fields[i] & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF)) == SF_BRSTACKOFF)
+			f->brstackoff = true;
 		if ((f->ev_fields[i] & SF_TRACE) && !f->trace) {
 			ret = script_trace__open(&f->trace, it->s->r, err, errlen);
 			if (ret)
@@ -385,11 +387,21 @@ static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
 static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64_t a,
 			      const struct resolved *res)
 {
-	/* perf's map-relative address: the kernel's from its _text; user addresses as they are */
-	if ((fl & SF_BRSTACKOFF) && res->level == RES_KERNEL && res->dso &&
-	    !strcmp(res->dso->path, "[kernel.kallsyms]") && it->s->kernel_text &&
-	    a >= it->s->kernel_text)
-		a -= it->s->kernel_text;
+	/*
+	 * perf's brstackoff: the kernel's addresses from its _text; a user
+	 * file's as they are once perf has read that file's symbols (which
+	 * it does when a sample or frame first lands in it), before that
+	 * map-relative.
+	 */
+	if (!(fl & SF_BRSTACKOFF))
+		;
+	else if (res->level == RES_KERNEL) {
+		if (res->dso && !strcmp(res->dso->path, "[kernel.kallsyms]") &&
+		    it->s->kernel_text && a >= it->s->kernel_text)
+			a -= it->s->kernel_text;
+	} else if (res->dso && !(res->dso->script_used &&
+				    (res->dso->img || res->dso->status == DSO_OK)))
+		a = res->map_addr;
 	fprintf(out, "0x%llx", (unsigned long long)a);
 	if (fl & SF_DSO)
 		fprintf(out, "(%s)", dso_name(res));
@@ -413,6 +425,10 @@ static void print_brstack(struct samples *it, const struct sample *smp, uint32_t
 		branch_view__resolve_end(it, smp, a, &from);
 		branch_view__resolve_end(it, smp, b, &to);
 		if (fl & SF_BRSTACKSYM) {
+			if (from.dso) /* (perf reads their symbols) */
+				from.dso->script_used = true;
+			if (to.dso)
+				to.dso->script_used = true;
 			print_branch_sym(out, fl, &from);
 			fputc('/', out);
 			print_branch_sym(out, fl, &to);
@@ -556,6 +572,22 @@ static void print_misc(uint16_t misc, FILE *out)
 	fprintf(out, "%-5s ", buf);
 }
 
+/* Note the files perf would have read the symbols of by the end of @smp (see print_branch_addr) */
+static void mark_used(struct script_format *f, struct samples *it, bool chain)
+{
+	const struct resolved *self = samples__self(it);
+	const struct sample_frames *fr;
+	size_t i;
+
+	if (self->dso)
+		self->dso->script_used = true;
+	if (!chain || samples__frames(it, &fr))
+		return;
+	for (i = 0; i < fr->nr_chain && i < f->max_stack; i++)
+		if (fr->res[i].dso)
+			fr->res[i].dso->script_used = true;
+}
+
 int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
 			  FILE *out)
 {
@@ -563,6 +595,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
 	uint64_t t = smp->time;
 
+	if (f->brstackoff)
+		mark_used(f, it, chain);
 	if (!fl)
 		return 0;
 	if (fl & SF_COMM)

@@ -61,6 +61,7 @@ struct script_format {
 	/* per event of the recording, made by script_format__setup() */
 	uint32_t *ev_fields;
 	bool *ev_chain;
+	bool brstackoff; /* an event prints brstackoff: mark_used() follows the files perf read */
 	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
 	/* CLOCK_DATA: the wall-clock time (ns) at the sample clock's clockid_ns, for tod */
 	uint64_t tod_ns, clockid_ns;
