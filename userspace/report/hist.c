@@ -63,7 +63,7 @@ static uint64_t side_hash(uint64_t x, const struct hist_side *sd, bool dso, bool
 	if (sym) {
 		x = mix(x, sd->sym ? (uintptr_t)sd->sym ^ (sd->sym_by_name ? 0 : sd->sym_start)
 				   : sd->addr);
-		x = mix(x, (uint64_t)sd->plt << 8 | (uint8_t)sd->level);
+		x = mix(x, (uint64_t)sd->plt << 8 | (uint8_t)(sd->sym ? sd->level : 0));
 	}
 	return x;
 }
@@ -74,7 +74,7 @@ static bool side_eq(const struct hist_side *a, const struct hist_side *b, bool d
 		return false;
 	if (!sym)
 		return true;
-	if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
+	if (!a->sym != !b->sym || a->plt != b->plt || (a->sym && a->level != b->level))
 		return false;
 	return a->sym ? a->sym == b->sym && a->sym_by_name == b->sym_by_name &&
 				(a->sym_by_name || a->sym_start == b->sym_start)
@@ -110,7 +110,7 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
 	if (h->has[SK_SYM]) {
 		x = mix(x, k->sym ? (uintptr_t)k->sym ^ (k->sym_by_name ? 0 : k->sym_start) : k->addr);
-		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)k->level);
+		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)(k->sym ? k->level : 0));
 	}
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
@@ -142,7 +142,9 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	    (a->dso != b->dso || a->anon != b->anon))
 		return false;
 	if (h->has[SK_SYM]) {
-		if (!a->sym != !b->sym || a->plt != b->plt || a->level != b->level)
+		/* as perf's: an unnamed address is one entry, whatever the mode it
+		 * was seen in; the level shown is the first sample's */
+		if (!a->sym != !b->sym || a->plt != b->plt || (a->sym && a->level != b->level))
 			return false;
 		if (a->sym ? a->sym != b->sym || a->sym_by_name != b->sym_by_name ||
 				     (!a->sym_by_name && a->sym_start != b->sym_start)
@@ -226,6 +228,7 @@ static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 	e->k = *k;
 	e->hash = hash;
 	e->tree = CT_NONE;
+	e->first_time = UINT64_MAX;
 	return e;
 }
 
@@ -286,6 +289,16 @@ void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period)
 	if (e->stamp != h->seq) {
 		e->stamp = h->seq;
 		e->children += period;
+	}
+}
+
+void hist__unnamed_level(struct hist *h, uint32_t idx, char level, uint64_t time)
+{
+	struct hist_entry *e = &h->e[idx];
+
+	if (time < e->first_time) {
+		e->first_time = time;
+		e->k.level = level;
 	}
 }
 

@@ -98,12 +98,18 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	if (m->ip == ip && m->sym == res->sym && m->level == res->level && m->h == h &&
 	    m->pid == smp->pid &&
 	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
-		if (m->idx != MEMO_SKIP)
+		if (m->idx != MEMO_SKIP) {
 			hist__add_chain_idx(h, m->idx, smp->period);
+			if (!m->sym)
+				hist__unnamed_level(h, m->idx, m->level, smp->time);
+		}
 		return 0;
 	}
-	if (frame_key(r, smp, comm, res, &k))
+	if (frame_key(r, smp, comm, res, &k)) {
 		err = hist__add_chain_at(h, &k, smp->period, &idx);
+		if (!err && !res->sym)
+			hist__unnamed_level(h, idx, res->level, smp->time);
+	}
 	if (!err && res->valid_until > smp->time) {
 		m->ip = ip;
 		m->sym = res->sym;
@@ -175,6 +181,39 @@ static bool self_hit(const struct self_memo *m, const struct self_memo *key, uin
 	       m->from <= time && time < m->until;
 }
 
+/* The mode perf's walk of a sample's chain starts in: the sample's own */
+static char walk_start(const struct sample *smp, const struct hist_key *self)
+{
+	if (self)
+		return self->level;
+	return (smp->ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ? RES_KERNEL
+											  : RES_USER;
+}
+
+/*
+ * Frame @i of @fr as perf's entry of it, in perf's walk of the chain: an
+ * unnamed frame at its address as it is (not the file offset its own
+ * sample's entry shows) and, where no mapping covers it, in the mode of the
+ * last mapped frame before it (@level, which this updates). The copy goes to
+ * @tmp when one is needed.
+ */
+static const struct resolved *walk_frame(const struct sample_frames *fr, size_t i, char *level,
+					 struct resolved *tmp)
+{
+	const struct resolved *res = &fr->res[i];
+	bool unmapped = !res->dso && res->anon_name && !strcmp(res->anon_name, "[unknown]");
+
+	if (!unmapped)
+		*level = res->level;
+	if (res->sym || (res->addr == fr->ips[i] && (!unmapped || res->level == *level)))
+		return res;
+	*tmp = *res;
+	tmp->addr = fr->ips[i];
+	if (unmapped)
+		tmp->level = *level;
+	return tmp;
+}
+
 /*
  * --children: every entry the sample's frames pass through, the sample's
  * own (@self, NULL when -S left it out) included, gets its period once.
@@ -183,13 +222,19 @@ static int add_children(struct report *r, struct hist *h, const struct sample *s
 			const char *comm, const struct hist_key *self,
 			const struct sample_frames *fr)
 {
-	size_t i;
+	size_t i, j;
 	int err = self ? hist__add_chain(h, self, smp->period) : 0;
+	bool caller = !r->graph.order_set || r->graph.caller;
+	char level = walk_start(smp, self);
+	struct resolved tmp;
 
 	if (!r->memo && !(r->memo = calloc(CHAIN_MEMO_SIZE, sizeof(*r->memo))))
 		return -ENOMEM;
-	for (i = 0; i < fr->nr && !err; i++)
-		err = add_frame(r, h, smp, comm, fr->ips[i], &fr->res[i]);
+	for (j = 0; j < fr->nr && !err; j++) {
+		/* in the order perf walks the chain: the call graph's, caller unless set */
+		i = caller ? fr->nr - 1 - j : j;
+		err = add_frame(r, h, smp, comm, fr->ips[i], walk_frame(fr, i, &level, &tmp));
+	}
 	return err;
 }
 
@@ -222,12 +267,14 @@ static int add_graph(struct report *r, struct hist *h, const struct sample *smp,
 	bool caller = r->graph.caller;
 	size_t i, n = fr->nr;
 	struct hist_key k;
+	struct resolved tmp;
+	char level = walk_start(smp, self);
 	int err = chain_frames(r, &r->ct, fr, caller, 0);
 
 	if (!err)
 		err = hist__add_tree(h, self, &r->ct, r->frames, n, smp->period);
 	for (i = 0; i < n && h->children && !err; i++)
-		if (frame_key(r, smp, comm, &fr->res[caller ? n - 1 - i : i], &k))
+		if (frame_key(r, smp, comm, walk_frame(fr, caller ? n - 1 - i : i, &level, &tmp), &k))
 			err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, smp->period);
 	return err;
 }
@@ -322,8 +369,10 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 			memo_key.idx = idx;
 			*memo = memo_key;
 		}
-		if (!err && !res->sym)
+		if (!err && !res->sym) {
+			hist__unnamed_level(h, idx, self->level, smp->time);
 			err = hist__add_unresolved(h, res->dso, self->anon, res->why, smp->period);
+		}
 		else if (!err && res->jit && res->dso)
 			err = hist__add_image(h, res->dso, smp->period);
 	} else {
