@@ -42,6 +42,7 @@ int branch_view__add(struct samples *it, const struct sample *smp, const struct 
 	struct hist_key k;
 	uint64_t i, a, b;
 	uint16_t cycles;
+	uint32_t idx;
 	int err;
 
 	for (i = 0; i < ps->nr_branches; i++) {
@@ -52,9 +53,22 @@ int branch_view__add(struct samples *it, const struct sample *smp, const struct 
 		hist_side__set(&k.from, &from);
 		hist_side__set(&k.to, &to);
 		k.cycles = cycles;
-		err = hist__add(h, &k, 1);
+		/*
+		 * the sample's keys that are not a branch's (sym, dso) are of the
+		 * branch's target, as perf's: its address as it is, the level
+		 * the sample's own
+		 */
+		k.dso = k.to.dso;
+		k.anon = k.to.anon;
+		k.sym = k.to.sym;
+		k.sym_start = k.to.sym_start;
+		k.sym_by_name = k.to.sym_by_name;
+		k.plt = k.to.plt;
+		k.addr = k.to.sym ? 0 : b;
+		err = hist__add_at(h, &k, 1, &idx);
 		if (err)
 			return err;
+		hist__note_level(h, idx, base->level, smp->time);
 	}
 	return 0;
 }

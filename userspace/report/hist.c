@@ -110,7 +110,7 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
 	if (h->has[SK_SYM]) {
 		x = mix(x, k->sym ? (uintptr_t)k->sym ^ (k->sym_by_name ? 0 : k->sym_start) : k->addr);
-		x = mix(x, (uint64_t)k->plt << 8 | (uint8_t)(k->sym ? k->level : 0));
+		x = mix(x, (uint64_t)k->plt);
 	}
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
@@ -142,9 +142,10 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	    (a->dso != b->dso || a->anon != b->anon))
 		return false;
 	if (h->has[SK_SYM]) {
-		/* as perf's: an unnamed address is one entry, whatever the mode it
-		 * was seen in; the level shown is the first sample's */
-		if (!a->sym != !b->sym || a->plt != b->plt || (a->sym && a->level != b->level))
+		/* as perf's: one entry whatever the mode it was seen in (a frame
+		 * no mapping covers, a branch's target); the level shown is the
+		 * earliest sample's (hist__note_level()) */
+		if (!a->sym != !b->sym || a->plt != b->plt)
 			return false;
 		if (a->sym ? a->sym != b->sym || a->sym_by_name != b->sym_by_name ||
 				     (!a->sym_by_name && a->sym_start != b->sym_start)
@@ -292,7 +293,7 @@ void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period)
 	}
 }
 
-void hist__unnamed_level(struct hist *h, uint32_t idx, char level, uint64_t time)
+void hist__note_level(struct hist *h, uint32_t idx, char level, uint64_t time)
 {
 	struct hist_entry *e = &h->e[idx];
 

@@ -78,7 +78,7 @@ struct hist_entry {
 	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
 	uint64_t tree_stamp; /* the sample that last added to the tree */
 	const char *thread_comm; /* the pid key's name: the thread's last command, or NULL */
-	uint64_t first_time; /* unnamed (no sym): the time of its earliest sample, whose level it shows */
+	uint64_t first_time; /* hist__note_level(): the time of the earliest sample, whose level it shows */
 };
 
 /* The pid key's command of @e: its thread's last, else the one of its samples. */
@@ -143,11 +143,12 @@ int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period
 /* The same, for the entry at @idx (from hist__add_chain_at()). */
 void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period);
 /*
- * An entry without a symbol, whose key ignores the level (as perf's), added
- * to at @time in mode @level: it shows the mode of its earliest sample, as
- * perf's does, which reads the samples in time order.
+ * Entry @idx, whose key leaves the level out (as perf's), added to at @time
+ * in mode @level: it shows the mode of its earliest sample, as perf's does,
+ * which reads the samples in time order. For the entries whose level can
+ * differ between samples: a frame no mapping covers, a branch's target.
  */
-void hist__unnamed_level(struct hist *h, uint32_t idx, char level, uint64_t time);
+void hist__note_level(struct hist *h, uint32_t idx, char level, uint64_t time);
 /*
  * -g: the chain @frames (in the call graph's order) of the current sample
  * added to the call tree of @k's entry, once per sample.

@@ -101,14 +101,14 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 		if (m->idx != MEMO_SKIP) {
 			hist__add_chain_idx(h, m->idx, smp->period);
 			if (!m->sym)
-				hist__unnamed_level(h, m->idx, m->level, smp->time);
+				hist__note_level(h, m->idx, m->level, smp->time);
 		}
 		return 0;
 	}
 	if (frame_key(r, smp, comm, res, &k)) {
 		err = hist__add_chain_at(h, &k, smp->period, &idx);
 		if (!err && !res->sym)
-			hist__unnamed_level(h, idx, res->level, smp->time);
+			hist__note_level(h, idx, res->level, smp->time);
 	}
 	if (!err && res->valid_until > smp->time) {
 		m->ip = ip;
@@ -370,7 +370,7 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 			*memo = memo_key;
 		}
 		if (!err && !res->sym) {
-			hist__unnamed_level(h, idx, self->level, smp->time);
+			hist__note_level(h, idx, self->level, smp->time);
 			err = hist__add_unresolved(h, res->dso, self->anon, res->why, smp->period);
 		}
 		else if (!err && res->jit && res->dso)
