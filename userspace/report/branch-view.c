@@ -69,6 +69,8 @@ int branch_view__add(struct samples *it, const struct sample *smp, const struct 
 		if (err)
 			return err;
 		hist__note_level(h, idx, base->level, smp->time);
+		if (cycles)
+			h->e[idx].cycles_seen = true;
 	}
 	return 0;
 }

@@ -526,9 +526,9 @@ static int resort(struct browser *b)
 	struct hist tmp = { 0 };
 	int err, i;
 
-	for (i = 0; i < SK_MAX; i++) {
+	for (i = 0; i < SK_IPC; i++) {
 		strcat(label, hist__key_name((enum sort_key)i));
-		strcat(label, i + 1 < SK_MAX ? "," : "): ");
+		strcat(label, i + 1 < SK_IPC ? "," : "): ");
 	}
 	snprintf(spec, sizeof(spec), "%s", b->q.sort);
 	if (!prompt(b, label, spec, sizeof(spec)))

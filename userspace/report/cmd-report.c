@@ -174,6 +174,9 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		      !r->want_flame;
 	for (i = 0; i < r->nr_hs; i++) {
 		hist__set_sort(&r->hs[i], a->sort, bad, sizeof(bad));
+		/* as perf report, which appends its IPC column to such a --sort */
+		if (a->sort_typed && strstr(a->sort_typed, "symbol"))
+			hist__add_ipc(&r->hs[i]);
 		r->hs[i].children = r->children;
 		r->hs[i].flame_root = CT_NONE;
 	}

@@ -216,7 +216,8 @@ void hist__print_json(const struct hist *const *hs, const char *const *events, s
 		(unsigned long long)m->lost, (unsigned long long)h->total_samples,
 		(unsigned long long)h->total_period);
 	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "%s\"%s\"", k ? ", " : "", hist__key_name(h->keys[k]));
+		if (h->keys[k] != SK_IPC) /* (perf's table's column, not a key of jrec's) */
+			fprintf(out, "%s\"%s\"", k ? ", " : "", hist__key_name(h->keys[k]));
 	fputs("],\n", out);
 	print_arrays(h, m, "  ", out);
 	/* a recording of several events: one report each, the first above */

@@ -9,8 +9,27 @@
 
 static const char *const key_names[SK_MAX] = {
 	"comm", "pid",	   "tid",    "dso",	    "sym",	   "srcline",	"buildid", "state",
-	"cpu",	"srcfile", "parent", "dso_from", "symbol_from", "dso_to", "symbol_to", "cycles"
+	"cpu",	"srcfile", "parent", "dso_from", "symbol_from", "dso_to", "symbol_to", "cycles",
+	"ipc"
 };
+
+void hist__add_ipc(struct hist *h)
+{
+	if (!h->has[SK_IPC] && h->nr_keys < SK_MAX) {
+		h->has[SK_IPC] = true;
+		h->keys[h->nr_keys++] = SK_IPC;
+	}
+}
+
+const char *hist__ipc_cell(const struct hist_entry *e)
+{
+	if (!e->k.to.level) /* not a branch's */
+		return "-      -";
+	if (!e->k.sym || e->cycles_seen)
+		return "-";
+	/* no cycles: no instruction counted, none covered */
+	return "0.00  [  0.0%]";
+}
 
 const char *hist__key_name(enum sort_key k)
 {
@@ -26,9 +45,11 @@ int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen)
 	while (*p) {
 		size_t n = strcspn(p, ","), i;
 
-		for (i = 0; i < SK_MAX; i++)
+		for (i = 0; i < SK_IPC; i++)
 			if (strlen(key_names[i]) == n && !strncmp(p, key_names[i], n))
 				break;
+		if (i == SK_IPC)
+			i = SK_MAX;
 		if (n == 6 && !strncmp(p, "symbol", n)) /* perf's name */
 			i = SK_SYM;
 		if (i == SK_MAX) {
@@ -91,6 +112,21 @@ void hist_side__set(struct hist_side *side, const struct resolved *res)
 				    k.sym_by_name, k.plt,  k.addr, k.level };
 }
 
+/* The function of @k, or its address when it has none */
+static uint64_t function_hash(const struct hist_key *k)
+{
+	return k->sym ? (uintptr_t)k->sym ^ (k->sym_by_name ? 0 : k->sym_start) : k->addr;
+}
+
+static bool same_function(const struct hist_key *a, const struct hist_key *b)
+{
+	if (!a->sym != !b->sym)
+		return false;
+	return a->sym ? a->sym == b->sym && a->sym_by_name == b->sym_by_name &&
+				(a->sym_by_name || a->sym_start == b->sym_start)
+		      : a->addr == b->addr;
+}
+
 static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 {
 	uint64_t x = 1;
@@ -108,10 +144,10 @@ static uint64_t key_hash(const struct hist *h, const struct hist_key *k)
 		x = mix(x, k->tid);
 	if (h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !k->sym))
 		x = mix(x, (uintptr_t)k->dso ^ (uintptr_t)k->anon);
-	if (h->has[SK_SYM]) {
-		x = mix(x, k->sym ? (uintptr_t)k->sym ^ (k->sym_by_name ? 0 : k->sym_start) : k->addr);
-		x = mix(x, (uint64_t)k->plt);
-	}
+	if (h->has[SK_SYM])
+		x = mix(mix(x, function_hash(k)), (uint64_t)k->plt);
+	if (h->has[SK_IPC]) /* perf's: by the function alone, or the unnamed address */
+		x = mix(x, function_hash(k));
 	if (h->has[SK_SRCLINE])
 		x = mix(x, (uintptr_t)k->srcline);
 	if (h->has[SK_STATE])
@@ -141,17 +177,13 @@ static bool key_eq(const struct hist *h, const struct hist_key *a, const struct 
 	if ((h->has[SK_DSO] || h->has[SK_BUILDID] || (h->has[SK_SYM] && !a->sym)) &&
 	    (a->dso != b->dso || a->anon != b->anon))
 		return false;
-	if (h->has[SK_SYM]) {
-		/* as perf's: one entry whatever the mode it was seen in (a frame
-		 * no mapping covers, a branch's target); the level shown is the
-		 * earliest sample's (hist__note_level()) */
-		if (!a->sym != !b->sym || a->plt != b->plt)
-			return false;
-		if (a->sym ? a->sym != b->sym || a->sym_by_name != b->sym_by_name ||
-				     (!a->sym_by_name && a->sym_start != b->sym_start)
-			   : a->addr != b->addr)
-			return false;
-	}
+	/* as perf's: one entry whatever the mode it was seen in (a frame no
+	 * mapping covers, a branch's target); the level shown is the earliest
+	 * sample's (hist__note_level()) */
+	if (h->has[SK_SYM] && (a->plt != b->plt || !same_function(a, b)))
+		return false;
+	if (h->has[SK_IPC] && !same_function(a, b))
+		return false;
 	if (h->has[SK_SRCLINE] && a->srcline != b->srcline)
 		return false;
 	if (h->has[SK_STATE] && a->state != b->state)

@@ -17,6 +17,7 @@
 
 enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID, SK_STATE, SK_CPU,
 		SK_SRCFILE, SK_PARENT, SK_DSO_FROM, SK_SYM_FROM, SK_DSO_TO, SK_SYM_TO, SK_CYCLES,
+		SK_IPC, /* perf's IPC column, never typed: hist__add_ipc() */
 		SK_MAX };
 
 /* Whether @k is one of the branch view's keys (a branch's source, target or cycles). */
@@ -28,7 +29,7 @@ static inline bool sort_key__is_branch(int k)
 /* perf pads the last column to its width when it is a file's or the cycles, not otherwise */
 static inline bool hist__padded_last(int k)
 {
-	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO || k == SK_CYCLES;
+	return k == SK_DSO || k == SK_DSO_FROM || k == SK_DSO_TO || k == SK_CYCLES || k == SK_IPC;
 }
 
 /* One end of a branch (the branch view): its file and function, as a sample's own. */
@@ -79,6 +80,7 @@ struct hist_entry {
 	uint64_t tree_stamp; /* the sample that last added to the tree */
 	const char *thread_comm; /* the pid key's name: the thread's last command, or NULL */
 	uint64_t first_time; /* hist__note_level(): the time of the earliest sample, whose level it shows */
+	bool cycles_seen;    /* the branch view: a branch of the entry had cycles */
 };
 
 /* The pid key's command of @e: its thread's last, else the one of its samples. */
@@ -121,6 +123,20 @@ void hist_side__set(struct hist_side *side, const struct resolved *res);
 const char *hist__key_name(enum sort_key k);
 /* "comm,dso,sym" -> keys. -EINVAL with the bad key in @bad. */
 int hist__set_sort(struct hist *h, const char *spec, char *bad, size_t badlen);
+/*
+ * perf's IPC column, which perf report adds at the end of a --sort that
+ * names "symbol" (symbol, symbol_from, symbol_to): entries told apart by
+ * their own function (the branch's target in the branch view, @lbr), each
+ * with the instructions per cycle of the branches' basic blocks there.
+ */
+void hist__add_ipc(struct hist *h);
+/*
+ * Entry @e's IPC cell: "-      -" outside the branch view (perf's column
+ * without branches); in it, "-" for a target no function names, else the
+ * IPC and the share of the function's instructions its branches' blocks
+ * cover; "-" too where the branches had cycles, which are not counted yet.
+ */
+const char *hist__ipc_cell(const struct hist_entry *e);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
 /* The same, and the entry's index in *@idx: it stays the entry's until the hist is freed. */

@@ -90,6 +90,8 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 			return "-";
 		snprintf(buf, len, "%u", e->k.cycles);
 		return buf;
+	case SK_IPC:
+		return hist__ipc_cell(e);
 	default:
 		return "";
 	}
@@ -101,7 +103,7 @@ const char *const hist__headers[SK_MAX] = { "Command",	    "    Pid:Command", "T
 					      "Source File",   "Parent symbol",
 					      "Source Shared Object", "Source Symbol",
 					      "Target Shared Object", "Target Symbol",
-					      "Basic Block Cycles" };
+					      "Basic Block Cycles", "IPC   [IPC Coverage]" };
 
 
 /* perf's way: 7975 samples print as "7K" */

@@ -181,6 +181,7 @@ int report_args__parse(struct report *r, struct report_args *a, struct report_me
 		case 's':
 			a->sort = optarg;
 			a->sort_given = true;
+			a->sort_typed = optarg;
 			break;
 		case 'F':
 			a->fields = optarg;

@@ -75,6 +75,7 @@ struct report_args {
 	int children; /* -1: as perf, on when there are call chains */
 	bool graph_given; /* -g or -G; else as perf, the table's call trees when there are chains */
 	bool sort_given;
+	const char *sort_typed; /* -s as typed: one naming "symbol" gets perf's IPC column */
 	const char *fields; /* -F */
 	int header;	  /* 1: --header, 2: --header-only */
 	const char *parent; /* -p's pattern, NULL: not given */
