@@ -148,19 +148,23 @@ struct self_memo {
 	uint16_t mode;
 };
 
+/* Whether samples are counted by their own entry only, the same for the same address. */
+static bool self_only(const struct report *r)
+{
+	return !r->need_srcline && !r->need_srcfile && !r->need_state && !r->need_parent &&
+	       !r->exclude_other && !r->branch_mode && !r->children &&
+	       r->graph.mode == GRAPH_NONE;
+}
+
 /*
- * Whether sample @smp is counted by its own entry only, the same for the
- * same address: in the flame graph outputs, when it has no chain (its
- * stack is the command and its own function).
+ * Whether sample @smp is: in the flame graph outputs, when it has no chain
+ * (its stack is the command and its own function).
  */
-static bool self_only(const struct report *r, const struct sample *smp)
+static bool self_only_sample(const struct report *r, const struct sample *smp)
 {
 	const struct pr_sample *s = &smp->ev->sample;
 
-	return !r->need_srcline && !r->need_srcfile && !r->need_state && !r->need_parent &&
-	       !r->exclude_other && !r->branch_mode && !r->children &&
-	       r->graph.mode == GRAPH_NONE &&
-	       (!r->want_flame || (!s->nr_callchain && !(s->regs_abi && s->stack_size)));
+	return r->flat && (!r->want_flame || (!s->nr_callchain && !(s->regs_abi && s->stack_size)));
 }
 
 /* The memo's slot for the sample, its key filled into @key. */
@@ -311,7 +315,7 @@ static int add_flame(struct report *r, struct hist *h, const char *comm,
 						leaf);
 }
 
-int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
+static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct report *r = ctx;
 	const struct sample_frames *fr;
@@ -334,7 +338,7 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
-	if (self_only(r, smp)) {
+	if (self_only_sample(r, smp)) {
 		if (!r->self_memo && !(r->self_memo = calloc(SELF_MEMO_SIZE, sizeof(*r->self_memo))))
 			return -ENOMEM;
 		memo = self_slot(r, h, smp, comm, &memo_key);
@@ -417,6 +421,12 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 			*memo = memo_key;
 	}
 	return err;
+}
+
+int report__count(struct report *r)
+{
+	r->flat = self_only(r);
+	return samples__for_each(&r->it, on_sample, NULL, r);
 }
 
 void report__forget_frames(struct report *r)
