@@ -25,6 +25,9 @@
 #       in yet.
 #   perf-data-edit.py weight IN OUT
 #       IN as if recorded with -W: each sample a weight (PERF_SAMPLE_WEIGHT).
+#   perf-data-edit.py nochain IN OUT
+#       IN (one event, recorded with -g) as if recorded without: the attr
+#       and each sample without their call chain (PERF_SAMPLE_CALLCHAIN).
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -210,6 +213,34 @@ def weight(src, dst):
     write_edited(d, dst, attrs, data)
 
 
+SAMPLE_CALLCHAIN = 1 << 5
+
+
+def nochain(src, dst):
+    """IN (one event with call chains) as if recorded without them."""
+    d = bytes(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    if attrs_size != attr_size:
+        sys.exit('one event only')
+    st = struct.unpack_from('<Q', d, attrs_off + 24)[0]
+    if not st & SAMPLE_CALLCHAIN or st & (1 << 4):  # read: not of fixed size
+        sys.exit('sample type %#x: no call chain, or a read before it' % st)
+    # the chain comes after identifier, ip, tid, time, addr, id, stream_id, cpu, period
+    at = 8 + 8 * sum(1 for b in (16, 0, 1, 2, 3, 6, 9, 7, 8) if st >> b & 1)
+    attrs = bytearray(d[attrs_off:attrs_off + attrs_size])
+    struct.pack_into('<Q', attrs, 24, st & ~SAMPLE_CALLCHAIN)
+    data = bytearray()
+    for off, typ, size, extra in records(d, data_off, data_off + data_size):
+        rec = d[off:off + size + extra]
+        if typ == 9:
+            n = struct.unpack_from('<Q', rec, at)[0]
+            cut = 8 + 8 * n
+            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
+                              size - cut) + rec[8:at] + rec[at + cut:size]
+        data += rec
+    write_edited(d, dst, attrs, data)
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
         auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
@@ -219,6 +250,8 @@ if __name__ == '__main__':
         branches(sys.argv[2], sys.argv[3], sys.argv[4:] == ['flags'], sys.argv[4:] == ['ahead'])
     elif len(sys.argv) == 4 and sys.argv[1] == 'weight':
         weight(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
+        nochain(sys.argv[2], sys.argv[3])
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
-                 'weight IN OUT')
+                 'weight IN OUT | nochain IN OUT')

@@ -588,7 +588,7 @@ int perf_reader__decode(const struct perf_reader *r, const void *rec, uint64_t o
 
 static bool skipped(const struct perf_reader *r, const struct pr_event *ev)
 {
-	return ev->type == PERF_RECORD_SAMPLE && r->skip_samples &&
+	return r->skip_samples && ev->type == PERF_RECORD_SAMPLE &&
 	       (ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL;
 }
 
@@ -678,7 +678,9 @@ int perf_reader__for_each_event(struct perf_reader *r, pr_event_fn fn, void *ctx
 			off += ev.size;
 			continue;
 		}
-		rec = window(r, &st, off, ev.size);
+		/* the buffer has the record's header: most often the whole record too */
+		if (st.buf && off - st.pos + ev.size > st.have)
+			rec = window(r, &st, off, ev.size);
 		if (!rec) {
 			if (r->cut == PR_CUT_NONE)
 				r->cut = PR_CUT_SHORT_FILE;

@@ -189,7 +189,7 @@ static int child_of(struct calltree *t, uint32_t parent, uint32_t frame, uint32_
 }
 
 int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, size_t n,
-		  uint64_t period)
+		  uint64_t period, uint32_t *leaf)
 {
 	uint32_t at = root;
 	size_t i;
@@ -206,7 +206,21 @@ int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, siz
 	}
 	t->n[at].self += period;
 	t->n[at].self_n++;
+	if (leaf)
+		*leaf = at;
 	return 0;
+}
+
+void calltree__add_again(struct calltree *t, uint32_t leaf, uint64_t period)
+{
+	uint32_t at;
+
+	t->n[leaf].self += period;
+	t->n[leaf].self_n++;
+	for (at = leaf; at != CT_NONE; at = t->n[at].parent) {
+		t->n[at].total += period;
+		t->n[at].total_n++;
+	}
 }
 
 struct by_total {

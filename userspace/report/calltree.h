@@ -69,9 +69,14 @@ int calltree__frame(struct calltree *t, const struct resolved *res, uint32_t *id
 int calltree__process(struct calltree *t, const char *comm, uint32_t *id);
 /* A new, empty tree: its root node's id. */
 int calltree__new_root(struct calltree *t, uint32_t *root);
-/* One sample's chain of @n frames, outermost first as given, under @root. */
+/*
+ * One sample's chain of @n frames, outermost first as given, under @root;
+ * the node it ends at into *@leaf when @leaf is not NULL.
+ */
 int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, size_t n,
-		  uint64_t period);
+		  uint64_t period, uint32_t *leaf);
+/* One more sample of the chain that calltree__add() ended at @leaf. */
+void calltree__add_again(struct calltree *t, uint32_t leaf, uint64_t period);
 /*
  * The children of @node, most period first (ties: by file, then the higher
  * address first, as perf), into

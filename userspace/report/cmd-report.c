@@ -378,7 +378,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 		r->zoom = q->zoom;
 		r->built = *q;
 		r->progress = false;
-		err = samples__for_each(&r->it, report__on_sample, NULL, r);
+		err = report__count(r);
 		if (err)
 			return err;
 		thread_comms(r);
@@ -544,7 +544,7 @@ int cmd_report(int argc, char **argv)
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
 		r.progress = isatty(2) && !a.quiet;
-		ret = samples__for_each(&r.it, report__on_sample, NULL, &r);
+		ret = report__count(&r);
 		if (r.progress && r.done >= 0x10000 && report__elapsed(&r.t0) > 1.0)
 			fputs("\r\033[K", stderr);
 		if (ret)

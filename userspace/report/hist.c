@@ -351,7 +351,7 @@ int hist__add_tree(struct hist *h, const struct hist_key *k, struct calltree *ct
 		if (err)
 			return err;
 	}
-	return calltree__add(ct, e->tree, frames, n, period);
+	return calltree__add(ct, e->tree, frames, n, period, NULL);
 }
 
 static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso *d,

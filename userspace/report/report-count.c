@@ -126,14 +126,15 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 }
 
 /*
- * The flat report (no chains, no key that is worked out per sample): the
- * entry of a sample's own address, remembered per (histogram, process,
- * address, mode, and the thread, comm and CPU when the keys or filters tell
- * them apart) for the sample times over which the address resolves the
- * same, so that a sample seen before costs one look here instead of its
- * resolution, key and lookup. Only entries the filters keep and whose
- * function is an ELF or kernel symbol are remembered; a slot taken by
- * another address is only computed again.
+ * The flat report (no chains, no key that is worked out per sample), and
+ * the flame graph outputs' samples without a chain: the entry of a sample's
+ * own address (and its node of the flame graph's tree), remembered per
+ * (histogram, process, address, mode, and the thread, comm and CPU when the
+ * keys or filters tell them apart) for the sample times over which the
+ * address resolves the same, so that a sample seen before costs one look
+ * here instead of its resolution, key and lookup. Only entries the filters
+ * keep and whose function is an ELF or kernel symbol are remembered; a slot
+ * taken by another address is only computed again.
  */
 #define SELF_MEMO_SIZE 2048 /* a power of two */
 
@@ -142,7 +143,8 @@ struct self_memo {
 	const char *comm;
 	const struct hist *h;
 	uint32_t pid, tid, cpu;
-	uint32_t idx; /* the hist entry */
+	uint32_t idx;	/* the hist entry */
+	uint32_t flame; /* the flame graph's node of [comm, function], CT_NONE without one */
 	uint16_t mode;
 };
 
@@ -151,7 +153,18 @@ static bool self_only(const struct report *r)
 {
 	return !r->need_srcline && !r->need_srcfile && !r->need_state && !r->need_parent &&
 	       !r->exclude_other && !r->branch_mode && !r->children &&
-	       r->graph.mode == GRAPH_NONE && !r->want_flame;
+	       r->graph.mode == GRAPH_NONE;
+}
+
+/*
+ * Whether sample @smp is: in the flame graph outputs, when it has no chain
+ * (its stack is the command and its own function).
+ */
+static bool self_only_sample(const struct report *r, const struct sample *smp)
+{
+	const struct pr_sample *s = &smp->ev->sample;
+
+	return r->flat && (!r->want_flame || (!s->nr_callchain && !(s->regs_abi && s->stack_size)));
 }
 
 /* The memo's slot for the sample, its key filled into @key. */
@@ -284,7 +297,7 @@ static int add_graph(struct report *r, struct hist *h, const struct sample *smp,
  * comm seen), then the frames from the outermost caller, under @h's root.
  */
 static int add_flame(struct report *r, struct hist *h, const char *comm,
-		     const struct sample_frames *fr, uint64_t period)
+		     const struct sample_frames *fr, uint64_t period, uint32_t *leaf)
 {
 	int err = chain_frames(r, &r->flame, fr, true, 1);
 
@@ -298,10 +311,11 @@ static int add_flame(struct report *r, struct hist *h, const char *comm,
 	r->frames[0] = r->comm_frame;
 	if (h->flame_root == CT_NONE)
 		err = calltree__new_root(&r->flame, &h->flame_root);
-	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, fr->nr + 1, period);
+	return err ? err : calltree__add(&r->flame, h->flame_root, r->frames, fr->nr + 1, period,
+						leaf);
 }
 
-int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
+static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 {
 	struct report *r = ctx;
 	const struct sample_frames *fr;
@@ -324,12 +338,14 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
 	comm = r->need_comm ? samples__comm(it) : NULL;
-	if (self_only(r)) {
+	if (self_only_sample(r, smp)) {
 		if (!r->self_memo && !(r->self_memo = calloc(SELF_MEMO_SIZE, sizeof(*r->self_memo))))
 			return -ENOMEM;
 		memo = self_slot(r, h, smp, comm, &memo_key);
 		if (self_hit(memo, &memo_key, smp->time)) {
 			hist__add_idx(h, memo->idx, smp->period);
+			if (memo->flame != CT_NONE)
+				calltree__add_again(&r->flame, memo->flame, smp->period);
 			return 0;
 		}
 	}
@@ -367,7 +383,9 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 			memo_key.from = res->valid_from;
 			memo_key.until = res->valid_until;
 			memo_key.idx = idx;
-			*memo = memo_key;
+			memo_key.flame = CT_NONE;
+		} else {
+			memo = NULL;
 		}
 		if (!err && !res->sym) {
 			hist__note_level(h, idx, self->level, smp->time);
@@ -378,7 +396,10 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	} else {
 		/* -S as perf's --symbols: percentages stay the whole profile's */
 		hist__count(h, smp->period);
+		memo = NULL;
 	}
+	if (!err && memo && !r->want_flame)
+		*memo = memo_key;
 	if (err || !(r->children || (self && (r->graph.mode != GRAPH_NONE || r->want_flame))))
 		return err;
 	err = samples__frames(it, &fr);
@@ -393,9 +414,19 @@ int report__on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		err = add_children(r, h, smp, comm, self, fr);
 	if (!err && self && r->graph.mode != GRAPH_NONE)
 		err = add_graph(r, h, smp, comm, self, fr);
-	if (!err && self && r->want_flame)
-		err = add_flame(r, h, comm, fr, smp->period);
+	if (!err && self && r->want_flame) {
+		err = add_flame(r, h, comm, fr, smp->period, &memo_key.flame);
+		/* the memo's node is the one of [comm, function] only */
+		if (!err && memo && fr->nr == 1)
+			*memo = memo_key;
+	}
 	return err;
+}
+
+int report__count(struct report *r)
+{
+	r->flat = self_only(r);
+	return samples__for_each(&r->it, on_sample, NULL, r);
 }
 
 void report__forget_frames(struct report *r)

@@ -49,6 +49,7 @@ struct report {
 	struct calltree ct;      /* -g: the entries' call trees */
 	struct calltree flame;   /* the flame graph outputs' tree, outermost frame first */
 	bool want_flame;
+	bool flat; /* this pass counts by the address memo (report__count()) */
 	const char *comm_frame_of; /* the flame graph's process frame of that comm */
 	uint32_t comm_frame;
 	bool comm_frame_set;
@@ -89,8 +90,8 @@ int report_args__parse(struct report *r, struct report_args *a, struct report_me
 
 /* Seconds since @t0 (CLOCK_MONOTONIC). */
 double report__elapsed(const struct timespec *t0);
-/* samples__for_each()'s callback: the sample counted into r->hs (@ctx is the report). */
-int report__on_sample(struct samples *it, const struct sample *smp, void *ctx);
+/* A pass over the samples, each counted into r->hs: 0 or what a sample's counting returned. */
+int report__count(struct report *r);
 /* Forget the entries remembered for frames and addresses (the histograms are made again). */
 void report__forget_frames(struct report *r);
 /* What counting held: the memos of frames and addresses. */

@@ -47,7 +47,7 @@ int main(void)
 	size_t cap = 0;
 	long nr;
 	int err = 0, i;
-	uint32_t n_main, n_a, n_b;
+	uint32_t n_main, n_a, n_b, leaf_a = CT_NONE;
 	char what[64];
 
 	t.by_address = true;
@@ -73,17 +73,21 @@ int main(void)
 		calltree__release(&tv);
 	}
 
-	/* main;a x3 (period 10 each), main;b x1 (40), main x1 (5) */
+	/*
+	 * main;a x3 (period 10 each: once added, twice again at the node it
+	 * ended at), main;b x1 (40), main x1 (5)
+	 */
 	err = calltree__new_root(&t, &root);
 	chain[0] = f_main;
 	chain[1] = f_a;
-	for (i = 0; i < 3 && !err; i++)
-		err = calltree__add(&t, root, chain, 2, 10);
+	err = err ? err : calltree__add(&t, root, chain, 2, 10, &leaf_a);
+	for (i = 0; i < 2 && !err; i++)
+		calltree__add_again(&t, leaf_a, 10);
 	chain[1] = f_b;
 	if (!err)
-		err = calltree__add(&t, root, chain, 2, 40);
+		err = calltree__add(&t, root, chain, 2, 40, NULL);
 	if (!err)
-		err = calltree__add(&t, root, chain, 1, 5);
+		err = calltree__add(&t, root, chain, 1, 5, NULL);
 	check(!err, "chains added");
 	n_main = child(&t, root, main_s);
 	n_a = n_main != CT_NONE ? child(&t, n_main, a_s) : CT_NONE;
@@ -94,15 +98,17 @@ int main(void)
 	check(t.n[root].total == 75 && t.n[root].total_n == 5, "root: all period and samples");
 	check(t.n[n_main].total == 75 && t.n[n_main].self == 5 && t.n[n_main].self_n == 1,
 	      "main: total 75, self 5 (one sample)");
-	check(t.n[n_a].total == 30 && t.n[n_a].self == 30 && t.n[n_a].total_n == 3,
+	check(t.n[n_a].total == 30 && t.n[n_a].self == 30 && t.n[n_a].total_n == 3 &&
+		  t.n[n_a].self_n == 3,
 	      "a: 30 in 3 samples");
+	check(leaf_a == n_a, "calltree__add: the node the chain ended at");
 	nr = calltree__children(&t, n_main, &kids, &cap);
 	check(nr == 2 && kids[0] == n_b && kids[1] == n_a,
 	      "children most period first: b (40), a (30)");
 
 	/* a tie: the higher address first, as perf */
 	chain[1] = f_a;
-	err = calltree__add(&t, root, chain, 2, 10);
+	err = calltree__add(&t, root, chain, 2, 10, NULL);
 	nr = calltree__children(&t, n_main, &kids, &cap);
 	check(!err && nr == 2 && kids[0] == n_b && kids[1] == n_a && t.n[n_a].total == 40,
 	      "equal periods: b (0x300) before a (0x200)");
@@ -113,7 +119,7 @@ int main(void)
 	err = calltree__new_root(&t, &root2);
 	chain[0] = f_b;
 	if (!err)
-		err = calltree__add(&t, root2, chain, 1, 7);
+		err = calltree__add(&t, root2, chain, 1, 7, NULL);
 	check(!err && t.n[root2].total == 7 && t.n[root].total == 85 &&
 		  child(&t, root2, b_s) != CT_NONE && child(&t, root2, main_s) == CT_NONE,
 	      "two roots, two separate trees");
@@ -127,7 +133,7 @@ int main(void)
 		chain[0] = f_main;
 		chain[1] = f;
 		if (!err)
-			err = calltree__add(&t, root, chain, 2, 1);
+			err = calltree__add(&t, root, chain, 2, 1, NULL);
 		if (!err)
 			err = calltree__frame(&t, &r, &again);
 		if (!err && again != f)
