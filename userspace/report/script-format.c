@@ -25,6 +25,7 @@
 #include "perf-reader.h"
 #include "samples.h"
 #include "script-format.h"
+#include "script-hw.h"
 #include "script-trace.h"
 #include "session.h"
 
@@ -51,12 +52,12 @@ static const struct {
 	{ "symoff", SF_SYMOFF },
 	{ "srcline", SF_SRCLINE },
 	{ "period", SF_PERIOD },
-	{ "iregs", 0 },
-	{ "uregs", 0 },
+	{ "iregs", SF_IREGS },
+	{ "uregs", SF_UREGS },
 	{ "brstack", SF_BRSTACK },
 	{ "brstacksym", SF_BRSTACKSYM },
 	{ "flags", 0 },
-	{ "data_src", 0 },
+	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },
 	{ "bpf-output", 0 },
 	{ "brstackinsn", 0 },
@@ -66,15 +67,15 @@ static const struct {
 	{ "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN },
 	{ "synth", 0 },
-	{ "phys_addr", 0 },
+	{ "phys_addr", SF_PHYS_ADDR },
 	{ "metric", 0 },
 	{ "misc", SF_MISC },
 	{ "srccode", 0 },
 	{ "ipc", 0 },
 	{ "tod", SF_TOD },
-	{ "data_page_size", 0 },
-	{ "code_page_size", 0 },
-	{ "ins_lat", 0 },
+	{ "data_page_size", SF_DATA_PAGE_SIZE },
+	{ "code_page_size", SF_CODE_PAGE_SIZE },
+	{ "ins_lat", SF_INS_LAT },
 };
 
 /* The -F prefix of each type, and the word perf's messages use. */
@@ -196,7 +197,9 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "event", "ip", "sym", "symoff", "dso",
 					 "period", "srcline", "addr", "trace",
 					 "brstack", "brstacksym", "brstackoff", "misc",
-					 "tod", "weight", "insn", "insnlen" };
+					 "tod", "weight", "insn", "insnlen",
+					 "data_src", "iregs", "uregs", "phys_addr",
+					 "data_page_size", "code_page_size", "ins_lat" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -215,6 +218,13 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 		{ SF_TRACE, PERF_SAMPLE_RAW, "RAW" },
 		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
+		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
+		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS" },
+		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS" },
+		{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+		{ SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+		{ SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
 	};
 	size_t t = output_type(a->type), i, b;
 	uint32_t fl = f->fields[t];
@@ -593,6 +603,7 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 {
 	uint32_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
 	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
+	const struct pr_sample *ps = &smp->ev->sample;
 	uint64_t t = smp->time;
 
 	if (f->brstackoff)
@@ -634,8 +645,12 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 				    (int)smp->cpu, out);
 	if (fl & SF_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
+	if (fl & SF_DATA_SRC)
+		script_hw__data_src(ps->data_src, &f->data_src_width, out);
 	if (fl & SF_WEIGHT)
-		fprintf(out, "%16llu", (unsigned long long)smp->ev->sample.weight);
+		fprintf(out, "%16llu", (unsigned long long)ps->weight);
+	if (fl & SF_INS_LAT)
+		fprintf(out, "%16u", (unsigned int)ps->ins_lat);
 	if (fl & SF_IP) {
 		fputc(chain ? '\n' : ' ', out);
 		if (chain) {
@@ -648,10 +663,20 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 			print_frame_rest(it, fl, samples__self(it), out);
 		}
 	}
+	if (fl & SF_IREGS)
+		script_hw__regs(ps, ps->iregs_abi, ps->iregs, smp->ev->attr->sample_regs_intr, out);
+	if (fl & SF_UREGS)
+		script_hw__regs(ps, ps->regs_abi, ps->regs, smp->ev->attr->sample_regs_user, out);
 	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		print_brstack(it, smp, fl, out);
 	if (fl & (SF_INSN | SF_INSNLEN))
 		print_insn(f, it->s, samples__self(it), fl, out);
+	if (fl & SF_PHYS_ADDR)
+		fprintf(out, "%16llx", (unsigned long long)ps->phys_addr);
+	if (fl & SF_DATA_PAGE_SIZE)
+		script_hw__page_size(ps->data_page_size, out);
+	if (fl & SF_CODE_PAGE_SIZE)
+		script_hw__page_size(ps->code_page_size, out);
 	fputc('\n', out);
 	return 0;
 }

@@ -45,6 +45,13 @@ enum sf_field {
 	SF_WEIGHT = 1u << 19,	  /* the sample's weight (perf record -W) */
 	SF_INSN = 1u << 20,	  /* the bytes of the instruction at the sample's ip */
 	SF_INSNLEN = 1u << 21,	  /* its length */
+	SF_DATA_SRC = 1u << 22,	  /* the data source, decoded (script-hw.h) */
+	SF_IREGS = 1u << 23,	  /* the registers at the interrupt */
+	SF_UREGS = 1u << 24,	  /* the user registers */
+	SF_PHYS_ADDR = 1u << 25,  /* the physical address of the sample's data */
+	SF_DATA_PAGE_SIZE = 1u << 26, /* the page size of that data */
+	SF_CODE_PAGE_SIZE = 1u << 27, /* the page size of the sample's code */
+	SF_INS_LAT = 1u << 28,	  /* the instruction latency (WEIGHT_STRUCT) */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
@@ -75,6 +82,7 @@ struct script_format {
 	unsigned int nr_code_fds;
 	size_t nr_events;
 	int name_width;
+	int data_src_width; /* the widest data_src printed so far: perf pads to it */
 };
 
 /* perf's default fields. */
