@@ -56,14 +56,14 @@ static const struct {
 	{ "uregs", SF_UREGS },
 	{ "brstack", SF_BRSTACK },
 	{ "brstacksym", SF_BRSTACKSYM },
-	{ "flags", 0 },
+	{ "flags", SF_FLAGS },
 	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },
 	{ "bpf-output", 0 },
 	{ "brstackinsn", 0 },
 	{ "brstackinsnlen", 0 },
 	{ "brstackoff", SF_BRSTACKOFF },
-	{ "callindent", 0 },
+	{ "callindent", SF_CALLINDENT },
 	{ "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN },
 	{ "synth", 0 },
@@ -71,7 +71,7 @@ static const struct {
 	{ "metric", 0 },
 	{ "misc", SF_MISC },
 	{ "srccode", 0 },
-	{ "ipc", 0 },
+	{ "ipc", SF_IPC },
 	{ "tod", SF_TOD },
 	{ "data_page_size", SF_DATA_PAGE_SIZE },
 	{ "code_page_size", SF_CODE_PAGE_SIZE },
@@ -199,7 +199,8 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "brstack", "brstacksym", "brstackoff", "misc",
 					 "tod", "weight", "insn", "insnlen",
 					 "data_src", "iregs", "uregs", "phys_addr",
-					 "data_page_size", "code_page_size", "ins_lat" };
+					 "data_page_size", "code_page_size", "ins_lat",
+					 "flags", "callindent", "ipc" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -608,7 +609,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 
 	if (f->brstackoff)
 		mark_used(f, it, chain);
-	if (!fl)
+	/* (perf prints no line at all for flags alone) */
+	if (!fl || fl == SF_FLAGS)
 		return 0;
 	if (fl & SF_COMM)
 		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
@@ -640,6 +642,9 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		fprintf(out, "%10llu ", (unsigned long long)smp->period);
 	if (fl & SF_EVENT)
 		fprintf(out, "%*s: ", f->name_width, smp->event_name);
+	/* the branch's kind, which only instruction-trace decoding tells: none */
+	if (fl & SF_FLAGS)
+		fprintf(out, "  %-21s ", "");
 	if ((fl & SF_TRACE) && smp->ev->sample.raw)
 		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
 				    (int)smp->cpu, out);

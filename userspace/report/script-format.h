@@ -52,6 +52,14 @@ enum sf_field {
 	SF_DATA_PAGE_SIZE = 1u << 26, /* the page size of that data */
 	SF_CODE_PAGE_SIZE = 1u << 27, /* the page size of the sample's code */
 	SF_INS_LAT = 1u << 28,	  /* the instruction latency (WEIGHT_STRUCT) */
+	/*
+	 * perf's fields that only instruction-trace decoding fills (a
+	 * branch's kind, the call depth, cycle counts): blank or nothing in
+	 * the samples of a recording
+	 */
+	SF_FLAGS = 1u << 29,
+	SF_CALLINDENT = 1u << 30,
+	SF_IPC = 1u << 31,
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
