@@ -28,7 +28,7 @@ static const char script_usage[] =
 	"                          event,ip,sym,symoff,dso,period,srcline,addr,misc,tod,\n"
 	"                          weight,ins_lat,data_src,iregs,uregs,phys_addr,\n"
 	"                          data_page_size,code_page_size,flags,callindent,ipc,\n"
-	"                          insn,insnlen,trace,\n"
+	"                          srccode,insn,insnlen,trace,\n"
 	"                          brstack,brstacksym,brstackoff;\n"
 	"                          \"+f,-f\" add to or remove from the defaults;\n"
 	"                          \"TYPE:LIST\" for one event type (hw, sw, trace, raw,\n"

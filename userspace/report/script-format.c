@@ -26,6 +26,7 @@
 #include "samples.h"
 #include "script-format.h"
 #include "script-hw.h"
+#include "script-srccode.h"
 #include "script-trace.h"
 #include "session.h"
 
@@ -36,7 +37,7 @@
 /* perf's field names; those jrec does not print have no bit */
 static const struct {
 	const char *name;
-	uint32_t bit;
+	uint64_t bit;
 } field_names[] = {
 	{ "comm", SF_COMM },
 	{ "tid", SF_TID },
@@ -70,7 +71,7 @@ static const struct {
 	{ "phys_addr", SF_PHYS_ADDR },
 	{ "metric", 0 },
 	{ "misc", SF_MISC },
-	{ "srccode", 0 },
+	{ "srccode", SF_SRCCODE },
 	{ "ipc", SF_IPC },
 	{ "tod", SF_TOD },
 	{ "data_page_size", SF_DATA_PAGE_SIZE },
@@ -95,7 +96,7 @@ void script_format__init(struct script_format *f)
 	f->max_stack = 127; /* perf's kernel.perf_event_max_stack default */
 }
 
-static bool trace_valid(size_t t, uint32_t bit)
+static bool trace_valid(size_t t, uint64_t bit)
 {
 	return bit != SF_TRACE || t == SF_T_TRACE;
 }
@@ -133,7 +134,7 @@ int script_format__parse(struct script_format *f, const char *arg, char *err, si
 	}
 	while (*p) {
 		size_t n = strcspn(p, ",");
-		uint32_t bit = 0;
+		uint64_t bit = 0;
 		bool known = false;
 
 		if (*p == '+' || *p == '-') {
@@ -200,17 +201,17 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "tod", "weight", "insn", "insnlen",
 					 "data_src", "iregs", "uregs", "phys_addr",
 					 "data_page_size", "code_page_size", "ins_lat",
-					 "flags", "callindent", "ipc" };
+					 "flags", "callindent", "ipc", "srccode" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
  * dropped, or an error when -F asked for one (perf's messages).
  */
-static int event_fields(const struct script_format *f, const struct pr_attr *a, uint32_t *out,
+static int event_fields(const struct script_format *f, const struct pr_attr *a, uint64_t *out,
 			char *err, size_t errlen)
 {
 	static const struct {
-		uint32_t fields;
+		uint64_t fields;
 		uint64_t bit;
 		const char *what;
 	} needs[] = {
@@ -228,13 +229,13 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
 	};
 	size_t t = output_type(a->type), i, b;
-	uint32_t fl = f->fields[t];
+	uint64_t fl = f->fields[t];
 
 	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
 		if (!(fl & needs[i].fields) || (a->sample_type & needs[i].bit))
 			continue;
 		if (f->user_fields[t] & fl & needs[i].fields) {
-			for (b = 0; !((1u << b) & fl & needs[i].fields); b++)
+			for (b = 0; !((1ULL << b) & fl & needs[i].fields); b++)
 				;
 			snprintf(err, errlen,
 				 "samples for '%s' event do not have %s attribute set; cannot print "
@@ -253,8 +254,9 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			snprintf(err, errlen, "-F symoff: the symbol (sym) is not selected");
 			return -EINVAL;
 		}
-		if ((fl & SF_SRCLINE) && !(fl & SF_IP)) {
-			snprintf(err, errlen, "-F srcline: the sample address (ip) is not selected");
+		if ((fl & (SF_SRCLINE | SF_SRCCODE)) && !(fl & SF_IP)) {
+			snprintf(err, errlen, "-F %s: the sample address (ip) is not selected",
+				 (fl & SF_SRCLINE) ? "srcline" : "srccode");
 			return -EINVAL;
 		}
 	}
@@ -346,7 +348,7 @@ static const char *dso_name(const struct resolved *res)
 }
 
 /* What follows a frame's address: " sym (dso)" and "\n  srcline", as the fields ask. */
-static void print_frame_rest(struct samples *it, uint32_t fl, const struct resolved *res,
+static void print_frame_rest(struct samples *it, uint64_t fl, const struct resolved *res,
 			     FILE *out)
 {
 	if (fl & SF_SYM) {
@@ -387,7 +389,7 @@ static const char *branch_type(uint64_t flags)
 }
 
 /* One end of a branch as brstacksym prints it: "sym+0xoff" or "[unknown]", "(dso)" */
-static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
+static void print_branch_sym(FILE *out, uint64_t fl, const struct resolved *res)
 {
 	print_symname(out, res, true);
 	if (fl & SF_DSO)
@@ -395,7 +397,7 @@ static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
 }
 
 /* One end, @a, as brstack and brstackoff print it: "0xADDR" and "(dso)" */
-static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64_t a,
+static void print_branch_addr(struct samples *it, FILE *out, uint64_t fl, uint64_t a,
 			      const struct resolved *res)
 {
 	/*
@@ -419,7 +421,7 @@ static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64
 }
 
 /* brstack, brstacksym or brstackoff (the first of them asked for): each entry, perf's layout */
-static void print_brstack(struct samples *it, const struct sample *smp, uint32_t fl, FILE *out)
+static void print_brstack(struct samples *it, const struct sample *smp, uint64_t fl, FILE *out)
 {
 	const struct pr_sample *ps = &smp->ev->sample;
 	struct resolved from, to;
@@ -456,7 +458,7 @@ static void print_brstack(struct samples *it, const struct sample *smp, uint32_t
 	}
 }
 
-static int print_chain(struct script_format *f, struct samples *it, uint32_t fl, FILE *out)
+static int print_chain(struct script_format *f, struct samples *it, uint64_t fl, FILE *out)
 {
 	const struct sample_frames *fr;
 	size_t i;
@@ -506,7 +508,7 @@ static int code_fd(struct script_format *f, struct session *s, struct dso *dso)
  * code is not in a file jrec has (the kernel's, anonymous memory).
  */
 static void print_insn(struct script_format *f, struct session *s, const struct resolved *res,
-		       uint32_t fl, FILE *out)
+		       uint64_t fl, FILE *out)
 {
 	struct disasm_insn in;
 	uint8_t code[DISASM_INSN_MAX], ehdr[20];
@@ -602,7 +604,7 @@ static void mark_used(struct script_format *f, struct samples *it, bool chain)
 int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
 			  FILE *out)
 {
-	uint32_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
+	uint64_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
 	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
 	const struct pr_sample *ps = &smp->ev->sample;
 	uint64_t t = smp->time;
@@ -683,6 +685,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if (fl & SF_CODE_PAGE_SIZE)
 		script_hw__page_size(ps->code_page_size, out);
 	fputc('\n', out);
+	if (fl & SF_SRCCODE)
+		return script_srccode__print(&f->srccode, samples__self(it), smp->tid, out);
 	return 0;
 }
 
@@ -696,6 +700,8 @@ void script_format__release(struct script_format *f)
 	f->trace = NULL;
 	disasm__delete(f->dis);
 	f->dis = NULL;
+	script_srccode__delete(f->srccode);
+	f->srccode = NULL;
 	while (f->nr_code_fds)
 		if (f->code_fds[--f->nr_code_fds].fd >= 0)
 			close(f->code_fds[f->nr_code_fds].fd);

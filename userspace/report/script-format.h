@@ -19,6 +19,7 @@
 struct samples;
 struct sample;
 struct script_trace;
+struct script_srccode;
 struct disasm;
 
 /* The fields jrec prints, by perf's names (script-format.c's table). */
@@ -61,20 +62,24 @@ enum sf_field {
 	SF_CALLINDENT = 1u << 30,
 	SF_IPC = 1u << 31,
 };
+/* (the fields past 32 bits) */
+enum sf_field_hi {
+	SF_SRCCODE = 1ULL << 32, /* the source line of the sample's address, below its line */
+};
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
 enum sf_type { SF_T_HW, SF_T_SW, SF_T_TRACE, SF_T_CACHE, SF_T_RAW, SF_T_BREAK, SF_T_SYNTH,
 	       SF_T_OTHER, SF_T_MAX };
 
 struct script_format {
-	uint32_t fields[SF_T_MAX];
-	uint32_t user_fields[SF_T_MAX]; /* asked for by -F without a type: an error if missing */
+	uint64_t fields[SF_T_MAX];
+	uint64_t user_fields[SF_T_MAX]; /* asked for by -F without a type: an error if missing */
 	bool user_set[SF_T_MAX];
 	bool hide_chain; /* -G */
 	bool ns;	 /* --ns: nanoseconds */
 	unsigned int max_stack;
 	/* per event of the recording, made by script_format__setup() */
-	uint32_t *ev_fields;
+	uint64_t *ev_fields;
 	bool *ev_chain;
 	bool brstackoff; /* an event prints brstackoff: mark_used() follows the files perf read */
 	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
@@ -90,7 +95,8 @@ struct script_format {
 	unsigned int nr_code_fds;
 	size_t nr_events;
 	int name_width;
-	int data_src_width; /* the widest data_src printed so far: perf pads to it */
+	int data_src_width;
+	struct script_srccode *srccode; /* each thread's last source line printed */ /* the widest data_src printed so far: perf pads to it */
 };
 
 /* perf's default fields. */
