@@ -28,6 +28,14 @@
 #   perf-data-edit.py nochain IN OUT
 #       IN (one event, recorded with -g) as if recorded without: the attr
 #       and each sample without their call chain (PERF_SAMPLE_CALLCHAIN).
+#   perf-data-edit.py fields IN OUT FIELD,...
+#       IN (one event, nothing recorded after the call chain) with the sample
+#       fields named added to each sample, in perf_event.h's order: uregs
+#       (REGS_USER, ABI 64, the registers of USER_REGS below), weight_struct
+#       (WEIGHT_STRUCT: a weight and an instruction latency), data_src
+#       (DATA_SRC: each sample one of DATA_SRCS, in turn), iregs (REGS_INTR,
+#       INTR_REGS), phys_addr (PHYS_ADDR), data_page_size, code_page_size
+#       (DATA_PAGE_SIZE, CODE_PAGE_SIZE: each sample one of PAGE_SIZES).
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -188,17 +196,23 @@ def write_edited(d, dst, attrs, data, add_feat=None):
 SAMPLE_WEIGHT = 1 << 14
 
 
-def weight(src, dst):
-    """IN (one event, nothing recorded after the user stack) as if each sample
-    carried a weight (perf record -W): 1, 2... 97, then again."""
+def one_event(src, first_bit, what):
+    """The bytes of src, its attr (a copy), its data section and sample type;
+    exits unless it has one event whose samples record nothing from first_bit on."""
     d = bytes(open(src, 'rb').read())
     attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
     if attrs_size != attr_size:
         sys.exit('one event only')
     st = struct.unpack_from('<Q', d, attrs_off + 24)[0]
-    if st >> 14:
-        sys.exit('sample type %#x has fields after the weight' % st)
-    attrs = bytearray(d[attrs_off:attrs_off + attrs_size])
+    if st >> first_bit:
+        sys.exit('sample type %#x has fields after %s' % (st, what))
+    return d, bytearray(d[attrs_off:attrs_off + attrs_size]), data_off, data_size, st
+
+
+def weight(src, dst):
+    """IN (one event, nothing recorded after the user stack) as if each sample
+    carried a weight (perf record -W): 1, 2... 97, then again."""
+    d, attrs, data_off, data_size, st = one_event(src, 14, 'the weight')
     struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
     data = bytearray()
     n = 0
@@ -241,6 +255,72 @@ def nochain(src, dst):
     write_edited(d, dst, attrs, data)
 
 
+# sample_type bits, and where each field goes: perf_event.h's order
+FIELDS = [('uregs', 1 << 12), ('weight_struct', 1 << 24), ('data_src', 1 << 15),
+          ('iregs', 1 << 18), ('phys_addr', 1 << 19), ('data_page_size', 1 << 22),
+          ('code_page_size', 1 << 23)]
+# x86's AX, BX, SP, IP, FLAGS, R8, R15 and XMM0 (low, high); AX..GS, R8..R15
+USER_REGS = (1 << 0) | (1 << 1) | (1 << 7) | (1 << 8) | (1 << 9) | (1 << 16) | (1 << 23) \
+    | (3 << 32)
+INTR_REGS = (1 << 24) - 1
+# op, lvl, snoop, lock, dtlb, lvl_num, remote, snoopx, blk, hops: decoded each way
+DATA_SRCS = [0, 0x1 | 0x1 << 5 | 0x1 << 19 | 0x1 << 24 | 0x1 << 26 | 0x1 << 40,
+             0x2 | (0x8 | 0x2) << 5 | 0x2 << 19 | 0x2 << 24 | (0x8 | 0x2) << 26,
+             0x4 | (0x20 | 0x4) << 5 | 0x4 << 19 | (0x10 | 0x4) << 26 | 0x2 << 40,
+             0x8 | (0x40 | 0x2) << 5 | 0x8 << 19 | 0x20 << 26 | 0x4 << 40 | 0x2 << 33,
+             0x10 | 0x80 << 5 | 0x10 << 19 | 0x40 << 26 | 0x1 << 37 | 0x1 << 38,
+             0x2 | (0x100 | 0x4) << 5 | 0x3 << 37 | 0x1 << 43 | 0x3 << 33,
+             0x2 | (0x200 | 0x2) << 5 | 0x6 << 40 | 0x3 << 43 | 0xd << 33,
+             0x2 | 0x2000 << 5 | 0x4 << 19 | 0xb << 33 | 0x2 << 43 | 0x1 << 37,
+             0x1 << 33 | 0x1000 << 5, 0x20 | 0x1 << 5 | 0xc << 33 | 0x4 << 43,
+             # lvl_num's names (CXL, I/O, PMEM, N/A, L4), op and lock both N/A and more
+             0x4 | 0x1c << 26 | 0x2 << 5 | 0x9 << 33, 0x4 | 0xa << 33 | 0x4 << 5, 0x4 | 0xe << 33,
+             0x4 | 0xf << 33, 0x4 | 0x4 << 33, 0x1f | 0x3 << 24,
+             # decodings longer than perf's line: cut at its 99 characters
+             0x2 | (0x3f8 | 0x2) << 5 | 0x1f << 19 | 0x7f << 26 | 0x3 << 38,
+             0x2 | (0x18 | 0x2) << 5 | 0x1f << 19 | 0x79 << 26 | 0x3 << 38 | 0x7 << 40]
+PAGE_SIZES = [4096, 0, 2 << 20, 1 << 30, 1024, 8192, 64 << 10, 16 << 30]
+
+
+def fields(src, dst, names):
+    d, attrs, data_off, data_size, st = one_event(src, 10, 'the call chain')
+    add = [f for f in FIELDS if f[0] in names]
+    if len(add) != len(names):
+        sys.exit('fields: one of %s' % ', '.join(f[0] for f in FIELDS))
+    for _name, bit in add:
+        st |= bit
+    struct.pack_into('<Q', attrs, 24, st)
+    struct.pack_into('<Q', attrs, 80, USER_REGS if 'uregs' in names else 0)
+    struct.pack_into('<Q', attrs, 96, INTR_REGS if 'iregs' in names else 0)
+    data = bytearray()
+    n = 0
+    for off, typ, size, extra in records(d, data_off, data_off + data_size):
+        rec = d[off:off + size + extra]
+        if typ == 9:
+            ip = struct.unpack_from('<Q', rec, 8)[0]
+            more = b''
+            for name, _bit in add:
+                if name == 'uregs':  # every fifth sample of a kernel thread: no registers
+                    regs = [ip + 17 * i + (n << 8) for i in range(bin(USER_REGS).count('1'))]
+                    more += struct.pack('<Q', 0) if n % 5 == 4 else \
+                        struct.pack('<Q%dQ' % len(regs), 2, *regs)
+                elif name == 'weight_struct':  # var1_dw: weight, var2_w: instruction latency
+                    more += struct.pack('<IHH', n % 97 + 1, (n * 37) % 65536 if n % 4 else 7, 0)
+                elif name == 'data_src':
+                    more += struct.pack('<Q', DATA_SRCS[n % len(DATA_SRCS)])
+                elif name == 'iregs':
+                    more += struct.pack('<Q24Q', 2, *[(n << 12) + i * 0x1111 for i in range(24)])
+                elif name == 'phys_addr':
+                    more += struct.pack('<Q', 0 if n % 6 == 5 else 0x1000 * n + (ip & 0xfff))
+                else:
+                    more += struct.pack('<Q', PAGE_SIZES[(n + (name[0] == 'c')) % len(PAGE_SIZES)])
+            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
+                              size + len(more)) + rec[8:size] + more
+            n += 1
+        data += rec
+    write_edited(d, dst, attrs, data)
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
         auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
@@ -252,6 +332,8 @@ if __name__ == '__main__':
         weight(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
         nochain(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == 'fields':
+        fields(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
-                 'weight IN OUT | nochain IN OUT')
+                 'weight IN OUT | nochain IN OUT | fields IN OUT FIELD,...')

@@ -23,11 +23,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int on_ev(const struct pr_event *ev, void *ctx)
 {
 	uint64_t *sum = ctx, i;
+	unsigned int n, k;
 
 	*sum += ev->type + ev->id.time;
-	if (ev->type == PERF_RECORD_SAMPLE)
+	if (ev->type == PERF_RECORD_SAMPLE) {
 		for (i = 0; i < ev->sample.nr_callchain; i++)
 			*sum += ((const uint8_t *)ev->sample.callchain)[i * 8];
+		/* the registers at the interrupt: every one the attr's mask says */
+		n = ev->attr && ev->sample.iregs
+			? (unsigned int)__builtin_popcountll(ev->attr->sample_regs_intr)
+			: 0;
+		for (k = 0; k < n; k++)
+			*sum += pr_regs_at(&ev->sample, ev->sample.iregs, k);
+		*sum += ev->sample.data_src + ev->sample.phys_addr + ev->sample.ins_lat;
+	}
 	if ((ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2) && ev->mmap.filename)
 		*sum += (uint8_t)ev->mmap.filename[0];
 	if (ev->type == PERF_RECORD_COMM && ev->comm.comm)

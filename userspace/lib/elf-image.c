@@ -606,35 +606,46 @@ static const struct elf_line *stored_line(const struct elf_image *img, uint64_t 
 	return lo && img->lines[lo - 1].file ? &img->lines[lo - 1] : NULL;
 }
 
-static const char *format_srcline(const char *file, int lineno, char *buf, size_t len)
+int elf_image__line(struct elf_image *img, uint64_t vaddr, char *file, size_t len, int *lineno)
 {
-	const char *base = strrchr(file, '/');
-
-	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
-	return buf;
-}
-
-const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len)
-{
-	Dwarf_Die cu;
+	const char *name, *dir = NULL;
+	Dwarf_Attribute a;
 	Dwarf_Line *line;
-	const char *file;
-	int lineno = 0;
+	Dwarf_Die cu;
 
 	if (!elf_image__has_dwarf(img)) {
 		const struct elf_line *l = stored_line(img, vaddr);
 
-		return l ? format_srcline(l->file, (int)l->line, buf, len) : NULL;
+		if (!l)
+			return -ENOENT;
+		snprintf(file, len, "%s", l->file);
+		*lineno = (int)l->line;
+		return 0;
 	}
 	if (!dwarf_addrdie(img->dw, vaddr, &cu))
-		return NULL;
+		return -ENOENT;
 	line = dwarf_getsrc_die(&cu, vaddr);
-	if (!line)
+	name = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+	if (!name || dwarf_lineno(line, lineno))
+		return -ENOENT;
+	/* a name relative to the unit's compilation directory */
+	if (name[0] != '/' && dwarf_attr(&cu, DW_AT_comp_dir, &a))
+		dir = dwarf_formstring(&a);
+	snprintf(file, len, "%s%s%s", dir ? dir : "", dir ? "/" : "", name);
+	return 0;
+}
+
+const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len)
+{
+	char file[4096];
+	const char *base;
+	int lineno;
+
+	if (elf_image__line(img, vaddr, file, sizeof(file), &lineno))
 		return NULL;
-	file = dwarf_linesrc(line, NULL, NULL);
-	if (!file || dwarf_lineno(line, &lineno))
-		return NULL;
-	return format_srcline(file, lineno, buf, len);
+	base = strrchr(file, '/');
+	snprintf(buf, len, "%s:%d", base ? base + 1 : file, lineno);
+	return buf;
 }
 
 /* An inline scope's name: the linkage name, which demangles to the qualified one, else its own. */

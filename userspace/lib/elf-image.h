@@ -71,6 +71,11 @@ int elf_image__debuglink(const struct elf_image *img, char *name, size_t len, ui
  * DWARF, else from the stored lines of elf_image__set_lines().
  */
 const char *elf_image__srcline(struct elf_image *img, uint64_t vaddr, char *buf, size_t len);
+/*
+ * The same, the file's full name (a relative one joined to its unit's
+ * compilation directory) into @file of @len bytes, and the line. 0 or -ENOENT.
+ */
+int elf_image__line(struct elf_image *img, uint64_t vaddr, char *file, size_t len, int *lineno);
 
 /* The most inlined functions one address gives (deeper nests are cut at the outer end). */
 #define ELF_INLINE_MAX 8

@@ -78,6 +78,13 @@ struct pr_sample {
 	const void *branches; /* in file order; use pr_branch_at() */
 	/* PERF_SAMPLE_WEIGHT, or WEIGHT_STRUCT's first 32 bits (its var1_dw) */
 	uint64_t weight;
+	uint16_t ins_lat; /* WEIGHT_STRUCT's var2_w: the instruction latency */
+	uint64_t data_src; /* PERF_SAMPLE_DATA_SRC: union perf_mem_data_src */
+	/* PERF_SAMPLE_REGS_INTR: the registers of attr->sample_regs_intr at the interrupt */
+	uint64_t iregs_abi; /* 0: none */
+	const void *iregs;  /* popcount(sample_regs_intr) u64s in file order */
+	uint64_t phys_addr; /* PERF_SAMPLE_PHYS_ADDR */
+	uint64_t data_page_size, code_page_size; /* PERF_SAMPLE_{DATA,CODE}_PAGE_SIZE */
 	/* PERF_SAMPLE_RAW: a tracepoint's record (its fields, in the recording machine's order) */
 	const void *raw;
 	uint32_t raw_size;
@@ -244,6 +251,12 @@ static inline uint64_t pr_reg_at(const struct perf_reader *r, const struct pr_sa
 {
 	(void)r;
 	return bo_u64((const uint8_t *)s->regs + i * 8, s->swapped);
+}
+
+/* The @i-th register of @regs (a sample's user or interrupt registers), host order. */
+static inline uint64_t pr_regs_at(const struct pr_sample *s, const void *regs, unsigned int i)
+{
+	return bo_u64((const uint8_t *)regs + i * 8, s->swapped);
 }
 
 /* The @i-th entry of the sample's branch stack: where from, where to, its cycles (0: unknown). */

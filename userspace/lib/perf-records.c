@@ -137,7 +137,8 @@ static bool skip_read(struct cursor *c, uint64_t rf)
 /*
  * RAW and BRANCH_STACK come between the call chain and the user registers:
  * both pointed at. Then the user registers and the copy of the user stack
- * that --call-graph dwarf records, then the weight (perf record -W).
+ * that --call-graph dwarf records, the weight (perf record -W), the data
+ * source, the interrupt registers, the physical address and the page sizes.
  */
 static int parse_after_chain(struct cursor *c, const struct pr_attr *a, struct pr_sample *s)
 {
@@ -187,7 +188,30 @@ static int parse_after_chain(struct cursor *c, const struct pr_attr *a, struct p
 		if (!cur_u64(c, &v))
 			return -EBADMSG;
 		s->weight = (st & PERF_SAMPLE_WEIGHT_STRUCT) ? (uint32_t)v : v;
+		if (st & PERF_SAMPLE_WEIGHT_STRUCT)
+			s->ins_lat = (uint16_t)(v >> 32);
 	}
+	if ((st & PERF_SAMPLE_DATA_SRC) && !cur_u64(c, &s->data_src))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_TRANSACTION) && !cur_skip(c, 8))
+		return -EBADMSG;
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		if (!cur_u64(c, &s->iregs_abi))
+			return -EBADMSG;
+		if (s->iregs_abi) {
+			s->iregs = c->p;
+			if (!cur_skip(c, (uint64_t)__builtin_popcountll(a->sample_regs_intr) * 8))
+				return -EBADMSG;
+		}
+	}
+	if ((st & PERF_SAMPLE_PHYS_ADDR) && !cur_u64(c, &s->phys_addr))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_CGROUP) && !cur_skip(c, 8))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_DATA_PAGE_SIZE) && !cur_u64(c, &s->data_page_size))
+		return -EBADMSG;
+	if ((st & PERF_SAMPLE_CODE_PAGE_SIZE) && !cur_u64(c, &s->code_page_size))
+		return -EBADMSG;
 	return 0;
 }
 
@@ -208,7 +232,10 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->branches = NULL;
 	s->raw = NULL;
 	s->raw_size = 0;
-	s->weight = 0;
+	s->weight = s->data_src = s->phys_addr = s->data_page_size = s->code_page_size = 0;
+	s->ins_lat = 0;
+	s->iregs_abi = 0;
+	s->iregs = NULL;
 	s->swapped = r->swapped;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !cur_u64(&c, &ev->id.id))
 		return -EBADMSG;
@@ -247,7 +274,9 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		c.p += s->nr_callchain * 8;
 	}
 	if (!(st & (PERF_SAMPLE_RAW | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
-		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)))
+		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT |
+		    PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_REGS_INTR | PERF_SAMPLE_PHYS_ADDR |
+		    PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE)))
 		return 0; /* nothing after the call chain is used */
 	return parse_after_chain(&c, a, s);
 }

@@ -25,6 +25,8 @@
 #include "perf-reader.h"
 #include "samples.h"
 #include "script-format.h"
+#include "script-hw.h"
+#include "script-srccode.h"
 #include "script-trace.h"
 #include "session.h"
 
@@ -35,7 +37,7 @@
 /* perf's field names; those jrec does not print have no bit */
 static const struct {
 	const char *name;
-	uint32_t bit;
+	uint64_t bit;
 } field_names[] = {
 	{ "comm", SF_COMM },
 	{ "tid", SF_TID },
@@ -51,30 +53,30 @@ static const struct {
 	{ "symoff", SF_SYMOFF },
 	{ "srcline", SF_SRCLINE },
 	{ "period", SF_PERIOD },
-	{ "iregs", 0 },
-	{ "uregs", 0 },
+	{ "iregs", SF_IREGS },
+	{ "uregs", SF_UREGS },
 	{ "brstack", SF_BRSTACK },
 	{ "brstacksym", SF_BRSTACKSYM },
-	{ "flags", 0 },
-	{ "data_src", 0 },
+	{ "flags", SF_FLAGS },
+	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },
 	{ "bpf-output", 0 },
 	{ "brstackinsn", 0 },
 	{ "brstackinsnlen", 0 },
 	{ "brstackoff", SF_BRSTACKOFF },
-	{ "callindent", 0 },
+	{ "callindent", SF_CALLINDENT },
 	{ "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN },
 	{ "synth", 0 },
-	{ "phys_addr", 0 },
+	{ "phys_addr", SF_PHYS_ADDR },
 	{ "metric", 0 },
 	{ "misc", SF_MISC },
-	{ "srccode", 0 },
-	{ "ipc", 0 },
+	{ "srccode", SF_SRCCODE },
+	{ "ipc", SF_IPC },
 	{ "tod", SF_TOD },
-	{ "data_page_size", 0 },
-	{ "code_page_size", 0 },
-	{ "ins_lat", 0 },
+	{ "data_page_size", SF_DATA_PAGE_SIZE },
+	{ "code_page_size", SF_CODE_PAGE_SIZE },
+	{ "ins_lat", SF_INS_LAT },
 };
 
 /* The -F prefix of each type, and the word perf's messages use. */
@@ -94,7 +96,7 @@ void script_format__init(struct script_format *f)
 	f->max_stack = 127; /* perf's kernel.perf_event_max_stack default */
 }
 
-static bool trace_valid(size_t t, uint32_t bit)
+static bool trace_valid(size_t t, uint64_t bit)
 {
 	return bit != SF_TRACE || t == SF_T_TRACE;
 }
@@ -132,7 +134,7 @@ int script_format__parse(struct script_format *f, const char *arg, char *err, si
 	}
 	while (*p) {
 		size_t n = strcspn(p, ",");
-		uint32_t bit = 0;
+		uint64_t bit = 0;
 		bool known = false;
 
 		if (*p == '+' || *p == '-') {
@@ -196,17 +198,20 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "event", "ip", "sym", "symoff", "dso",
 					 "period", "srcline", "addr", "trace",
 					 "brstack", "brstacksym", "brstackoff", "misc",
-					 "tod", "weight", "insn", "insnlen" };
+					 "tod", "weight", "insn", "insnlen",
+					 "data_src", "iregs", "uregs", "phys_addr",
+					 "data_page_size", "code_page_size", "ins_lat",
+					 "flags", "callindent", "ipc", "srccode" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
  * dropped, or an error when -F asked for one (perf's messages).
  */
-static int event_fields(const struct script_format *f, const struct pr_attr *a, uint32_t *out,
+static int event_fields(const struct script_format *f, const struct pr_attr *a, uint64_t *out,
 			char *err, size_t errlen)
 {
 	static const struct {
-		uint32_t fields;
+		uint64_t fields;
 		uint64_t bit;
 		const char *what;
 	} needs[] = {
@@ -215,15 +220,22 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 		{ SF_TRACE, PERF_SAMPLE_RAW, "RAW" },
 		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
+		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
+		{ SF_IREGS, PERF_SAMPLE_REGS_INTR, "IREGS" },
+		{ SF_UREGS, PERF_SAMPLE_REGS_USER, "UREGS" },
+		{ SF_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+		{ SF_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+		{ SF_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+		{ SF_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
 	};
 	size_t t = output_type(a->type), i, b;
-	uint32_t fl = f->fields[t];
+	uint64_t fl = f->fields[t];
 
 	for (i = 0; i < sizeof(needs) / sizeof(needs[0]); i++) {
 		if (!(fl & needs[i].fields) || (a->sample_type & needs[i].bit))
 			continue;
 		if (f->user_fields[t] & fl & needs[i].fields) {
-			for (b = 0; !((1u << b) & fl & needs[i].fields); b++)
+			for (b = 0; !((1ULL << b) & fl & needs[i].fields); b++)
 				;
 			snprintf(err, errlen,
 				 "samples for '%s' event do not have %s attribute set; cannot print "
@@ -242,8 +254,9 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			snprintf(err, errlen, "-F symoff: the symbol (sym) is not selected");
 			return -EINVAL;
 		}
-		if ((fl & SF_SRCLINE) && !(fl & SF_IP)) {
-			snprintf(err, errlen, "-F srcline: the sample address (ip) is not selected");
+		if ((fl & (SF_SRCLINE | SF_SRCCODE)) && !(fl & SF_IP)) {
+			snprintf(err, errlen, "-F %s: the sample address (ip) is not selected",
+				 (fl & SF_SRCLINE) ? "srcline" : "srccode");
 			return -EINVAL;
 		}
 	}
@@ -335,7 +348,7 @@ static const char *dso_name(const struct resolved *res)
 }
 
 /* What follows a frame's address: " sym (dso)" and "\n  srcline", as the fields ask. */
-static void print_frame_rest(struct samples *it, uint32_t fl, const struct resolved *res,
+static void print_frame_rest(struct samples *it, uint64_t fl, const struct resolved *res,
 			     FILE *out)
 {
 	if (fl & SF_SYM) {
@@ -376,7 +389,7 @@ static const char *branch_type(uint64_t flags)
 }
 
 /* One end of a branch as brstacksym prints it: "sym+0xoff" or "[unknown]", "(dso)" */
-static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
+static void print_branch_sym(FILE *out, uint64_t fl, const struct resolved *res)
 {
 	print_symname(out, res, true);
 	if (fl & SF_DSO)
@@ -384,7 +397,7 @@ static void print_branch_sym(FILE *out, uint32_t fl, const struct resolved *res)
 }
 
 /* One end, @a, as brstack and brstackoff print it: "0xADDR" and "(dso)" */
-static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64_t a,
+static void print_branch_addr(struct samples *it, FILE *out, uint64_t fl, uint64_t a,
 			      const struct resolved *res)
 {
 	/*
@@ -408,7 +421,7 @@ static void print_branch_addr(struct samples *it, FILE *out, uint32_t fl, uint64
 }
 
 /* brstack, brstacksym or brstackoff (the first of them asked for): each entry, perf's layout */
-static void print_brstack(struct samples *it, const struct sample *smp, uint32_t fl, FILE *out)
+static void print_brstack(struct samples *it, const struct sample *smp, uint64_t fl, FILE *out)
 {
 	const struct pr_sample *ps = &smp->ev->sample;
 	struct resolved from, to;
@@ -445,7 +458,7 @@ static void print_brstack(struct samples *it, const struct sample *smp, uint32_t
 	}
 }
 
-static int print_chain(struct script_format *f, struct samples *it, uint32_t fl, FILE *out)
+static int print_chain(struct script_format *f, struct samples *it, uint64_t fl, FILE *out)
 {
 	const struct sample_frames *fr;
 	size_t i;
@@ -495,7 +508,7 @@ static int code_fd(struct script_format *f, struct session *s, struct dso *dso)
  * code is not in a file jrec has (the kernel's, anonymous memory).
  */
 static void print_insn(struct script_format *f, struct session *s, const struct resolved *res,
-		       uint32_t fl, FILE *out)
+		       uint64_t fl, FILE *out)
 {
 	struct disasm_insn in;
 	uint8_t code[DISASM_INSN_MAX], ehdr[20];
@@ -591,13 +604,15 @@ static void mark_used(struct script_format *f, struct samples *it, bool chain)
 int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
 			  FILE *out)
 {
-	uint32_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
+	uint64_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
 	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
+	const struct pr_sample *ps = &smp->ev->sample;
 	uint64_t t = smp->time;
 
 	if (f->brstackoff)
 		mark_used(f, it, chain);
-	if (!fl)
+	/* (perf prints no line at all for flags alone) */
+	if (!fl || fl == SF_FLAGS)
 		return 0;
 	if (fl & SF_COMM)
 		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
@@ -629,13 +644,20 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		fprintf(out, "%10llu ", (unsigned long long)smp->period);
 	if (fl & SF_EVENT)
 		fprintf(out, "%*s: ", f->name_width, smp->event_name);
+	/* the branch's kind, which only instruction-trace decoding tells: none */
+	if (fl & SF_FLAGS)
+		fprintf(out, "  %-21s ", "");
 	if ((fl & SF_TRACE) && smp->ev->sample.raw)
 		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
 				    (int)smp->cpu, out);
 	if (fl & SF_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
+	if (fl & SF_DATA_SRC)
+		script_hw__data_src(ps->data_src, &f->data_src_width, out);
 	if (fl & SF_WEIGHT)
-		fprintf(out, "%16llu", (unsigned long long)smp->ev->sample.weight);
+		fprintf(out, "%16llu", (unsigned long long)ps->weight);
+	if (fl & SF_INS_LAT)
+		fprintf(out, "%16u", (unsigned int)ps->ins_lat);
 	if (fl & SF_IP) {
 		fputc(chain ? '\n' : ' ', out);
 		if (chain) {
@@ -648,11 +670,23 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 			print_frame_rest(it, fl, samples__self(it), out);
 		}
 	}
+	if (fl & SF_IREGS)
+		script_hw__regs(ps, ps->iregs_abi, ps->iregs, smp->ev->attr->sample_regs_intr, out);
+	if (fl & SF_UREGS)
+		script_hw__regs(ps, ps->regs_abi, ps->regs, smp->ev->attr->sample_regs_user, out);
 	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		print_brstack(it, smp, fl, out);
 	if (fl & (SF_INSN | SF_INSNLEN))
 		print_insn(f, it->s, samples__self(it), fl, out);
+	if (fl & SF_PHYS_ADDR)
+		fprintf(out, "%16llx", (unsigned long long)ps->phys_addr);
+	if (fl & SF_DATA_PAGE_SIZE)
+		script_hw__page_size(ps->data_page_size, out);
+	if (fl & SF_CODE_PAGE_SIZE)
+		script_hw__page_size(ps->code_page_size, out);
 	fputc('\n', out);
+	if (fl & SF_SRCCODE)
+		return script_srccode__print(&f->srccode, samples__self(it), smp->tid, out);
 	return 0;
 }
 
@@ -666,6 +700,8 @@ void script_format__release(struct script_format *f)
 	f->trace = NULL;
 	disasm__delete(f->dis);
 	f->dis = NULL;
+	script_srccode__delete(f->srccode);
+	f->srccode = NULL;
 	while (f->nr_code_fds)
 		if (f->code_fds[--f->nr_code_fds].fd >= 0)
 			close(f->code_fds[f->nr_code_fds].fd);

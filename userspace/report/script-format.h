@@ -19,6 +19,7 @@
 struct samples;
 struct sample;
 struct script_trace;
+struct script_srccode;
 struct disasm;
 
 /* The fields jrec prints, by perf's names (script-format.c's table). */
@@ -45,6 +46,25 @@ enum sf_field {
 	SF_WEIGHT = 1u << 19,	  /* the sample's weight (perf record -W) */
 	SF_INSN = 1u << 20,	  /* the bytes of the instruction at the sample's ip */
 	SF_INSNLEN = 1u << 21,	  /* its length */
+	SF_DATA_SRC = 1u << 22,	  /* the data source, decoded (script-hw.h) */
+	SF_IREGS = 1u << 23,	  /* the registers at the interrupt */
+	SF_UREGS = 1u << 24,	  /* the user registers */
+	SF_PHYS_ADDR = 1u << 25,  /* the physical address of the sample's data */
+	SF_DATA_PAGE_SIZE = 1u << 26, /* the page size of that data */
+	SF_CODE_PAGE_SIZE = 1u << 27, /* the page size of the sample's code */
+	SF_INS_LAT = 1u << 28,	  /* the instruction latency (WEIGHT_STRUCT) */
+	/*
+	 * perf's fields that only instruction-trace decoding fills (a
+	 * branch's kind, the call depth, cycle counts): blank or nothing in
+	 * the samples of a recording
+	 */
+	SF_FLAGS = 1u << 29,
+	SF_CALLINDENT = 1u << 30,
+	SF_IPC = 1u << 31,
+};
+/* (the fields past 32 bits) */
+enum sf_field_hi {
+	SF_SRCCODE = 1ULL << 32, /* the source line of the sample's address, below its line */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
@@ -52,14 +72,14 @@ enum sf_type { SF_T_HW, SF_T_SW, SF_T_TRACE, SF_T_CACHE, SF_T_RAW, SF_T_BREAK, S
 	       SF_T_OTHER, SF_T_MAX };
 
 struct script_format {
-	uint32_t fields[SF_T_MAX];
-	uint32_t user_fields[SF_T_MAX]; /* asked for by -F without a type: an error if missing */
+	uint64_t fields[SF_T_MAX];
+	uint64_t user_fields[SF_T_MAX]; /* asked for by -F without a type: an error if missing */
 	bool user_set[SF_T_MAX];
 	bool hide_chain; /* -G */
 	bool ns;	 /* --ns: nanoseconds */
 	unsigned int max_stack;
 	/* per event of the recording, made by script_format__setup() */
-	uint32_t *ev_fields;
+	uint64_t *ev_fields;
 	bool *ev_chain;
 	bool brstackoff; /* an event prints brstackoff: mark_used() follows the files perf read */
 	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
@@ -75,6 +95,8 @@ struct script_format {
 	unsigned int nr_code_fds;
 	size_t nr_events;
 	int name_width;
+	int data_src_width;
+	struct script_srccode *srccode; /* each thread's last source line printed */ /* the widest data_src printed so far: perf pads to it */
 };
 
 /* perf's default fields. */
