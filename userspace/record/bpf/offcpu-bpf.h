@@ -10,7 +10,7 @@
 #define OFFCPU_BPF_MAX_STACK   127   /* frames a stack id holds (perf's PERF_MAX_STACK_DEPTH) */
 #define OFFCPU_BPF_MAX_STACKS  16384 /* distinct stacks */
 #define OFFCPU_BPF_MAX_ENTRIES 16384 /* distinct (thread, state, stacks) */
-#define OFFCPU_BPF_MAX_THREADS 32768 /* threads away at once */
+#define OFFCPU_BPF_KSTACK_REWALK 64 /* a cached kernel stack is walked again this often */
 #define OFFCPU_BPF_MAX_PIDS    8192  /* followed processes */
 /* kernel frames of a stack that are the program and the tracepoint's call of it */
 #define OFFCPU_BPF_SKIP 2
@@ -41,6 +41,19 @@ struct offcpu_bpf_start {
 	__s32 kstack;
 	__s32 ustack;
 	__u32 pad;
+};
+
+/* kcache: the kernel stack last walked for a process's user stack and state */
+struct offcpu_bpf_kcache_key {
+	__u32 pid;
+	__s32 ustack;
+	__u32 state;
+	__u32 pad;
+};
+
+struct offcpu_bpf_kcache_val {
+	__s32 kstack;
+	__u32 uses; /* since it was walked */
 };
 
 #endif

@@ -37,12 +37,26 @@ struct {
 	__uint(max_entries, OFFCPU_BPF_MAX_STACKS);
 } stacks SEC(".maps");
 
+/* A thread away from its CPU: since when, with which state and stacks. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, __u32); /* tid */
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct offcpu_bpf_start);
-	__uint(max_entries, OFFCPU_BPF_MAX_THREADS);
 } starts SEC(".maps");
+
+/*
+ * The kernel stack a process last blocked in from a user stack, in a state:
+ * walking a kernel stack costs most of what a switch costs to note, and a
+ * call site blocks in the same kernel path nearly always. Walked again
+ * every OFFCPU_BPF_KSTACK_REWALK uses.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, struct offcpu_bpf_kcache_key);
+	__type(value, struct offcpu_bpf_kcache_val);
+	__uint(max_entries, OFFCPU_BPF_MAX_STACKS);
+} kcache SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -77,6 +91,22 @@ static __always_inline __u32 task_state(struct task_struct *t)
 	return (__u32)BPF_CORE_READ((struct task_struct___old *)t, state);
 }
 
+/* The kernel stack of the switch-out of @tgid from user stack @ustack in @state. */
+static __always_inline __s32 kernel_stack(void *ctx, __u32 tgid, __s32 ustack, __u32 state)
+{
+	struct offcpu_bpf_kcache_key ck = { .pid = tgid, .ustack = ustack, .state = state };
+	struct offcpu_bpf_kcache_val *cv, nv = { .uses = 1 };
+
+	if (ustack < 0)
+		return bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
+	cv = bpf_map_lookup_elem(&kcache, &ck);
+	if (cv && cv->kstack >= 0 && (++cv->uses % OFFCPU_BPF_KSTACK_REWALK))
+		return cv->kstack;
+	nv.kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
+	bpf_map_update_elem(&kcache, &ck, &nv, BPF_ANY);
+	return nv.kstack;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
@@ -86,18 +116,18 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 	struct offcpu_bpf_start *st;
 
 	if (followed(prev_pid, prev_tgid)) {
-		struct offcpu_bpf_start s = {};
-
-		s.ts = now;
-		s.state = preempt ? OFFCPU_BPF_STATE_RUNNING : task_state(prev);
-		s.kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
-		s.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-		bpf_map_update_elem(&starts, &prev_pid, &s, BPF_ANY);
+		st = bpf_task_storage_get(&starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (st) {
+			st->state = preempt ? OFFCPU_BPF_STATE_RUNNING : task_state(prev);
+			st->ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+			st->kstack = kernel_stack(ctx, prev_tgid, st->ustack, st->state);
+			st->ts = now;
+		}
 	}
 	if (!next_pid)
 		return 0;
-	st = bpf_map_lookup_elem(&starts, &next_pid);
-	if (st) {
+	st = bpf_task_storage_get(&starts, next, 0, 0);
+	if (st && st->ts) {
 		struct offcpu_bpf_key k = {};
 		struct offcpu_bpf_val *v;
 		__u64 delta = now - st->ts;
@@ -107,7 +137,7 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 		k.state = st->state;
 		k.kstack = st->kstack;
 		k.ustack = st->ustack;
-		bpf_map_delete_elem(&starts, &next_pid);
+		st->ts = 0;
 		v = bpf_map_lookup_elem(&offcpu, &k);
 		if (v) {
 			__sync_fetch_and_add(&v->total_ns, delta);
