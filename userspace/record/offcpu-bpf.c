@@ -71,6 +71,11 @@ int offcpu_bpf__start(struct record *r, char *why, size_t len)
 		snprintf(why, len, "--switch-output (the sums would all go to the last file)");
 		return -ENOTSUP;
 	}
+	if (r->opts.cpus || r->opts.delay_ms) {
+		snprintf(why, len, "%s (the sums take every CPU, from the start)",
+			 r->opts.cpus ? "-C" : "-D");
+		return -ENOTSUP;
+	}
 	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
 		snprintf(why, len, "the kernel has no BTF (/sys/kernel/btf/vmlinux)");
 		return -ENOTSUP;
