@@ -432,6 +432,8 @@ static int finish(struct record *r)
 		bidcache__stop(r->bid);
 		prune_buildid_cache(r);
 	}
+	if (!err)
+		err = offcpu_bpf__write(r);
 	if (r->opts.switch_output)
 		return err ? err : output__switch(r, 1);
 	if (!err)
@@ -494,6 +496,7 @@ static void cleanup(struct record *r)
 		workload__reap(r);
 	}
 	events__close(r);
+	offcpu_bpf__free(r);
 	watch__free(r);
 	ksamples__free(r);
 	perfmap_code__free(r);
@@ -612,6 +615,14 @@ int cmd_record(int argc, char **argv)
 	err = setup_buildid_cache(&r);
 	if (err)
 		goto out;
+	if (r.opts.off_cpu) {
+		char why[160];
+
+		/* before the events: which event --off-cpu adds depends on it */
+		if (offcpu_bpf__start(&r, why, sizeof(why)) && !r.opts.quiet)
+			fprintf(stderr, "jrec record: --off-cpu samples each context switch, not "
+					"summed in the kernel: %s\n", why);
+	}
 	/* before the events: with the module, perf's mapping records are off */
 	setup_jmmap(&r);
 	r.mmap2_from_jmmap = r.jm != NULL;
@@ -647,6 +658,11 @@ int cmd_record(int argc, char **argv)
 		err = watch__pid(&r, (uint32_t)r.child);
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
 		err = watch__pid(&r, (uint32_t)r.opts.pids[i]);
+	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
+		err = offcpu_bpf__follow(&r, r.opts.pids[i]);
+	/* the workload's waits count from here: it waits for the go before its exec */
+	if (!err && r.child > 0 && !r.opts.nr_pids && !r.opts.system_wide)
+		err = offcpu_bpf__follow(&r, r.child);
 	if (!err)
 		err = perf_writer__finished_init(r.w);
 	if (!err)

@@ -204,11 +204,18 @@ static int init_events(struct record *r)
 	if (r->opts.off_cpu) {
 		struct record_event *c = &r->ev[l->nr];
 
-		init_cs_attr(&r->ev[0].attr, &c->attr);
-		snprintf(c->name, sizeof(c->name), "context-switches");
 		c->leader = l->nr;
 		c->nr_members = 1;
-		c->is_cs = 1;
+		if (r->offcpu_bpf) {
+			/* summed in the kernel, written at the end (offcpu-bpf.c) */
+			offcpu_bpf__init_attr(&c->attr);
+			snprintf(c->name, sizeof(c->name), "offcpu-time");
+			c->is_bpf = 1;
+		} else {
+			init_cs_attr(&r->ev[0].attr, &c->attr);
+			snprintf(c->name, sizeof(c->name), "context-switches");
+			c->is_cs = 1;
+		}
 	}
 	if (dummy)
 		init_dummy(r, &r->ev[r->track]);
@@ -431,7 +438,7 @@ int events__open(struct record *r)
 				size_t lead = r->ev[k].leader;
 				int fd;
 
-				if (!on_cpu(r, k, cpu))
+				if (!on_cpu(r, k, cpu) || r->ev[k].is_bpf)
 					continue;
 				fd = open_one(r, k, tids[i], cpu, lead == k ? -1 : group_fd[lead]);
 				if (fd == -ENODEV || (fd == -EINVAL && first < 0 && c > 0)) {
@@ -471,6 +478,9 @@ int events__open(struct record *r)
 	}
 	if (!err)
 		err = sort_ids(r);
+	/* offcpu-time has no fd: an id none has, after theirs */
+	if (!err && r->nr_by_id)
+		r->offcpu_id = r->by_id[r->nr_by_id - 1].id + 1;
 out:
 	free(group_fd);
 	free(tids);

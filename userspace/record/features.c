@@ -213,7 +213,7 @@ static int info(struct record *r, const struct utsname *u, const uint8_t *kid, u
 	if (!err)
 		err = jrec_info__add(&b, "nr_cpus", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	for (i = 0; i < (int)r->nr_ev && !err; i++)
-		if (!r->ev[i].is_cs)
+		if (!r->ev[i].is_cs && !r->ev[i].is_bpf)
 			err = buf__append(&cmd, r->ev[i].name, strlen(r->ev[i].name) + 1);
 	for (i = 0; i + 1 < (int)cmd.len; i++)
 		if (!cmd.data[i])

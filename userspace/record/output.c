@@ -39,6 +39,8 @@ static int add_attrs(struct record *r)
 		for (i = n = 0; i < r->nr_fds; i++)
 			if (r->fd_ev[i] == k)
 				ids[n++] = r->ids[i];
+		if (e->is_bpf)
+			ids[n++] = r->offcpu_id;
 		err = perf_writer__add_attr(r->w, &e->attr, ids, n);
 		snprintf(name, sizeof(name), "%s%s", e->name,
 			 e->attr.exclude_kernel && !e->is_cs && k < l->nr && !l->ev[k].has_modifiers

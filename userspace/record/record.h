@@ -78,6 +78,7 @@ struct record_event {
 	size_t leader;	/* its group's leader's index; its own when alone */
 	size_t nr_members; /* a leader's events in its group */
 	int is_cs;	/* --off-cpu: context-switches with call chains and PERF_RECORD_SWITCH */
+	int is_bpf;	/* --off-cpu's offcpu-time, summed in the kernel: never opened */
 	int all_cpus;	/* opened on every CPU, -C's or not */
 	uint64_t nr_samples;
 };
@@ -99,6 +100,9 @@ struct record {
 	size_t *fd_ev;	/* the event of the fd of the same index */
 	int cs_failed;	/* the error of events__open() is --off-cpu's event's */
 	int open_failed_ev; /* the event whose open failed, -1 */
+	struct offcpu_skel *offcpu_bpf; /* --off-cpu summed in the kernel (offcpu-bpf.c) */
+	uint64_t offcpu_id; /* the id of its offcpu-time event, one no fd has */
+	uint64_t offcpu_dropped; /* waits its full map could not sum */
 	struct record_id *by_id; /* every fd's id, sorted */
 	size_t nr_by_id;
 	int *out_fds; /* the ring fd each event writes into, -1 for ring owners */
@@ -241,6 +245,20 @@ int watch__pid(struct record *r, uint32_t pid);
 int watch__jmmap(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name);
 int watch__tick(struct record *r, int final);
 void watch__free(struct record *r);
+
+/*
+ * offcpu-bpf.c: --off-cpu summed in the kernel by a BPF program. start()
+ * loads and attaches it, or says in @why why not (the per-switch
+ * context-switches event is used then); follow() adds a process (its
+ * children follow it); write() writes the sums as offcpu-time samples at
+ * the end.
+ */
+struct offcpu_skel;
+int offcpu_bpf__start(struct record *r, char *why, size_t len);
+int offcpu_bpf__follow(struct record *r, pid_t pid);
+void offcpu_bpf__init_attr(struct perf_event_attr *a);
+int offcpu_bpf__write(struct record *r);
+void offcpu_bpf__free(struct record *r);
 
 /* ksamples.c: the kernel addresses the samples hold. */
 /* Sample @h of event @e. */

@@ -18,6 +18,22 @@ bool offcpu__is_switch_event(const struct pr_attr *a)
 	return a && a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_CONTEXT_SWITCHES;
 }
 
+bool offcpu__is_summed_event(const struct pr_attr *a)
+{
+	return a && a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT &&
+	       !strcmp(a->name, OFFCPU_EVENT_NAME);
+}
+
+bool offcpu__summed_preempted(const struct pr_sample *s)
+{
+	uint32_t state;
+
+	if (s->raw_size != sizeof(state))
+		return false;
+	memcpy(&state, s->raw, sizeof(state));
+	return state == 0;
+}
+
 bool offcpu__period_is_ns(const struct pr_attr *a)
 {
 	return a && a->type == PERF_TYPE_SOFTWARE &&

@@ -32,6 +32,19 @@ struct sample_frames;
 
 /* Whether @a is the software event context-switches, whose samples are switch-outs. */
 bool offcpu__is_switch_event(const struct pr_attr *a);
+/*
+ * Whether @a is an offcpu-time event whose samples are sums made in the
+ * kernel, period the nanoseconds away (jrec record --off-cpu with BPF, perf
+ * record --off-cpu): off-CPU samples as they are, no switch records needed.
+ */
+bool offcpu__is_summed_event(const struct pr_attr *a);
+/*
+ * Whether a sample of such an event says its thread was preempted: jrec's
+ * carry the task state at switch-out as 4 bytes of PERF_SAMPLE_RAW, 0 when
+ * it was still runnable; perf's carry none (false).
+ */
+struct pr_sample;
+bool offcpu__summed_preempted(const struct pr_sample *s);
 /* Whether @a's period is time in nanoseconds (cpu-clock, task-clock). */
 bool offcpu__period_is_ns(const struct pr_attr *a);
 

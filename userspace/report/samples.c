@@ -38,6 +38,9 @@ static size_t cs_event(const struct samples *it)
 {
 	size_t i;
 
+	for (i = 0; i < it->nr_events; i++)
+		if (offcpu__is_summed_event(perf_reader__attr(it->s->r, i)))
+			return i;
 	if (!ctx_switches__any(&it->s->switches))
 		return SIZE_MAX;
 	for (i = 0; i < it->nr_events; i++)
@@ -323,6 +326,12 @@ static int offcpu_sample(struct samples *it, struct sample *smp)
 
 	if (!smp->tid)
 		return 1;
+	if (offcpu__is_summed_event(smp->ev->attr)) {
+		smp->offcpu = true;
+		smp->preempted = offcpu__summed_preempted(&smp->ev->sample);
+		smp->event_name = OFFCPU_EVENT_NAME;
+		return 0;
+	}
 	if (ctx_switches__interval(&it->s->switches, smp->tid, smp->time, &in, &smp->preempted))
 		return 1;
 	smp->offcpu = true;

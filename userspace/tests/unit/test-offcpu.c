@@ -4,9 +4,11 @@
  * from the kernel's wait functions, else S, ? without kernel frames), the
  * events it recognizes, and --wall's on-CPU time for events that do not count
  * time (since the thread's previous sample or last switch-in, whichever is
- * later).
+ * later), and the summed offcpu-time event of jrec's and perf's BPF recordings
+ * with the task state jrec puts in its RAW bytes.
  */
 #include <linux/perf_event.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "perf-reader.h"
@@ -57,6 +59,29 @@ int main(void)
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_CPU_CYCLES;
 	check(!offcpu__is_switch_event(&a) && !offcpu__period_is_ns(&a), "cycles' is not");
+	check(!offcpu__is_summed_event(&a), "cycles is no summed off-CPU event");
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_BPF_OUTPUT;
+	snprintf(a.name, sizeof(a.name), "offcpu-time");
+	check(offcpu__is_summed_event(&a), "BPF_OUTPUT named offcpu-time: summed off-CPU samples");
+	snprintf(a.name, sizeof(a.name), "bpf-output");
+	check(!offcpu__is_summed_event(&a), "another BPF_OUTPUT event is not");
+	{
+		uint32_t state = 0;
+		uint8_t raw8[8] = { 0 };
+		struct pr_sample smp;
+
+		memset(&smp, 0, sizeof(smp));
+		check(!offcpu__summed_preempted(&smp), "no RAW (perf's samples): not preempted");
+		smp.raw = &state;
+		smp.raw_size = sizeof(state);
+		check(offcpu__summed_preempted(&smp), "task state 0 in RAW: preempted");
+		state = 1; /* TASK_INTERRUPTIBLE */
+		check(!offcpu__summed_preempted(&smp), "task state 1: asleep, not preempted");
+		smp.raw = raw8;
+		smp.raw_size = sizeof(raw8);
+		check(!offcpu__summed_preempted(&smp), "RAW of another size: not read as a state");
+	}
 
 	check(!wall_clock__period(&w, 7, 1000, 0, &ns) && ns == 0,
 	      "a thread's first sample with no switch-in before it: 0 ns");
