@@ -15,7 +15,7 @@
 
 . "$(dirname "${BASH_SOURCE[0]}")/chroot.sh"
 
-QEMU_DEB_CHROOT_PACKAGES="linux-headers-amd64,dkms,man-db,bash-completion,libelf1,libdw1,liblzma5,libssl3,libprotobuf-c1,libzstd1,zlib1g,libncursesw6,libcapstone4,libtraceevent1"
+QEMU_DEB_CHROOT_PACKAGES="linux-headers-amd64,dkms,man-db,bash-completion,libelf1,libdw1,liblzma5,libssl3,libprotobuf-c1,libzstd1,zlib1g,libncursesw6,libcapstone4,libtraceevent1,libbpf1"
 
 qemu_deb_chroot_dir() {
 	echo "$(qemu_cache_dir)/chroot-bookworm"
