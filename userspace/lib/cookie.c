@@ -5,17 +5,56 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <openssl/evp.h>
+#include <openssl/opensslv.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cookie.h"
+#include "dl-sym.h"
 #include "fd-io.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
 #endif
+
+/*
+ * libcrypto (SHA-256), loaded the first time a content cookie is made:
+ * linked, it costs every jrec run over a megabyte of memory and its start-up,
+ * and only recording and the files without a build-id need it.
+ */
+#define CRYPTO_STR2(x) #x
+#define CRYPTO_STR(x) CRYPTO_STR2(x)
+#define CRYPTO_SONAME "libcrypto.so." CRYPTO_STR(OPENSSL_SHLIB_VERSION)
+
+static struct {
+	EVP_MD_CTX *(*ctx_new)(void);
+	void (*ctx_free)(EVP_MD_CTX *ctx);
+	const EVP_MD *(*sha256)(void);
+	int (*init)(EVP_MD_CTX *ctx, const EVP_MD *type, ENGINE *impl);
+	int (*update)(EVP_MD_CTX *ctx, const void *d, size_t cnt);
+	int (*final)(EVP_MD_CTX *ctx, unsigned char *md, unsigned int *s);
+	bool ok;
+} crypto;
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+static void crypto_load(void)
+{
+	void *lib = dlopen(CRYPTO_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!lib)
+		return;
+	crypto.ok = dl_sym(lib, "EVP_MD_CTX_new", &crypto.ctx_new) &&
+		    dl_sym(lib, "EVP_MD_CTX_free", &crypto.ctx_free) &&
+		    dl_sym(lib, "EVP_sha256", &crypto.sha256) &&
+		    dl_sym(lib, "EVP_DigestInit_ex", &crypto.init) &&
+		    dl_sym(lib, "EVP_DigestUpdate", &crypto.update) &&
+		    dl_sym(lib, "EVP_DigestFinal_ex", &crypto.final);
+	if (!crypto.ok)
+		dlclose(lib);
+}
 
 int jrec_cookie_content(int fd, struct jrec_cookie *out)
 {
@@ -40,25 +79,27 @@ int jrec_cookie_content(int fd, struct jrec_cookie *out)
 		size_le[i] = (uint8_t)(size >> (8 * i));
 	n = size < JMMAP_CONTENT_COOKIE_EDGE ? (size_t)size : JMMAP_CONTENT_COOKIE_EDGE;
 
-	ctx = EVP_MD_CTX_new();
+	pthread_once(&crypto_once, crypto_load);
+	if (!crypto.ok)
+		return -ELIBACC;
+	ctx = crypto.ctx_new();
 	if (!ctx)
 		return -ENOMEM;
 	err = -EIO;
-	if (!EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) ||
-	    !EVP_DigestUpdate(ctx, tag, sizeof(tag)) ||
-	    !EVP_DigestUpdate(ctx, size_le, sizeof(size_le)))
+	if (!crypto.init(ctx, crypto.sha256(), NULL) || !crypto.update(ctx, tag, sizeof(tag)) ||
+	    !crypto.update(ctx, size_le, sizeof(size_le)))
 		goto out_free;
 	err = fd__pread_all(fd, edge, n, 0);
 	if (err)
 		goto out_free;
 	err = -EIO;
-	if (!EVP_DigestUpdate(ctx, edge, n))
+	if (!crypto.update(ctx, edge, n))
 		goto out_free;
 	err = fd__pread_all(fd, edge, n, size - n);
 	if (err)
 		goto out_free;
 	err = -EIO;
-	if (!EVP_DigestUpdate(ctx, edge, n) || !EVP_DigestFinal_ex(ctx, md, &md_len) ||
+	if (!crypto.update(ctx, edge, n) || !crypto.final(ctx, md, &md_len) ||
 	    md_len < JMMAP_COOKIE_MAX)
 		goto out_free;
 
@@ -67,7 +108,7 @@ int jrec_cookie_content(int fd, struct jrec_cookie *out)
 	memcpy(out->bytes, md, JMMAP_COOKIE_MAX);
 	err = 0;
 out_free:
-	EVP_MD_CTX_free(ctx);
+	crypto.ctx_free(ctx);
 	return err;
 }
 

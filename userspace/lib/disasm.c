@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "disasm.h"
+#include "dl-sym.h"
 
 /*
  * capstone is loaded when the first disassembler is made, not linked: only
@@ -33,24 +34,15 @@ static struct {
 } cs;
 static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
 
-/* dlsym()'s data pointer into function pointer @fn: the bits copied, as POSIX allows. */
-static bool cs_sym(void *lib, const char *name, void *fn)
-{
-	void *p = dlsym(lib, name);
-
-	memcpy(fn, &p, sizeof(p));
-	return p != NULL;
-}
-
 static void cs_load(void)
 {
 	void *lib = dlopen(CS_SONAME, RTLD_NOW | RTLD_LOCAL);
 
 	if (!lib)
 		return;
-	cs.ok = cs_sym(lib, "cs_open", &cs.open) && cs_sym(lib, "cs_option", &cs.option) &&
-		cs_sym(lib, "cs_malloc", &cs.malloc) && cs_sym(lib, "cs_close", &cs.close) &&
-		cs_sym(lib, "cs_free", &cs.free) && cs_sym(lib, "cs_disasm_iter", &cs.disasm_iter);
+	cs.ok = dl_sym(lib, "cs_open", &cs.open) && dl_sym(lib, "cs_option", &cs.option) &&
+		dl_sym(lib, "cs_malloc", &cs.malloc) && dl_sym(lib, "cs_close", &cs.close) &&
+		dl_sym(lib, "cs_free", &cs.free) && dl_sym(lib, "cs_disasm_iter", &cs.disasm_iter);
 	if (!cs.ok)
 		dlclose(lib);
 }
