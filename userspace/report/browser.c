@@ -87,7 +87,7 @@ bool browser_zoom__keeps_dso(const struct browser_zoom *z, const struct resolved
 	if (!z->anon)
 		return res->dso && !strcmp(res->dso->path, z->dso_path) &&
 		       jrec_cookie_equal(&res->dso->cookie, &z->cookie);
-	return !res->dso && !strcmp(res->anon_name ? res->anon_name : "[unknown]", z->dso_path);
+	return !res->dso && !strcmp(resolved__anon_name(res), z->dso_path);
 }
 
 static void free_lines(struct browser *b)

@@ -204,7 +204,7 @@ static const char *where_name(const struct ann_sym *y)
 {
 	if (y->res.dso)
 		return y->res.dso->short_name;
-	return y->res.anon_name ? y->res.anon_name : "[unknown]";
+	return resolved__anon_name(&y->res);
 }
 
 static double share(const struct ann_view *v, const struct ann_hit *h)

@@ -203,6 +203,12 @@ static char walk_start(const struct sample *smp, const struct hist_key *self)
 											  : RES_USER;
 }
 
+/* The frame at step @j of a walk over @n frames: from the outermost caller on when @caller. */
+static inline size_t walk_index(size_t n, size_t j, bool caller)
+{
+	return caller ? n - 1 - j : j;
+}
+
 /*
  * Frame @i of @fr as perf's entry of it, in perf's walk of the chain: an
  * unnamed frame at its address as it is (not the file offset its own
@@ -214,7 +220,7 @@ static const struct resolved *walk_frame(const struct sample_frames *fr, size_t 
 					 struct resolved *tmp)
 {
 	const struct resolved *res = &fr->res[i];
-	bool unmapped = !res->dso && res->anon_name && !strcmp(res->anon_name, "[unknown]");
+	bool unmapped = resolved__unmapped(res);
 
 	if (!unmapped)
 		*level = res->level;
@@ -245,7 +251,7 @@ static int add_children(struct report *r, struct hist *h, const struct sample *s
 		return -ENOMEM;
 	for (j = 0; j < fr->nr && !err; j++) {
 		/* in the order perf walks the chain: the call graph's, caller unless set */
-		i = caller ? fr->nr - 1 - j : j;
+		i = walk_index(fr->nr, j, caller);
 		err = add_frame(r, h, smp, comm, fr->ips[i], walk_frame(fr, i, &level, &tmp));
 	}
 	return err;
@@ -261,7 +267,7 @@ static int chain_frames(struct report *r, struct calltree *t, const struct sampl
 	if (array_grow(&r->frames, &r->cap_frames, n + skip))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		err = calltree__frame(t, &fr->res[caller ? n - 1 - i : i], &r->frames[skip + i]);
+		err = calltree__frame(t, &fr->res[walk_index(n, i, caller)], &r->frames[skip + i]);
 		if (err)
 			return err;
 	}
@@ -287,7 +293,8 @@ static int add_graph(struct report *r, struct hist *h, const struct sample *smp,
 	if (!err)
 		err = hist__add_tree(h, self, &r->ct, r->frames, n, smp->period);
 	for (i = 0; i < n && h->children && !err; i++)
-		if (frame_key(r, smp, comm, walk_frame(fr, caller ? n - 1 - i : i, &level, &tmp), &k))
+		if (frame_key(r, smp, comm, walk_frame(fr, walk_index(n, i, caller), &level, &tmp),
+			      &k))
 			err = hist__add_tree(h, &k, &r->ct, r->frames + i, n - i, smp->period);
 	return err;
 }

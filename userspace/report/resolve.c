@@ -321,7 +321,7 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 	}
 	if (!m || !m->dso) {
 		out->why = DSO_ANON;
-		out->anon_name = m ? "//anon" : "[unknown]";
+		out->anon_name = m ? "//anon" : RES_UNMAPPED;
 	}
 }
 

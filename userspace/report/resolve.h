@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dso.h"
 
@@ -35,6 +36,21 @@ struct resolved {
 	/* the sample times over which this address resolves the same; until 0: only now */
 	uint64_t valid_from, valid_until;
 };
+
+/* perf's name for an address no mapping covers */
+#define RES_UNMAPPED "[unknown]"
+
+/* Whether no mapping covered the address: neither a file nor anonymous memory. */
+static inline bool resolved__unmapped(const struct resolved *res)
+{
+	return !res->dso && res->anon_name && !strcmp(res->anon_name, RES_UNMAPPED);
+}
+
+/* The name of the memory of a frame without a file: "//anon", "[heap]", RES_UNMAPPED... */
+static inline const char *resolved__anon_name(const struct resolved *res)
+{
+	return res->anon_name ? res->anon_name : RES_UNMAPPED;
+}
 
 /*
  * Address @ip of process @pid at @time, in the mode of @misc
