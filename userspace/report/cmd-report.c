@@ -325,7 +325,8 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 /*
  * perf's pid key names a thread by its command at the end, as it prints its
  * thread's last comm (a process that exec'd is one entry, named for the
- * last program it ran); the comm key stays the command at each sample.
+ * last program it ran); the comm key stays the command at each sample, in a
+ * column as wide as the longest last command of the entries' threads.
  */
 static void thread_comms(struct report *r)
 {
@@ -334,7 +335,7 @@ static void thread_comms(struct report *r)
 	for (i = 0; i < r->nr_hs; i++) {
 		struct hist *h = &r->hs[i];
 
-		if (!h->has[SK_PID])
+		if (!h->has[SK_PID] && !h->has[SK_COMM])
 			continue;
 		for (j = 0; j < h->nr; j++)
 			h->e[j].thread_comm =

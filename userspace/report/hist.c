@@ -262,6 +262,7 @@ static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 	e->hash = hash;
 	e->tree = CT_NONE;
 	e->first_time = UINT64_MAX;
+	e->thread_time = UINT64_MAX;
 	return e;
 }
 
@@ -332,6 +333,18 @@ void hist__note_level(struct hist *h, uint32_t idx, char level, uint64_t time)
 	if (time < e->first_time) {
 		e->first_time = time;
 		e->k.level = level;
+	}
+}
+
+void hist__note_thread(struct hist *h, uint32_t idx, uint32_t pid, uint32_t tid, uint64_t time)
+{
+	struct hist_entry *e = &h->e[idx];
+
+	/* (the key compares pid and tid only when they are keys, and then they are these) */
+	if (time < e->thread_time) {
+		e->thread_time = time;
+		e->k.pid = pid;
+		e->k.tid = tid;
 	}
 }
 

@@ -7,6 +7,7 @@
 #ifndef JREC_HIST_H
 #define JREC_HIST_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,12 +79,21 @@ struct hist_entry {
 	uint64_t stamp;    /* the sample that last added to children */
 	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
 	uint64_t tree_stamp; /* the sample that last added to the tree */
-	const char *thread_comm; /* the pid key's name: the thread's last command, or NULL */
+	/*
+	 * the thread's last command, or NULL: the pid key's name, and the comm
+	 * key's width (hist__cell_width())
+	 */
+	const char *thread_comm;
+	uint64_t thread_time; /* hist__note_thread(): the earliest sample's, whose thread k names */
 	uint64_t first_time; /* hist__note_level(): the time of the earliest sample, whose level it shows */
 	bool cycles_seen;    /* the branch view: a branch of the entry had cycles */
 };
 
-/* The pid key's command of @e: its thread's last, else the one of its samples. */
+/*
+ * The pid key's command of @e: its thread's last, else the one of its
+ * samples. An entry's thread is the one of its earliest sample, as perf's
+ * (its entry's first sample, in time order), when the key is not the thread.
+ */
 static inline const char *hist_entry__thread_comm(const struct hist_entry *e)
 {
 	return e->thread_comm ? e->thread_comm : e->k.comm ? e->k.comm : "";
@@ -165,6 +175,8 @@ void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period);
  * differ between samples: a frame no mapping covers, a branch's target.
  */
 void hist__note_level(struct hist *h, uint32_t idx, char level, uint64_t time);
+/* A sample of @pid/@tid at @time added to entry @idx: its thread, when the earliest. */
+void hist__note_thread(struct hist *h, uint32_t idx, uint32_t pid, uint32_t tid, uint64_t time);
 /*
  * -g: the chain @frames (in the call graph's order) of the current sample
  * added to the call tree of @k's entry, once per sample.
@@ -257,6 +269,18 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style, char *buf,
 		       size_t len);
 extern const char *const hist__headers[SK_MAX];
+/*
+ * The width entry @e asks of key @key's column: its cell's length, but the
+ * length of the last command of the entry's thread for the comm key, as
+ * perf sizes its Command column (a command a thread ran before an exec into
+ * a shorter name is cut to the column's width).
+ */
+size_t hist__cell_width(const struct hist_entry *e, enum sort_key key, int style);
+/* The most of a key's cell a column of @width shows: all of it but the comm key's. */
+static inline int hist__cell_prec(enum sort_key key, size_t width)
+{
+	return key == SK_COMM ? (int)width : INT_MAX;
+}
 /* A row's cells after its numbers: each key's, padded to @width but the last, and the newline. */
 void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out);

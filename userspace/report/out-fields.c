@@ -209,8 +209,7 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 
 			if (f->col[c] >= SK_MAX)
 				continue;
-			l = strlen(hist__cell(&h->e[i], (enum sort_key)f->col[c], m->sym_params, buf,
-					      sizeof(buf)));
+			l = hist__cell_width(&h->e[i], (enum sort_key)f->col[c], m->sym_params);
 			if (l > width[f->col[c]])
 				width[f->col[c]] = l;
 		}
@@ -257,8 +256,9 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 				print_num(h, e, col, out);
 				continue;
 			}
-			fprintf(out, "%-*s",
+			fprintf(out, "%-*.*s",
 				c + 1 < f->nr || hist__padded_last(col) ? (int)width[col] : 0,
+				hist__cell_prec((enum sort_key)col, width[col]),
 				hist__cell(e, (enum sort_key)col, m->sym_params, buf, sizeof(buf)));
 		}
 		fputc('\n', out);

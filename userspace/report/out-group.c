@@ -218,7 +218,6 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	const struct hist_entry **cells;
 	struct group_sort gs = { n, hs[0]->children };
 	size_t nr, i, k, width[SK_MAX] = { 0 };
-	char buf[1200];
 
 	for (i = 0; i < n; i++) {
 		sum.total_samples += hs[i]->total_samples;
@@ -242,8 +241,7 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 			continue;
 		e = first_of(&rows[i], n, &which);
 		for (k = 0; k < hs[0]->nr_keys; k++) {
-			size_t l = strlen(hist__cell(e, hs[0]->keys[k], m->sym_params, buf,
-						     sizeof(buf)));
+			size_t l = hist__cell_width(e, hs[0]->keys[k], m->sym_params);
 
 			if (l > width[hs[0]->keys[k]])
 				width[hs[0]->keys[k]] = l;

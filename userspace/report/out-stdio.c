@@ -97,6 +97,15 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 	}
 }
 
+size_t hist__cell_width(const struct hist_entry *e, enum sort_key key, int style)
+{
+	char buf[1200];
+
+	if (key == SK_COMM)
+		return strlen(hist_entry__thread_comm(e));
+	return strlen(hist__cell(e, key, style, buf, sizeof(buf)));
+}
+
 const char *const hist__headers[SK_MAX] = { "Command",	    "    Pid:Command", "Tid",
 					      "Shared Object", "Symbol",	    "Source:Line",
 					      "Build-ID",      "State",	    "CPU",
@@ -122,7 +131,6 @@ void hist__print_count(FILE *out, const char *label, uint64_t n)
 
 void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX])
 {
-	char buf[1200];
 	size_t i, k;
 
 	memset(width, 0, SK_MAX * sizeof(width[0]));
@@ -132,7 +140,7 @@ void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_
 		if (hist__rank_pct(h, &h->e[i]) < m->percent_limit)
 			continue;
 		for (k = 0; k < h->nr_keys; k++) {
-			size_t l = strlen(hist__cell(&h->e[i], h->keys[k], m->sym_params, buf, sizeof(buf)));
+			size_t l = hist__cell_width(&h->e[i], h->keys[k], m->sym_params);
 
 			if (l > width[h->keys[k]])
 				width[h->keys[k]] = l;
@@ -200,7 +208,8 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 			fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
 		/* the last column unpadded, as perf prints it */
 		for (k = 0; k < h->nr_keys; k++)
-			fprintf(out, "%s%-*s", sep, k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
+			fprintf(out, "%s%-*.*s", sep, k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
+				hist__cell_prec(h->keys[k], width[h->keys[k]]),
 				hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
 		fputc('\n', out);
 		return;
@@ -221,11 +230,12 @@ void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 
 	for (k = 0; k < h->nr_keys; k++) {
 		const char *c = hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+		int prec = hist__cell_prec(h->keys[k], width[h->keys[k]]);
 
 		if (k + 1 == h->nr_keys && !hist__padded_last(h->keys[k]))
-			fprintf(out, "  %s", c);
+			fprintf(out, "  %.*s", prec, c);
 		else
-			fprintf(out, "  %-*s", (int)width[h->keys[k]], c);
+			fprintf(out, "  %-*.*s", (int)width[h->keys[k]], prec, c);
 	}
 	fputc('\n', out);
 }

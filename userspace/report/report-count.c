@@ -100,6 +100,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
 		if (m->idx != MEMO_SKIP) {
 			hist__add_chain_idx(h, m->idx, smp->period);
+			hist__note_thread(h, m->idx, smp->pid, smp->tid, smp->time);
 			if (!m->sym)
 				hist__note_level(h, m->idx, m->level, smp->time);
 		}
@@ -107,6 +108,8 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	}
 	if (frame_key(r, smp, comm, res, &k)) {
 		err = hist__add_chain_at(h, &k, smp->period, &idx);
+		if (!err)
+			hist__note_thread(h, idx, smp->pid, smp->tid, smp->time);
 		if (!err && !res->sym)
 			hist__note_level(h, idx, res->level, smp->time);
 	}
@@ -351,6 +354,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		memo = self_slot(r, h, smp, comm, &memo_key);
 		if (self_hit(memo, &memo_key, smp->time)) {
 			hist__add_idx(h, memo->idx, smp->period);
+			hist__note_thread(h, memo->idx, smp->pid, smp->tid, smp->time);
 			if (memo->flame != CT_NONE)
 				calltree__add_again(&r->flame, memo->flame, smp->period);
 			return 0;
@@ -386,6 +390,8 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		self = &k;
 		fill_key(r, smp, comm, res, self);
 		err = hist__add_at(h, self, smp->period, &idx);
+		if (!err)
+			hist__note_thread(h, idx, smp->pid, smp->tid, smp->time);
 		if (!err && memo && res->sym && !res->jit && res->valid_until > smp->time) {
 			memo_key.from = res->valid_from;
 			memo_key.until = res->valid_until;
