@@ -27,6 +27,7 @@ struct as_map {
 	uint64_t start, end, pgoff;
 	uint64_t t_start, t_end; /* valid over [t_start, t_end) */
 	struct dso *dso;         /* NULL for anonymous memory */
+	const char *name;        /* without a dso: the record's name ("//anon", "[stack]"), or NULL */
 	uint32_t prot;
 	bool from_jmmap;
 	bool rest; /* what a change beside it left of an older mapping */

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* elf_image's state, shared by elf-image.c (the file, symbols, layout) and elf-lines.c (DWARF lines and inlines). */
+/*
+ * elf_image's state, shared by elf-image.c (the file, symbols, layout),
+ * elf-lines.c (DWARF lines and inlines) and elf-syms.c (reading a symbol
+ * section, and the table of all symbols that names data addresses).
+ */
 #ifndef JREC_ELF_IMAGE_INTERNAL_H
 #define JREC_ELF_IMAGE_INTERNAL_H
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,6 +21,7 @@
 
 struct load_seg {
 	uint64_t offset, filesz, vaddr;
+	uint64_t memsz; /* filesz where only the triples are known (elf_image__set_layout()) */
 };
 
 struct elf_image {
@@ -29,6 +35,9 @@ struct elf_image {
 	bool dw_tried;
 	bool full_symtab;
 	struct symtab syms;
+	/* elf_image__data_symtab(): functions and objects by file offset, made when first asked */
+	struct symtab data_syms;
+	bool data_tried;
 	struct load_seg loads[MAX_LOADS];
 	unsigned int nr_loads;
 	uint8_t build_id[20];
@@ -40,5 +49,20 @@ struct elf_image {
 	const char **inl_names;
 	char *plt_names; /* the PLT entries' names, when taken from the binary of a debug file */
 };
+
+/* @elf's section named @want (its header into @out), or NULL. */
+Elf_Scn *elf_scn__by_name(Elf *elf, const char *want, GElf_Shdr *out);
+/* @elf's first section of type @type (its header into @out), or NULL. */
+Elf_Scn *elf_scn__by_type(Elf *elf, Elf64_Word type, GElf_Shdr *out);
+/*
+ * The symbols of symbol section @scn (@sh) of @elf into @t, as perf takes
+ * them: functions, and untyped labels in code sections. With @data, the
+ * image whose PT_LOAD segments place them, objects too and the labels of
+ * data sections (those whose name says text or data), each at its file
+ * offset (perf's dso__load_sym(): a symbol no segment holds is left out).
+ * 0 or -ENOMEM.
+ */
+int elf_syms__add(struct symtab *t, Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh,
+		  const struct elf_image *data);
 
 #endif

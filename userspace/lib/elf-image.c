@@ -14,86 +14,6 @@
 #include "elf-image-internal.h"
 #include "unpack.h"
 
-/* Whether section @shndx holds code: where an untyped symbol is a label of hand-written code. */
-static bool exec_section(Elf *elf, size_t shndx)
-{
-	Elf_Scn *scn = shndx < SHN_LORESERVE ? elf_getscn(elf, shndx) : NULL;
-	GElf_Shdr sh;
-
-	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
-}
-
-static int add_funcs(struct symtab *t, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
-{
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n, last_shndx = SHN_UNDEF;
-	bool last_exec = false;
-	int err;
-
-	if (!data || !sh->sh_entsize)
-		return 0;
-	n = sh->sh_size / sh->sh_entsize;
-	for (i = 0; i < n; i++) {
-		GElf_Sym sym;
-		const char *name;
-		int type;
-
-		if (!gelf_getsym(data, (int)i, &sym))
-			break;
-		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_NOTYPE) ||
-		    sym.st_shndx == SHN_UNDEF || sym.st_shndx == SHN_ABS || !sym.st_value)
-			continue;
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (!name || !*name)
-			continue;
-		/* as perf: an untyped symbol in a code section is an assembly routine's label */
-		if (type == STT_NOTYPE) {
-			if (name[0] == '$' || !strncmp(name, ".L", 2))
-				continue;
-			if (sym.st_shndx != last_shndx) {
-				last_shndx = sym.st_shndx;
-				last_exec = exec_section(elf, sym.st_shndx);
-			}
-			if (!last_exec)
-				continue;
-		}
-		err = symtab__add(t, sym.st_value, sym.st_size, name, GELF_ST_BIND(sym.st_info));
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static Elf_Scn *find_scn(Elf *elf, const char *want, GElf_Shdr *out)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *name;
-
-		if (!gelf_getshdr(scn, out))
-			continue;
-		name = elf_strptr(elf, shstrndx, out->sh_name);
-		if (name && !strcmp(name, want))
-			return scn;
-	}
-	return NULL;
-}
-
-static Elf_Scn *find_type(Elf *elf, Elf64_Word type, GElf_Shdr *out)
-{
-	Elf_Scn *scn = NULL;
-
-	while ((scn = elf_nextscn(elf, scn)))
-		if (gelf_getshdr(scn, out) && out->sh_type == type)
-			return scn;
-	return NULL;
-}
-
 /*
  * The "name@plt" entries of @elf's .rela.plt, at .plt.sec (IBT) or .plt +
  * one header entry, into @img's table. The names point into @elf, the
@@ -103,18 +23,18 @@ static Elf_Scn *find_type(Elf *elf, Elf64_Word type, GElf_Shdr *out)
 static int add_plt(struct elf_image *img, Elf *elf, bool copy)
 {
 	GElf_Shdr rsh, psh, dsh;
-	Elf_Scn *rscn = find_scn(elf, ".rela.plt", &rsh), *pscn, *dscn, *sscn;
+	Elf_Scn *rscn = elf_scn__by_name(elf, ".rela.plt", &rsh), *pscn, *dscn, *sscn;
 	Elf_Data *rdata, *ddata, *sdata;
 	uint64_t base, entsz = 16;
 	size_t i, n;
 
 	if (!rscn || rsh.sh_entsize == 0 || rsh.sh_type == SHT_NOBITS)
 		return 0;
-	pscn = find_scn(elf, ".plt.sec", &psh);
+	pscn = elf_scn__by_name(elf, ".plt.sec", &psh);
 	if (pscn) {
 		base = psh.sh_addr;
 	} else {
-		pscn = find_scn(elf, ".plt", &psh);
+		pscn = elf_scn__by_name(elf, ".plt", &psh);
 		if (!pscn)
 			return 0;
 		base = psh.sh_addr + entsz;
@@ -166,7 +86,7 @@ static int add_plt(struct elf_image *img, Elf *elf, bool copy)
 static void load_minidebug(struct elf_image *img)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = find_scn(img->elf, ".gnu_debugdata", &sh);
+	Elf_Scn *scn = elf_scn__by_name(img->elf, ".gnu_debugdata", &sh);
 	Elf_Data *d;
 	size_t outlen;
 	void *buf;
@@ -191,25 +111,25 @@ static int load_symbols(struct elf_image *img)
 	Elf_Scn *scn;
 	int err;
 
-	scn = find_type(img->elf, SHT_SYMTAB, &sh);
+	scn = elf_scn__by_type(img->elf, SHT_SYMTAB, &sh);
 	if (scn) {
-		err = add_funcs(&img->syms, img->elf, scn, &sh);
+		err = elf_syms__add(&img->syms, img->elf, scn, &sh, NULL);
 		if (err)
 			return err;
 		img->full_symtab = img->syms.nr > 0;
 	}
 	if (!img->syms.nr) {
-		scn = find_type(img->elf, SHT_DYNSYM, &sh);
+		scn = elf_scn__by_type(img->elf, SHT_DYNSYM, &sh);
 		if (scn) {
-			err = add_funcs(&img->syms, img->elf, scn, &sh);
+			err = elf_syms__add(&img->syms, img->elf, scn, &sh, NULL);
 			if (err)
 				return err;
 		}
 		load_minidebug(img);
 		if (img->mini) {
-			scn = find_type(img->mini, SHT_SYMTAB, &sh);
+			scn = elf_scn__by_type(img->mini, SHT_SYMTAB, &sh);
 			if (scn) {
-				err = add_funcs(&img->syms, img->mini, scn, &sh);
+				err = elf_syms__add(&img->syms, img->mini, scn, &sh, NULL);
 				if (err)
 					return err;
 				img->full_symtab = true;
@@ -239,6 +159,7 @@ static unsigned int read_loads(Elf *elf, struct load_seg *loads)
 		loads[nr].offset = ph.p_offset;
 		loads[nr].filesz = ph.p_filesz;
 		loads[nr].vaddr = ph.p_vaddr;
+		loads[nr].memsz = ph.p_memsz;
 		nr++;
 	}
 	return nr;
@@ -316,6 +237,7 @@ void elf_image__set_layout(struct elf_image *img, const uint64_t (*loads)[3], un
 		img->loads[i].offset = loads[i][0];
 		img->loads[i].filesz = loads[i][1];
 		img->loads[i].vaddr = loads[i][2];
+		img->loads[i].memsz = loads[i][1];
 	}
 	img->nr_loads = i;
 }
@@ -444,6 +366,7 @@ void elf_image__close(struct elf_image *img)
 	if (img->dw)
 		dwarf_end(img->dw);
 	symtab__release(&img->syms);
+	symtab__release(&img->data_syms);
 	free(img->lines);
 	free(img->inl);
 	free(img->inl_names);
@@ -462,7 +385,7 @@ void elf_image__close(struct elf_image *img)
 int elf_image__symbol_value(const struct elf_image *img, const char *name, uint64_t *value)
 {
 	GElf_Shdr sh;
-	Elf_Scn *scn = find_type(img->elf, SHT_SYMTAB, &sh);
+	Elf_Scn *scn = elf_scn__by_type(img->elf, SHT_SYMTAB, &sh);
 	Elf_Data *data;
 	size_t i, n;
 
@@ -531,7 +454,7 @@ int elf_image__debuglink(const struct elf_image *img, char *name, size_t len, ui
 	const char *p;
 	size_t n, off;
 
-	if (!img->elf || !(scn = find_scn(img->elf, ".gnu_debuglink", &sh)) || sh.sh_type == SHT_NOBITS)
+	if (!img->elf || !(scn = elf_scn__by_name(img->elf, ".gnu_debuglink", &sh)) || sh.sh_type == SHT_NOBITS)
 		return -ENOENT;
 	data = elf_getdata(scn, NULL);
 	if (!data || !data->d_buf || !data->d_size)

@@ -55,6 +55,14 @@ size_t elf_image__build_id(const struct elf_image *img, uint8_t *id, size_t max)
 /* Translate a file offset of a mapped segment into the address symbols use. */
 uint64_t elf_image__offset_to_vaddr(const struct elf_image *img, uint64_t off);
 const struct symtab *elf_image__symtab(const struct elf_image *img);
+/*
+ * The table that names data addresses, as perf's whole table of the file:
+ * functions, labels, objects and PLT entries, each at its file offset (the
+ * address's offset in its mapping is looked up), zero-sized ones given the
+ * room up to the next (symtab__finish_ends_first()). Made when first asked
+ * for; empty when there is no memory for it.
+ */
+const struct symtab *elf_image__data_symtab(struct elf_image *img);
 bool elf_image__has_symbols(const struct elf_image *img);
 /* Whether the full symbol table (.symtab or MiniDebugInfo) was there, not just .dynsym. */
 bool elf_image__has_full_symtab(const struct elf_image *img);

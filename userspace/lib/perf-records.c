@@ -260,7 +260,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 		if (!cur_u32_pair(&c, &ev->id.cpu, &res))
 			return -EBADMSG;
 	}
-	s->period = 1;
+	/* without PERIOD in the sample, the attribute's fixed period (perf record -c N), as perf's */
+	s->period = a->freq ? 1 : a->sample_period;
 	if ((st & PERF_SAMPLE_PERIOD) && !cur_u64(&c, &s->period))
 		return -EBADMSG;
 	if ((st & PERF_SAMPLE_READ) && !skip_read(&c, a->read_format))

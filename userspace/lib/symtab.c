@@ -131,16 +131,21 @@ static void drop_inner_labels(struct symtab *t)
 	t->nr = out;
 }
 
-void symtab__finish(struct symtab *t, uint64_t max_gap)
+static void sort_syms(struct symtab *t)
 {
-	size_t i, out = 0;
+	size_t i;
 
-	if (!t->nr)
-		return;
 	for (i = 1; i < t->nr && t->syms[i - 1].start <= t->syms[i].start; i++)
 		;
 	if (i < t->nr) /* kallsyms and most symbol tables come sorted */
 		qsort(t->syms, t->nr, sizeof(*t->syms), sym_cmp);
+}
+
+/* One symbol per start address, the better one (the last one with last_alias). */
+static void keep_one_per_start(struct symtab *t)
+{
+	size_t i, out = 0;
+
 	for (i = 0; i < t->nr; i++) {
 		if (out && t->syms[out - 1].start == t->syms[i].start) {
 			if (t->last_alias || better(&t->syms[out - 1], &t->syms[i]))
@@ -150,6 +155,34 @@ void symtab__finish(struct symtab *t, uint64_t max_gap)
 		t->syms[out++] = t->syms[i];
 	}
 	t->nr = out;
+}
+
+void symtab__finish_ends_first(struct symtab *t)
+{
+	size_t i;
+
+	sort_syms(t);
+	for (i = 0; i < t->nr; i++) {
+		struct sym *s = &t->syms[i];
+
+		if (s->end != s->start)
+			continue;
+		if (i + 1 < t->nr)
+			s->end = t->syms[i + 1].start;
+		else
+			s->end = (s->start & ~(uint64_t)4095) + (s->start & 4095 ? 8192 : 4096);
+	}
+	keep_one_per_start(t);
+}
+
+void symtab__finish(struct symtab *t, uint64_t max_gap)
+{
+	size_t i;
+
+	if (!t->nr)
+		return;
+	sort_syms(t);
+	keep_one_per_start(t);
 	drop_inner_labels(t);
 	for (i = 0; i < t->nr; i++) {
 		struct sym *s = &t->syms[i];
@@ -178,7 +211,7 @@ const struct sym *symtab__find(const struct symtab *t, uint64_t addr)
 	}
 	if (!lo)
 		return NULL;
-	if (addr < t->syms[lo - 1].end)
+	if (addr < t->syms[lo - 1].end || addr == t->syms[lo - 1].start)
 		return &t->syms[lo - 1];
 	/* a large symbol that an earlier small one sits inside of */
 	if (lo >= 2 && addr < t->syms[lo - 2].end)

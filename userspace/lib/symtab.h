@@ -43,6 +43,16 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
  * zero-sized symbols the room up to the next one, at most @max_gap bytes.
  */
 void symtab__finish(struct symtab *t, uint64_t max_gap);
+/*
+ * perf's order for a file's whole table (dso__load_sym(): functions and
+ * objects), which names data addresses: sort, give each zero-sized symbol
+ * the room up to the next one's start (the last one up to the page after
+ * the one it starts in) and only then keep one symbol per start, by the
+ * same preference; no gap limit, no label dropped. A symbol still of no
+ * size (another starts where it does and lost) is gone; one that won keeps
+ * its address alone, which symtab__find() matches.
+ */
+void symtab__finish_ends_first(struct symtab *t);
 const struct sym *symtab__find(const struct symtab *t, uint64_t addr);
 void symtab__release(struct symtab *t);
 

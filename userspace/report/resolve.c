@@ -134,7 +134,7 @@ static struct res_cache_ent *res_slot(struct session *s, uint32_t pid, uint64_t 
 
 static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			 struct resolved *out, const struct as_map **mapp);
-static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t ip,
+static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t ip, bool data,
 			    struct resolved *out);
 
 /*
@@ -167,7 +167,11 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
 		      (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN && ip >= 0xffff800000000000ULL);
-	struct res_cache_ent *e = res_slot(s, kernel ? 0 : pid, ip);
+	/*
+	 * (with mappings of data, which a user address may be remapped as,
+	 * results in user space hold only for their sample, and are not kept)
+	 */
+	struct res_cache_ent *e = kernel || !s->data_maps ? res_slot(s, kernel ? 0 : pid, ip) : NULL;
 	const struct as_map *m = NULL;
 
 	uint64_t until = UINT64_MAX, from = 0;
@@ -188,7 +192,7 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
 	} else {
 		resolve_user(s, pid, ip, time, out, &m);
 		/* only ELF results are time-independent within their mapping */
-		if (!m || !m->dso || !m->dso->img || out->jit)
+		if (!m || !m->dso || !m->dso->img || out->jit || s->data_maps)
 			return;
 		until = valid_span(s, pid, m, time, &from);
 		if (!until)
@@ -222,7 +226,7 @@ void session__resolve_regs(struct session *s, uint32_t pid, uint64_t ip, uint64_
 	out->level = RES_USER;
 	out->addr = ip;
 	out->map_addr = ip;
-	resolve_in_file(s, m, ip, out);
+	resolve_in_file(s, m, ip, false, out);
 }
 
 /*
@@ -260,9 +264,10 @@ static const struct jit_sym *find_jit(struct session *s, uint32_t pid, uint64_t 
 /*
  * @ip in @m, a file's mapping: true when that settles it (an ELF image's
  * symbol, or why there is none); false for a file without an ELF image,
- * whose code JIT records may name.
+ * whose code JIT records may name. With @data, a data address: the file's
+ * symbol of any kind at its offset in the file (into addr and sym_start).
  */
-static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t ip,
+static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t ip, bool data,
 			    struct resolved *out)
 {
 	struct dso *d = m->dso;
@@ -270,16 +275,20 @@ static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t 
 
 	out->dso = d;
 	out->map_addr = ip - m->start + m->pgoff;
+	out->addr = out->map_addr;
 	dso__load(&s->dsos, d);
 	if (!d->img) {
 		/* a runtime's own image format (or one whose copy is gone) */
-		out->addr = ip - m->start + m->pgoff;
 		out->why = d->status;
 		return false;
 	}
-	out->vaddr = elf_image__offset_to_vaddr(d->img, ip - m->start + m->pgoff);
-	out->addr = out->vaddr;
-	sym = cached_find(s, d, elf_image__symtab(d->img), out->vaddr);
+	if (data) {
+		sym = symtab__find(elf_image__data_symtab(d->img), out->addr);
+	} else {
+		out->vaddr = elf_image__offset_to_vaddr(d->img, out->map_addr);
+		out->addr = out->vaddr;
+		sym = cached_find(s, d, elf_image__symtab(d->img), out->vaddr);
+	}
 	if (sym) {
 		out->sym = sym->name;
 		out->sym_start = sym->start;
@@ -292,15 +301,62 @@ static bool resolve_in_file(struct session *s, const struct as_map *m, uint64_t 
 	return true;
 }
 
+bool resolve__names_data_addr(const struct pr_attr *a)
+{
+	if (!(a->sample_type & PERF_SAMPLE_ADDR))
+		return false;
+	if (a->type == PERF_TYPE_SOFTWARE)
+		return a->config == PERF_COUNT_SW_PAGE_FAULTS ||
+		       a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN ||
+		       a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ;
+	/* BTS: every branch instruction sampled */
+	return a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_BRANCH_INSTRUCTIONS &&
+	       !a->freq && a->sample_period == 1;
+}
+
+/*
+ * The mapping of data (perf record -d) that covered @addr of @pid at @time,
+ * when it was mapped after @m, the mapping of code that covered it (or
+ * none did): perf keeps both kinds in one set, where the later one stands.
+ */
+static const struct as_map *data_map_over(struct session *s, const struct as_map *m,
+					  uint32_t pid, uint64_t addr, uint64_t time)
+{
+	const struct as_map *d;
+
+	if (!s->data_maps)
+		return NULL;
+	d = addrspace__find(&s->data_as, pid, addr, time);
+	return d && (!m || d->t_start > m->t_start) ? d : NULL;
+}
+
+/* @addr in @d, a mapping of data: a file's symbol of any kind, or the mapping's name. */
+static void resolve_in_data_map(struct session *s, const struct as_map *d, uint64_t addr,
+				struct resolved *out)
+{
+	if (d->dso) {
+		resolve_in_file(s, d, addr, true, out);
+		return;
+	}
+	out->why = DSO_ANON;
+	out->anon_name = d->name ? d->name : "//anon";
+}
+
 static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			 struct resolved *out, const struct as_map **mapp)
 {
-	const struct as_map *m;
+	const struct as_map *m, *d;
 	const struct jit_sym *j;
 
 	m = addrspace__find(&s->as, pid, ip, time);
 	*mapp = m;
-	if (m && m->dso && resolve_in_file(s, m, ip, out))
+	if ((d = data_map_over(s, m, pid, ip, time))) {
+		/* (a chain's frame in the stack, say: not remembered, as the mapping is not code) */
+		*mapp = NULL;
+		resolve_in_data_map(s, d, ip, out);
+		return;
+	}
+	if (m && m->dso && resolve_in_file(s, m, ip, false, out))
 		return;
 	j = find_jit(s, pid, ip, time);
 	if (j) {
@@ -323,6 +379,34 @@ static void resolve_user(struct session *s, uint32_t pid, uint64_t ip, uint64_t 
 		out->why = DSO_ANON;
 		out->anon_name = m ? "//anon" : RES_UNMAPPED;
 	}
+}
+
+void session__resolve_data(struct session *s, uint32_t pid, uint64_t addr, uint64_t time,
+			   struct resolved *out)
+{
+	const struct as_map *m, *d;
+
+	if (addr >= 0xffff800000000000ULL) {
+		session__resolve(s, pid, addr, time, PERF_RECORD_MISC_KERNEL, out);
+		return;
+	}
+	m = addrspace__find(&s->as, pid, addr, time);
+	d = data_map_over(s, m, pid, addr, time);
+	if (!d && m && m->dso)
+		dso__load(&s->dsos, m->dso);
+	if (!d && !(m && m->dso && m->dso->img)) {
+		/* nothing, or code of no ELF file (which JIT records name): as a sample's ip there */
+		session__resolve(s, pid, addr, time, PERF_RECORD_MISC_USER, out);
+		return;
+	}
+	memset(out, 0, sizeof(*out));
+	out->level = RES_USER;
+	out->addr = addr;
+	out->map_addr = addr;
+	if (d)
+		resolve_in_data_map(s, d, addr, out);
+	else
+		resolve_in_file(s, m, addr, true, out);
 }
 
 static const char *srcline_found(struct session *s, const struct resolved *res, char *buf,

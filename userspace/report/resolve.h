@@ -16,6 +16,7 @@
 
 struct session;
 struct jit_sym;
+struct pr_attr;
 
 enum res_kind { RES_USER = '.', RES_KERNEL = 'k' };
 
@@ -66,6 +67,26 @@ void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t tim
  */
 void session__resolve_regs(struct session *s, uint32_t pid, uint64_t ip, uint64_t time,
 			   uint16_t misc, struct resolved *out);
+/*
+ * Whether the data addresses of event @a's samples are named, perf's
+ * sample_addr_correlates_sym(): its samples carry one (PERF_SAMPLE_ADDR) and
+ * it is a page-fault event (perf record -d -e page-faults, minor-faults,
+ * major-faults) or BTS (branches sampled at each one, whose addr is the
+ * target).
+ */
+bool resolve__names_data_addr(const struct pr_attr *a);
+/*
+ * A sample's data address @addr of @pid at @time, as perf names it: in the
+ * mapping that held it then, of code or of data (perf record -d), the one
+ * mapped last; a file's symbol of any kind (functions, objects: the file's
+ * data table, elf_image__data_symtab()) at the address's offset in the
+ * file (into addr and sym_start, as perf counts symoff), else [unknown] in
+ * that file, or the mapping's name ("//anon", "[stack]"); anonymous code as
+ * a sample's ip there; "[unknown]" where nothing was mapped; kernel
+ * addresses among the kernel's symbols.
+ */
+void session__resolve_data(struct session *s, uint32_t pid, uint64_t addr, uint64_t time,
+			   struct resolved *out);
 /*
  * The functions inlined at frame @res of a call chain, innermost first, from
  * its file's DWARF: their names into @names, at most @max; how many. @ret:

@@ -205,7 +205,8 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 
 /*
  * The fields of one event with sample type @st: those its samples lack
- * dropped, or an error when -F asked for one (perf's messages).
+ * dropped, or an error when -F asked for one (perf's messages). The period
+ * is always there: without PERIOD in the samples, the attribute's fixed one.
  */
 static int event_fields(const struct script_format *f, const struct pr_attr *a, uint64_t *out,
 			char *err, size_t errlen)
@@ -216,8 +217,8 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		const char *what;
 	} needs[] = {
 		{ SF_TID | SF_PID, PERF_SAMPLE_TID, "TID" }, { SF_TIME, PERF_SAMPLE_TIME, "TIME" },
-		{ SF_CPU, PERF_SAMPLE_CPU, "CPU" },	     { SF_PERIOD, PERF_SAMPLE_PERIOD, "PERIOD" },
-		{ SF_IP, PERF_SAMPLE_IP, "IP" },	     { SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
+		{ SF_CPU, PERF_SAMPLE_CPU, "CPU" },	     { SF_IP, PERF_SAMPLE_IP, "IP" },
+		{ SF_ADDR, PERF_SAMPLE_ADDR, "ADDR" },
 		{ SF_TRACE, PERF_SAMPLE_RAW, "RAW" },
 		{ SF_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
 		{ SF_DATA_SRC, PERF_SAMPLE_DATA_SRC, "DATA_SRC" },
@@ -370,6 +371,23 @@ static void print_frame_rest(struct samples *it, uint64_t fl, const struct resol
 			fprintf(out, "\n  %s[%llx]", res->dso->short_name,
 				(unsigned long long)res->map_addr);
 	}
+}
+
+/*
+ * What follows a data address that perf names (resolve__names_data_addr()):
+ * " sym" (with its offset for symoff) and " (dso)", as the fields ask.
+ */
+static void print_data_addr(struct samples *it, const struct sample *smp, uint64_t fl, FILE *out)
+{
+	struct resolved res;
+
+	session__resolve_data(it->s, smp->pid, smp->ev->sample.addr, smp->time, &res);
+	if (fl & SF_SYM) {
+		fputc(' ', out);
+		print_symname(out, &res, fl & SF_SYMOFF);
+	}
+	if (fl & SF_DSO)
+		fprintf(out, " (%s)", dso_name(&res));
 }
 
 /* perf's names of the branch types (perf_event.h's PERF_BR_*, then PERF_BR_NEW_*) */
@@ -650,8 +668,11 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if ((fl & SF_TRACE) && smp->ev->sample.raw)
 		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
 				    (int)smp->cpu, out);
-	if (fl & SF_ADDR)
+	if (fl & SF_ADDR) {
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
+		if ((fl & (SF_SYM | SF_DSO)) && resolve__names_data_addr(smp->ev->attr))
+			print_data_addr(it, smp, fl, out);
+	}
 	if (fl & SF_DATA_SRC)
 		script_hw__data_src(ps->data_src, &f->data_src_width, out);
 	if (fl & SF_WEIGHT)

@@ -94,18 +94,18 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 	const struct as_proc *p;
 	struct as_map m = {0};
 	struct jrec_cookie c = {0};
+	bool data;
 
 	s->nr_mmap_events++;
 	if (mm->pid == UINT32_MAX) {
 		kernel_mmap(s, mm);
 		return 0;
 	}
-	if (ev->misc & PERF_RECORD_MISC_MMAP_DATA)
+	data = (ev->misc & PERF_RECORD_MISC_MMAP_DATA) || (mm->is_mmap2 && !(mm->prot & 4));
+	if (data && !s->data_maps)
 		return 0;
 	/* the MMAP3 it was written from stands for it (jrec-data.rst) */
 	if (s->skip_traced_mmaps && (p = addrspace__proc(&s->as, mm->pid)) && p->jmmap_traced)
-		return 0;
-	if (mm->is_mmap2 && !(mm->prot & 4))
 		return 0;
 	m.start = mm->start;
 	m.end = mm->start + mm->len < mm->start ? UINT64_MAX : mm->start + mm->len;
@@ -120,9 +120,13 @@ static int on_mmap(struct session *s, const struct pr_event *ev)
 		m.dso = file_dso(s, mm->pid, mm->filename, &c);
 		if (!m.dso)
 			return -ENOMEM;
-		session__machine_jitdump(s, mm->pid, mm->filename);
+		if (!data)
+			session__machine_jitdump(s, mm->pid, mm->filename);
+	} else if (data && !(m.name = strpool__str(&s->strings, mm->filename))) {
+		return -ENOMEM;
 	}
-	return addrspace__add_map(&s->as, mm->pid, session__time(ev), &m, false, false);
+	return addrspace__add_map(data ? &s->data_as : &s->as, mm->pid, session__time(ev), &m, false,
+				  false);
 }
 
 static int pass1(const struct pr_event *ev, void *ctx)
@@ -373,6 +377,8 @@ static void read_header(struct session *s)
 
 		if (!a->use_clockid || a->clockid != 1 /* CLOCK_MONOTONIC */)
 			s->monotonic = false;
+		if (resolve__names_data_addr(a))
+			s->data_maps = true;
 	}
 	/* without a common clock, JIT load times cannot be compared with samples */
 	s->jit.ignore_time = !s->monotonic;
@@ -386,6 +392,11 @@ int session__load(struct session *s)
 	int err;
 
 	read_header(s);
+	if (s->data_maps) {
+		err = addrspace__subscribe(&s->data_as, &s->procs);
+		if (err)
+			return err;
+	}
 	err = perf_reader__for_each_build_id(s->r, on_build_id, s);
 	if (err && err != -EBADMSG)
 		return err;
@@ -405,6 +416,8 @@ int session__load(struct session *s)
 	session__machine_perfmaps(s);
 	ctx_switches__finish(&s->switches);
 	err = addrspace__finish(&s->as);
+	if (!err)
+		err = addrspace__finish(&s->data_as);
 	if (!err)
 		err = jit_symbols__finish(&s->jit, &s->as);
 	return err;
@@ -456,6 +469,7 @@ void session__close(struct session *s)
 	session__kernel_wait(s);
 	proc_history__release(&s->procs);
 	addrspace__release(&s->as);
+	addrspace__release(&s->data_as);
 	jit_symbols__release(&s->jit);
 	dso_set__release(&s->dsos);
 	stored_syms__release(&s->stored);

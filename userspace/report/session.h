@@ -49,6 +49,13 @@ struct session {
 	struct inline_cache_ent *inline_cache;
 	const char *path;
 	struct addrspace as;
+	/*
+	 * the mappings of data (perf record -d: PERF_RECORD_MISC_MMAP_DATA),
+	 * kept when the samples' data addresses are named (data_maps:
+	 * resolve__names_data_addr()), for session__resolve_data()
+	 */
+	struct addrspace data_as;
+	bool data_maps;
 	struct jit_symbols jit;
 	struct dso_set dsos;
 	struct stored_syms stored; /* JREC_FEAT_SYMTAB, the dsos' last source */

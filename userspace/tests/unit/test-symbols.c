@@ -2,7 +2,8 @@
 /*
  * Native and kernel symbols: kallsyms/System.map text relocated by the
  * recorded _text (KASLR) with module symbols left where they were loaded;
- * this test program's own ELF symbols, PT_LOAD translation and DWARF line;
+ * this test program's own ELF symbols (code, and data by file offset),
+ * PT_LOAD translation and DWARF line; perf's order for the data table;
  * C++ and Rust demangling.
  */
 #include <elf.h>
@@ -17,6 +18,9 @@
 #include "kernel-syms.h"
 #include "report/machine-files.h"
 #include "tap.h"
+
+/* an object (data) symbol: named in the data table, by its file offset */
+volatile char test_symbols_data[64] = { 1 };
 
 __attribute__((noinline)) int test_symbols_marker(int x);
 __attribute__((noinline)) int test_symbols_marker(int x)
@@ -227,6 +231,38 @@ static void alias_choice(void)
 	symtab__release(&t);
 }
 
+/*
+ * perf's order for the table that names data addresses: zero-sized symbols
+ * reach the next start before one per start is chosen (a program's end of
+ * .data: completed.0 of one byte, _edata and __TMC_END__ of none, at one
+ * address; __TMC_END__, global, reaches the next object and wins), the last
+ * one up to the page after its own.
+ */
+static void data_table(void)
+{
+	struct symtab t = { 0 };
+	const struct sym *s;
+	int err = 0;
+
+	err |= symtab__add(&t, 0x4038, 1, "completed.0", STB_LOCAL);
+	err |= symtab__add(&t, 0x4038, 0, "_edata", STB_GLOBAL);
+	err |= symtab__add(&t, 0x4038, 0, "__TMC_END__", STB_GLOBAL);
+	err |= symtab__add(&t, 0x4040, 8, "sink", STB_LOCAL);
+	err |= symtab__add(&t, 0x5010, 0, "last", STB_GLOBAL);
+	check(!err, "data symbols added");
+	symtab__finish_ends_first(&t);
+	s = symtab__find(&t, 0x403f);
+	check(s && !strcmp(s->name, "__TMC_END__") && s->start == 0x4038,
+	      "a zero-sized global reaches the next start, then wins over a sized local there");
+	s = symtab__find(&t, 0x4047);
+	check(s && !strcmp(s->name, "sink"), "a sized object is its own");
+	check(!symtab__find(&t, 0x4048), "past a sized object and before the next: nothing");
+	s = symtab__find(&t, 0x6fff);
+	check(s && !strcmp(s->name, "last") && !symtab__find(&t, 0x7000),
+	      "the last zero-sized symbol reaches the end of the page after its own");
+	symtab__release(&t);
+}
+
 static void own_elf(const char *self)
 {
 	struct elf_image *img;
@@ -255,6 +291,22 @@ static void own_elf(const char *self)
 				      !strncmp(line, "test-symbols.c:", 15),
 			      "DWARF gives the function's source line");
 		}
+	}
+	/* an object in the data table at its file offset, not in the code table */
+	{
+		uint64_t loads[16][3], v = 0, off = 0;
+		unsigned int i, nl = elf_image__loads(img, loads, 16);
+		const struct sym *d;
+
+		check(!elf_image__symbol_value(img, "test_symbols_data", &v), ".symtab has the object");
+		for (i = 0; i < nl; i++)
+			if (v >= loads[i][2] && v - loads[i][2] < loads[i][1])
+				off = v - loads[i][2] + loads[i][0];
+		d = symtab__find(elf_image__data_symtab(img), off + 10);
+		check(off && d && !strcmp(d->name, "test_symbols_data") && d->start == off,
+		      "the data table names an object by its file offset");
+		s = symtab__find(elf_image__symtab(img), v + 10);
+		check(!s || strcmp(s->name, "test_symbols_data"), "the code table has no objects");
 	}
 	check(elf_image__build_id(img, id, sizeof(id)) == 20, "the GNU build-id is read");
 	elf_image__close(img);
@@ -319,6 +371,7 @@ int main(void)
 	big_table();
 	label_inside_function();
 	alias_choice();
+	data_table();
 	own_elf("/proc/self/exe");
 	demangling();
 	return tap_done();
