@@ -23,6 +23,17 @@
 #       the same, each sample's stack to the ip of the sample after it in
 #       time (and back): a branch that ends in a file no sample has landed
 #       in yet.
+#   perf-data-edit.py blocks IN OUT PROGRAM
+#       IN (one event, no call chains, a recording of PROGRAM, rep_hot) as
+#       if recorded with -b on hardware with LBR, the stacks as real as
+#       PROGRAM's code makes them (read with objdump): a sample in one of
+#       its functions with a loop gets the call into the function (from its
+#       caller) and two turns of the loop (its conditional jump back to the
+#       loop's head), newest first, so that each branch's target and the
+#       next branch's source are a block of the function's instructions;
+#       flags vary: predicted or mispredicted, cycles on most entries, an
+#       entry in a transaction, and every eleventh sample's newest aborted.
+#       The other samples get an empty stack.
 #   perf-data-edit.py weight IN OUT
 #       IN as if recorded with -W: each sample a weight (PERF_SAMPLE_WEIGHT).
 #   perf-data-edit.py nochain IN OUT
@@ -161,6 +172,97 @@ def branches(src, dst, flags=False, ahead=False):
                               size + len(stack)) + rec[8:size] + stack
             prev = ip
             nsamples += 1
+        data += rec
+    write_edited(d, dst, attrs, data, FEAT_BRANCH_STACK)
+
+
+def program_code(program):
+    """{function: (start, end, loop head, loop's jump back)} of the functions
+    with a loop, {function: its call site}, and (p_vaddr - p_offset) of the
+    code's PT_LOAD, from objdump's disassembly and the ELF program headers."""
+    import re
+    import subprocess
+    text = subprocess.run(['objdump', '-d', '--no-show-raw-insn', program], check=True,
+                          capture_output=True, text=True).stdout
+    funcs, calls, cur = {}, {}, None
+    insns = []
+    for line in text.splitlines():
+        m = re.match(r'^([0-9a-f]+) <([^>]+)>:$', line)
+        if m:
+            cur = m.group(2)
+            continue
+        m = re.match(r'^ +([0-9a-f]+):\t(\S+)\s*(.*)$', line)
+        if m and cur:
+            insns.append((cur, int(m.group(1), 16), m.group(2), m.group(3)))
+    for i, (fn, at, mnem, ops) in enumerate(insns):
+        end = insns[i + 1][1] if i + 1 < len(insns) else at + 1
+        lo, hi = funcs.get(fn, (at, end, None, None))[:2]
+        head, back = funcs.get(fn, (0, 0, None, None))[2:]
+        m = re.match(r'^([0-9a-f]+) <([^>+]+)(\+0x[0-9a-f]+)?>', ops)
+        if mnem.startswith('j') and mnem != 'jmp' and m and m.group(2) == fn and \
+                lo <= int(m.group(1), 16) < at:
+            head, back = int(m.group(1), 16), at
+        if mnem == 'call' and m and m.group(2) != fn:
+            calls.setdefault(m.group(2), at)
+        funcs[fn] = (min(lo, at), max(hi, end), head, back)
+    d = open(program, 'rb').read()
+    phoff, = struct.unpack_from('<Q', d, 32)
+    phentsize, phnum = struct.unpack_from('<HH', d, 54)
+    bias = 0
+    for i in range(phnum):
+        p_type, p_flags, p_offset, p_vaddr = struct.unpack_from('<IIQQ', d, phoff + i * phentsize)
+        if p_type == 1 and p_flags & 1:
+            bias = p_vaddr - p_offset
+    return {f: v for f, v in funcs.items() if v[2] is not None and f in calls}, calls, bias
+
+
+def blocks(src, dst, program):
+    import os
+    funcs, calls, bias = program_code(program)
+    d = bytes(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    if attrs_size != attr_size:
+        sys.exit('one event only')
+    st = struct.unpack_from('<Q', d, attrs_off + 24)[0]
+    if st & (AFTER_BRANCH | (1 << 5) | (1 << 10) | (1 << 4)):
+        sys.exit('sample type %#x has fields this edit does not move' % st)
+    attrs = bytearray(d[attrs_off:attrs_off + attrs_size])
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_BRANCH_STACK)
+    struct.pack_into('<Q', attrs, 72, 0x8 | 0x1 | 0x2 | 0x4)
+    real = os.path.realpath(program)
+    maps = []  # (start, end, pgoff) of PROGRAM's code
+    data = bytearray()
+    n = 0
+    for off, typ, size, extra in records(d, data_off, data_off + data_size):
+        rec = d[off:off + size + extra]
+        if typ == 10:  # MMAP2
+            start, length, pgoff = struct.unpack_from('<QQQ', rec, 16)
+            prot, = struct.unpack_from('<I', rec, 64)
+            name = rec[72:size].split(b'\0')[0].decode(errors='replace')
+            if prot & 4 and os.path.realpath(name) == real:
+                maps.append((start, start + length, pgoff))
+        if typ == 9:
+            ip = struct.unpack_from('<Q', rec, 8)[0]
+            stack = struct.pack('<Q', 0)
+            for start, end, pgoff in maps:
+                if not start <= ip < end:
+                    continue
+                vaddr = ip - start + pgoff + bias
+                rt = start - pgoff - bias  # a vaddr's run-time address, less the vaddr
+                for fn, (lo, hi, head, back) in funcs.items():
+                    if not lo <= vaddr < hi:
+                        continue
+                    # newest first: the loop's jump back twice, then the call into fn
+                    cyc = [(n % 5) * 3, n % 4 * 7 + 1, 0 if n % 3 == 0 else 9]
+                    f0 = (0x2 if n % 2 else 0x1) | cyc[0] << 4 | (0x8 if n % 11 == 10 else 0)
+                    f1 = 0x2 | cyc[1] << 4 | (0x4 if n % 7 == 3 else 0)
+                    f2 = 0x2 | cyc[2] << 4
+                    ents = [(back, head, f0), (back, head, f1), (calls[fn], lo, f2)]
+                    stack = struct.pack('<Q', len(ents)) + b''.join(
+                        struct.pack('<QQQ', a + rt, b + rt, f) for a, b, f in ents)
+            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
+                              size + len(stack)) + rec[8:size] + stack
+            n += 1
         data += rec
     write_edited(d, dst, attrs, data, FEAT_BRANCH_STACK)
 
@@ -328,6 +430,8 @@ if __name__ == '__main__':
         if len(sys.argv) == 5 and sys.argv[4] not in ('flags', 'ahead'):
             sys.exit('branches: the fourth argument is "flags", "ahead" or nothing')
         branches(sys.argv[2], sys.argv[3], sys.argv[4:] == ['flags'], sys.argv[4:] == ['ahead'])
+    elif len(sys.argv) == 5 and sys.argv[1] == 'blocks':
+        blocks(sys.argv[2], sys.argv[3], sys.argv[4])
     elif len(sys.argv) == 4 and sys.argv[1] == 'weight':
         weight(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
@@ -336,4 +440,4 @@ if __name__ == '__main__':
         fields(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
-                 'weight IN OUT | nochain IN OUT | fields IN OUT FIELD,...')
+                 'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,...')

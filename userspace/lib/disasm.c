@@ -179,7 +179,11 @@ size_t disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t a
 			out->branch = true;
 		if (in->detail->groups[g] == CS_GRP_CALL)
 			out->branch = out->call = true;
+		if (in->detail->groups[g] == CS_GRP_RET || in->detail->groups[g] == CS_GRP_INT ||
+		    in->detail->groups[g] == CS_GRP_IRET)
+			out->transfer = true;
 	}
+	out->transfer |= out->branch;
 	if (out->branch && in->detail)
 		out->has_target = direct_target(d, in, &out->target);
 	return out->size;

@@ -23,6 +23,7 @@ struct disasm_insn {
 	bool branch;     /* a jump or call */
 	bool has_target; /* with a direct target */
 	bool call;
+	bool transfer;   /* any change of flow: a branch, return, interrupt or system call */
 	uint64_t target;
 	char mnemonic[32];
 	char ops[160];

@@ -14,17 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "branch-view.h"
-#include "demangle.h"
 #include "disasm.h"
 #include "dso.h"
-#include "machine-files.h"
 #include "perf-file.h"
 #include "perf-reader.h"
 #include "samples.h"
 #include "script-format.h"
+#include "script-brinsn.h"
+#include "script-code.h"
 #include "script-hw.h"
 #include "script-srccode.h"
 #include "script-trace.h"
@@ -61,8 +60,8 @@ static const struct {
 	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },
 	{ "bpf-output", 0 },
-	{ "brstackinsn", 0 },
-	{ "brstackinsnlen", 0 },
+	{ "brstackinsn", SF_BRSTACKINSN },
+	{ "brstackinsnlen", SF_BRSTACKINSNLEN },
 	{ "brstackoff", SF_BRSTACKOFF },
 	{ "callindent", SF_CALLINDENT },
 	{ "insn", SF_INSN },
@@ -201,7 +200,8 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "tod", "weight", "insn", "insnlen",
 					 "data_src", "iregs", "uregs", "phys_addr",
 					 "data_page_size", "code_page_size", "ins_lat",
-					 "flags", "callindent", "ipc", "srccode" };
+					 "flags", "callindent", "ipc", "srccode",
+					 "brstackinsn", "brstackinsnlen" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -253,6 +253,13 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 		}
 		if ((fl & SF_SYMOFF) && !(fl & SF_SYM)) {
 			snprintf(err, errlen, "-F symoff: the symbol (sym) is not selected");
+			return -EINVAL;
+		}
+		if ((fl & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN)) &&
+		    !(a->branch_sample_type & PERF_SAMPLE_BRANCH_ANY)) {
+			snprintf(err, errlen,
+				 "Display of branch stack assembler requested, but non all-branch "
+				 "filter set; run 'perf record -b ...'");
 			return -EINVAL;
 		}
 		if ((fl & (SF_SRCLINE | SF_SRCCODE)) && !(fl & SF_IP)) {
@@ -325,22 +332,6 @@ int script_format__setup(struct script_format *f, const struct samples *it, char
 	return 0;
 }
 
-/* "name+0xoff", "name" or "[unknown]" */
-static void print_symname(FILE *out, const struct resolved *res, bool off)
-{
-	char *dm;
-
-	if (!res->sym) {
-		fputs("[unknown]", out);
-		return;
-	}
-	dm = jrec_demangle(res->sym, false); /* as perf script: no parameter lists */
-	fprintf(out, "%s%s", dm ? dm : res->sym, res->plt ? "@plt" : "");
-	free(dm);
-	if (off)
-		fprintf(out, "+0x%llx", (unsigned long long)(res->addr - res->sym_start));
-}
-
 static const char *dso_name(const struct resolved *res)
 {
 	if (res->dso)
@@ -354,7 +345,7 @@ static void print_frame_rest(struct samples *it, uint64_t fl, const struct resol
 {
 	if (fl & SF_SYM) {
 		fputc(' ', out);
-		print_symname(out, res, fl & SF_SYMOFF);
+		script__print_symname(out, res, fl & SF_SYMOFF);
 	}
 	/* an inlined function's frame, as perf prints it: "(inlined)" where the file would be */
 	if ((fl & SF_DSO) && res->inlined)
@@ -384,7 +375,7 @@ static void print_data_addr(struct samples *it, const struct sample *smp, uint64
 	session__resolve_data(it->s, smp->pid, smp->ev->sample.addr, smp->time, &res);
 	if (fl & SF_SYM) {
 		fputc(' ', out);
-		print_symname(out, &res, fl & SF_SYMOFF);
+		script__print_symname(out, &res, fl & SF_SYMOFF);
 	}
 	if (fl & SF_DSO)
 		fprintf(out, " (%s)", dso_name(&res));
@@ -409,7 +400,7 @@ static const char *branch_type(uint64_t flags)
 /* One end of a branch as brstacksym prints it: "sym+0xoff" or "[unknown]", "(dso)" */
 static void print_branch_sym(FILE *out, uint64_t fl, const struct resolved *res)
 {
-	print_symname(out, res, true);
+	script__print_symname(out, res, true);
 	if (fl & SF_DSO)
 		fprintf(out, "(%s)", dso_name(res));
 }
@@ -498,29 +489,6 @@ static int print_chain(struct script_format *f, struct samples *it, uint64_t fl,
 }
 
 /*
- * The file of @dso's recorded build (the cache's copy, perf's, the path
- * while it is that build; the vdso perf kept), open and kept for the next
- * samples, or -1.
- */
-static int code_fd(struct script_format *f, struct session *s, struct dso *dso)
-{
-	unsigned int i, n = sizeof(f->code_fds) / sizeof(f->code_fds[0]);
-	char path[4096];
-	int fd;
-
-	for (i = 0; i < f->nr_code_fds; i++)
-		if (f->code_fds[i].dso == dso)
-			return f->code_fds[i].fd;
-	fd = dso__code_file(&s->dsos, dso, path, sizeof(path)) ? -1 : machine_file__open(path);
-	i = f->nr_code_fds < n ? f->nr_code_fds++ : 0; /* full: the first one's slot */
-	if (f->code_fds[i].dso && f->code_fds[i].fd >= 0)
-		close(f->code_fds[i].fd);
-	f->code_fds[i].dso = dso;
-	f->code_fds[i].fd = fd < 0 ? -1 : fd;
-	return f->code_fds[i].fd;
-}
-
-/*
  * The instruction at the sample's address, @res, from its file as perf reads
  * it: " ilen: N" and " insn: XX XX...", length 0 (and no bytes) where the
  * code is not in a file jrec has (the kernel's, anonymous memory).
@@ -529,30 +497,15 @@ static void print_insn(struct script_format *f, struct session *s, const struct 
 		       uint64_t fl, FILE *out)
 {
 	struct disasm_insn in;
-	uint8_t code[DISASM_INSN_MAX], ehdr[20];
-	size_t n = 0, i;
-	ssize_t got = 0;
-	uint16_t machine;
-	int fd = -1;
+	uint8_t code[DISASM_INSN_MAX];
+	size_t n = 0, got = 0, i;
 
 	if (res->level != RES_KERNEL && res->dso && res->dso->status == DSO_OK && !res->jit)
-		fd = code_fd(f, s, res->dso);
-	if (fd >= 0 && pread(fd, ehdr, sizeof(ehdr), 0) == (ssize_t)sizeof(ehdr) &&
-	    !memcmp(ehdr, "\177ELF", 4))
-		got = pread(fd, code, sizeof(code), (off_t)res->map_addr);
-	if (got > 0) {
-		machine = (uint16_t)(ehdr[18] | ehdr[19] << 8); /* e_machine (little-endian ELF) */
-		if (f->dis && f->dis_machine != machine) {
-			disasm__delete(f->dis);
-			f->dis = NULL;
-		}
-		if (!f->dis && disasm__supported(machine) && !disasm__new(machine, DISASM_ATT, &f->dis))
-			f->dis_machine = machine;
-		if (f->dis) {
-			n = disasm__one(f->dis, code, (size_t)got, res->addr, &in);
-			if (!in.valid)
-				n = 0;
-		}
+		got = script_code__read(&f->code, s, res->dso, res->map_addr, code, sizeof(code));
+	if (got && f->code.dis) {
+		n = disasm__one(f->code.dis, code, got, res->addr, &in);
+		if (!in.valid)
+			n = 0;
 	}
 	if (fl & SF_INSNLEN)
 		fprintf(out, " ilen: %zu", n);
@@ -699,6 +652,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		print_brstack(it, smp, fl, out);
 	if (fl & (SF_INSN | SF_INSNLEN))
 		print_insn(f, it->s, samples__self(it), fl, out);
+	if (fl & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
+		script_brinsn__print(&f->code, it, smp, fl & SF_BRSTACKINSNLEN, out);
 	if (fl & SF_PHYS_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)ps->phys_addr);
 	if (fl & SF_DATA_PAGE_SIZE)
@@ -719,13 +674,9 @@ void script_format__release(struct script_format *f)
 	free(f->ev_chain);
 	script_trace__close(f->trace);
 	f->trace = NULL;
-	disasm__delete(f->dis);
-	f->dis = NULL;
+	script_code__release(&f->code);
 	script_srccode__delete(f->srccode);
 	f->srccode = NULL;
-	while (f->nr_code_fds)
-		if (f->code_fds[--f->nr_code_fds].fd >= 0)
-			close(f->code_fds[f->nr_code_fds].fd);
 	f->ev_fields = NULL;
 	f->ev_chain = NULL;
 }

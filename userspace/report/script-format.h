@@ -16,11 +16,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "script-code.h"
+
 struct samples;
 struct sample;
 struct script_trace;
 struct script_srccode;
-struct disasm;
 
 /* The fields jrec prints, by perf's names (script-format.c's table). */
 enum sf_field {
@@ -65,6 +66,8 @@ enum sf_field {
 /* (the fields past 32 bits) */
 enum sf_field_hi {
 	SF_SRCCODE = 1ULL << 32, /* the source line of the sample's address, below its line */
+	SF_BRSTACKINSN = 1ULL << 33,	/* the instructions of the branch stack's blocks */
+	SF_BRSTACKINSNLEN = 1ULL << 34, /* the same, each with its length */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
@@ -85,14 +88,7 @@ struct script_format {
 	struct script_trace *trace; /* the tracepoints' formats, when a trace field is printed */
 	/* CLOCK_DATA: the wall-clock time (ns) at the sample clock's clockid_ns, for tod */
 	uint64_t tod_ns, clockid_ns;
-	/* insn, insnlen: the decoder of the machine of the last file read */
-	struct disasm *dis;
-	uint16_t dis_machine;
-	struct {
-		const void *dso; /* the files read, each open once */
-		int fd;
-	} code_fds[8];
-	unsigned int nr_code_fds;
+	struct script_code code; /* insn, insnlen, brstackinsn: the files' code */
 	size_t nr_events;
 	int name_width;
 	int data_src_width;
