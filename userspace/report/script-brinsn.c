@@ -14,6 +14,7 @@
 #include "perf-reader.h"
 #include "script-brinsn.h"
 #include "script-code.h"
+#include "script-srccode.h"
 
 #define BB_MAX 16384
 #define INSN_MAX 15
@@ -23,7 +24,8 @@ struct bb_walk {
 	struct script_code *code;
 	struct samples *it;
 	const struct sample *smp;
-	bool ilen;
+	bool ilen, srcline;
+	struct script_srccode **srccode; /* srccode asked for: its state, else NULL */
 	FILE *out;
 	/* the function named last (perf's lastsym): its file, start and name */
 	const struct dso *last_dso;
@@ -94,6 +96,7 @@ static const char *dump_insn(struct bb_walk *w, uint64_t ip, const uint8_t *p, s
 static void print_sym(struct bb_walk *w, uint64_t addr)
 {
 	struct resolved res;
+	const char *line;
 	int64_t off;
 
 	branch_view__resolve_end(w->it, w->smp, addr, &res);
@@ -105,7 +108,10 @@ static void print_sym(struct bb_walk *w, uint64_t addr)
 	script__print_symname(w->out, &res, false);
 	if (off)
 		fprintf(w->out, "%+d", (int)off);
-	fputs(":\n", w->out);
+	fputc(':', w->out);
+	if (w->srcline && (line = samples__srcline_found(w->it, &res)))
+		fprintf(w->out, "\t%s", line);
+	fputc('\n', w->out);
 	w->last_dso = res.dso;
 	w->last_start = res.sym_start;
 	w->last_name = res.sym;
@@ -156,6 +162,17 @@ static int print_insn_line(struct bb_walk *w, uint64_t ip, const uint8_t *p, siz
 	return ilen;
 }
 
+/* srccode: the source line of @ip, when the thread's last one printed was another */
+static void print_srccode(struct bb_walk *w, uint64_t ip)
+{
+	struct resolved res;
+
+	if (!w->srccode)
+		return;
+	branch_view__resolve_end(w->it, w->smp, ip, &res);
+	script_srccode__print(w->srccode, &res, w->smp->tid, w->out);
+}
+
 /* The block from the newest branch's target to the sample's address. */
 static void final_block(struct bb_walk *w, uint64_t to)
 {
@@ -172,8 +189,10 @@ static void final_block(struct bb_walk *w, uint64_t to)
 	if (len <= 0) {
 		/* at least the sample's own instruction */
 		len = grab_bb(w, ip, ip);
-		if (len > 0)
+		if (len > 0) {
 			print_insn_line(w, ip, w->buf, (size_t)len, NULL);
+			print_srccode(w, ip);
+		}
 		return;
 	}
 	for (off = 0; off <= end - start && off < (uint64_t)len; off += (uint64_t)ilen) {
@@ -184,11 +203,12 @@ static void final_block(struct bb_walk *w, uint64_t to)
 			fputs("\t... not reaching sample ...\n", w->out);
 			break;
 		}
+		print_srccode(w, start + off);
 	}
 }
 
 void script_brinsn__print(struct script_code *code, struct samples *it, const struct sample *smp,
-			  bool ilen, FILE *out)
+			  bool ilen, bool srcline, struct script_srccode **srccode, FILE *out)
 {
 	const struct pr_sample *ps = &smp->ev->sample;
 	struct bb_walk *w;
@@ -207,6 +227,8 @@ void script_brinsn__print(struct script_code *code, struct samples *it, const st
 	w->it = it;
 	w->smp = smp;
 	w->ilen = ilen;
+	w->srcline = srcline;
+	w->srccode = srccode;
 	w->out = out;
 	fputc('\n', out);
 	/* the oldest branch, whose block's start is not known: its own instruction */
@@ -215,6 +237,7 @@ void script_brinsn__print(struct script_code *code, struct samples *it, const st
 	if (len > 0) {
 		print_sym(w, from);
 		print_jump(w, from, pr_branch_flags_at(ps, nr - 1), w->buf, (size_t)len, 0);
+		print_srccode(w, from);
 	}
 	for (i = (int64_t)nr - 2; i >= 0; i--) {
 		pr_branch_at(ps, (uint64_t)i + 1, &from, &start, &cycles);
@@ -235,11 +258,13 @@ void script_brinsn__print(struct script_code *code, struct samples *it, const st
 			print_sym(w, ip);
 			if (ip == end) {
 				print_jump(w, ip, flags, w->buf + off, (size_t)len - off, ++insn);
+				print_srccode(w, ip);
 				break;
 			}
 			n = print_insn_line(w, ip, w->buf + off, (size_t)len - off, NULL);
 			if (!n)
 				break;
+			print_srccode(w, ip);
 			insn++;
 		}
 		if (off != end - start)

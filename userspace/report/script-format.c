@@ -653,7 +653,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if (fl & (SF_INSN | SF_INSNLEN))
 		print_insn(f, it->s, samples__self(it), fl, out);
 	if (fl & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
-		script_brinsn__print(&f->code, it, smp, fl & SF_BRSTACKINSNLEN, out);
+		script_brinsn__print(&f->code, it, smp, fl & SF_BRSTACKINSNLEN, fl & SF_SRCLINE,
+				     (fl & SF_SRCCODE) ? &f->srccode : NULL, out);
 	if (fl & SF_PHYS_ADDR)
 		fprintf(out, "%16llx", (unsigned long long)ps->phys_addr);
 	if (fl & SF_DATA_PAGE_SIZE)
