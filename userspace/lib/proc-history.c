@@ -201,6 +201,23 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 	return comm;
 }
 
+bool proc_history__comm_steady(struct proc_history *ph, uint32_t tid, uint64_t from, uint64_t to)
+{
+	const struct thread *t = pidmap__get(&ph->threads, tid);
+	size_t i;
+
+	if (!t)
+		return true;
+	/* before its fork, a thread is named by its parent's later events */
+	if (t->has_parent && t->fork_time > from)
+		return false;
+	/* the walk depends on the time only through the thread's own events */
+	for (i = 0; i < t->nr_comms; i++)
+		if (t->comms[i].time > from && t->comms[i].time <= to)
+			return false;
+	return true;
+}
+
 void proc_history__release(struct proc_history *ph)
 {
 	struct thread *t;

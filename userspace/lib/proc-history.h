@@ -91,6 +91,8 @@ int proc_history__fork(struct proc_history *ph, uint32_t pid, uint32_t ppid, uin
 int proc_history__exec(struct proc_history *ph, uint32_t pid, uint64_t time, bool exact);
 /* The name of @tid at @time (interned), never NULL: ":TID" when it has none. */
 const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_t time);
+/* Whether proc_history__comm_at() gives @tid one name over [@from, @to]. */
+bool proc_history__comm_steady(struct proc_history *ph, uint32_t tid, uint64_t from, uint64_t to);
 void proc_history__release(struct proc_history *ph);
 
 #endif

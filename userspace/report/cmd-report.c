@@ -526,6 +526,7 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!ret) {
+		report__presum(&r);
 		ret = session__load(&r.s);
 		if (ret)
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));

@@ -284,17 +284,23 @@ int hist__add_at(struct hist *h, const struct hist_key *k, uint64_t period, uint
 	return 0;
 }
 
+/* The samples one add counts: 1, or a presummed group's. */
+static inline uint64_t weight(const struct hist *h)
+{
+	return h->weight ? h->weight : 1;
+}
+
 void hist__add_idx(struct hist *h, uint32_t idx, uint64_t period)
 {
 	hist__count(h, period);
 	h->e[idx].period += period;
-	h->e[idx].samples++;
+	h->e[idx].samples += weight(h);
 }
 
 void hist__count(struct hist *h, uint64_t period)
 {
 	h->total_period += period;
-	h->total_samples++;
+	h->total_samples += weight(h);
 	h->seq++;
 }
 
@@ -368,7 +374,7 @@ int hist__add_tree(struct hist *h, const struct hist_key *k, struct calltree *ct
 }
 
 static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso *d,
-		 const char *anon, enum dso_status why, uint64_t period)
+		 const char *anon, enum dso_status why, uint64_t period, uint64_t samples)
 {
 	size_t i;
 	struct unres_entry *n;
@@ -376,7 +382,7 @@ static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso 
 	for (i = 0; i < *nr; i++) {
 		if ((*list)[i].dso == d && (*list)[i].anon == anon && (*list)[i].why == why) {
 			(*list)[i].period += period;
-			(*list)[i].samples++;
+			(*list)[i].samples += samples;
 			return 0;
 		}
 	}
@@ -387,7 +393,7 @@ static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso 
 	n[*nr].anon = anon;
 	n[*nr].why = why;
 	n[*nr].period = period;
-	n[*nr].samples = 1;
+	n[*nr].samples = samples;
 	(*nr)++;
 	return 0;
 }
@@ -395,12 +401,12 @@ static int tally(struct unres_entry **list, size_t *nr, size_t *cap, struct dso 
 int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum dso_status why,
 			 uint64_t period)
 {
-	return tally(&h->u, &h->nr_u, &h->cap_u, d, anon, why, period);
+	return tally(&h->u, &h->nr_u, &h->cap_u, d, anon, why, period, weight(h));
 }
 
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period)
 {
-	return tally(&h->img, &h->nr_img, &h->cap_img, d, NULL, DSO_NOT_ELF, period);
+	return tally(&h->img, &h->nr_img, &h->cap_img, d, NULL, DSO_NOT_ELF, period, weight(h));
 }
 
 static int entry_cmp(const void *a, const void *b)

@@ -121,6 +121,7 @@ struct hist {
 	uint64_t total_period, total_samples;
 	bool children; /* perf's --children: entries ranked by the period of their call chains */
 	uint64_t seq;  /* the current sample, for hist__add_chain() */
+	uint64_t weight; /* the samples one add stands for (presum.h); 0 is 1 */
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
 };
 

@@ -436,9 +436,95 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	return err;
 }
 
+static int presum_add(const struct pr_event *ev, uint64_t time, void *ctx)
+{
+	return presum__add(ctx, ev, time);
+}
+
+void report__presum(struct report *r)
+{
+	if (!self_only(r) || r->want_flame || r->wall || r->f.has_time ||
+	    filters__time_needs_bounds(&r->f) || getenv("JREC_REPORT_SECOND_PASS"))
+		return;
+	r->s.pass1_sample = presum_add;
+	r->s.pass1_ctx = &r->presum;
+}
+
+/* Group @g as a sample at its first time: its summed period, its count the hist's weight. */
+static void presum_event(const struct presum_group *g, struct pr_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = PERF_RECORD_SAMPLE;
+	ev->misc = g->misc;
+	ev->attr = g->attr;
+	ev->sample.ip = g->ip;
+	ev->sample.period = g->period;
+	ev->id.pid = g->pid;
+	ev->id.tid = g->tid;
+	ev->id.cpu = g->cpu;
+	ev->id.has_time = true;
+	ev->id.time = g->first;
+}
+
+struct presum_check {
+	struct report *r;
+	const struct presum_group *g;
+	bool ok;
+};
+
+/* Whether every sample of the group resolves, and is named, as its first. */
+static int presum_holds(struct samples *it, const struct sample *smp, void *ctx)
+{
+	struct presum_check *c = ctx;
+	const struct resolved *res = samples__self(it);
+
+	c->ok = res->valid_until && res->valid_from <= c->g->first &&
+		c->g->last < res->valid_until &&
+		(!c->r->need_comm ||
+		 proc_history__comm_steady(&c->r->s.procs, smp->tid, c->g->first, c->g->last));
+	return 0;
+}
+
+/* The groups counted, each as one sample of their weight: 0, 1 when one does not hold, or -errno. */
+static int presum_count(struct report *r)
+{
+	struct presum_check c = { r, NULL, false };
+	const struct presum *p = &r->presum;
+	struct pr_event ev;
+	size_t i, k;
+	int err = 0;
+
+	if (samples__have_offcpu(&r->it))
+		return 1;
+	for (i = 0; i < p->nr; i++) {
+		c.g = &p->g[i];
+		presum_event(c.g, &ev);
+		err = samples__feed(&r->it, &ev, presum_holds, &c);
+		if (err || !c.ok)
+			return err ? err : 1;
+	}
+	for (i = 0; i < p->nr && !err; i++) {
+		for (k = 0; k < r->nr_hs; k++)
+			r->hs[k].weight = p->g[i].n;
+		presum_event(&p->g[i], &ev);
+		err = samples__feed(&r->it, &ev, on_sample, r);
+	}
+	for (k = 0; k < r->nr_hs; k++)
+		r->hs[k].weight = 0;
+	return err;
+}
+
 int report__count(struct report *r)
 {
+	int err;
+
 	r->flat = self_only(r);
+	/* the groups are all checked before the first is counted: none holds, none counted */
+	if (r->flat && !r->want_flame && presum__usable(&r->presum)) {
+		err = presum_count(r);
+		if (err <= 0)
+			return err;
+	}
 	return samples__for_each(&r->it, on_sample, NULL, r);
 }
 
@@ -456,4 +542,5 @@ void report__count_release(struct report *r)
 	r->memo = NULL;
 	free(r->self_memo);
 	r->self_memo = NULL;
+	presum__release(&r->presum);
 }

@@ -17,6 +17,7 @@
 #include "calltree.h"
 #include "filters.h"
 #include "hist.h"
+#include "presum.h"
 #include "samples.h"
 #include "session.h"
 
@@ -57,6 +58,7 @@ struct report {
 	size_t cap_frames;
 	struct chain_memo *memo; /* add_frame() */
 	struct self_memo *self_memo; /* the flat report's entries by address */
+	struct presum presum;	     /* the samples summed in the first pass (report__presum()) */
 	bool progress;
 	uint64_t done;
 	struct timespec t0;
@@ -90,7 +92,15 @@ int report_args__parse(struct report *r, struct report_args *a, struct report_me
 
 /* Seconds since @t0 (CLOCK_MONOTONIC). */
 double report__elapsed(const struct timespec *t0);
-/* A pass over the samples, each counted into r->hs: 0 or what a sample's counting returned. */
+/*
+ * Before session__load(): sum the samples in its pass (presum.h) when the
+ * report asked for can be counted from the sums.
+ */
+void report__presum(struct report *r);
+/*
+ * The samples, each counted into r->hs: from the first pass's sums when
+ * they hold, else in a pass over them. 0 or what a sample's counting returned.
+ */
 int report__count(struct report *r);
 /* Forget the entries remembered for frames and addresses (the histograms are made again). */
 void report__forget_frames(struct report *r);

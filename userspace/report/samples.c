@@ -371,6 +371,12 @@ static int on_event(const struct pr_event *ev, void *arg)
 	return p->on_sample(it, &it->cur, p->ctx);
 }
 
+int samples__feed(struct samples *it, const struct pr_event *ev, sample_fn on_sample, void *ctx)
+{
+	sample_set(it, ev);
+	return on_sample(it, &it->cur, ctx);
+}
+
 int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_record, void *ctx)
 {
 	struct pass p = { it, on_sample, on_record, ctx };

@@ -93,6 +93,11 @@ typedef int (*record_fn)(const struct pr_event *ev, void *ctx);
  */
 int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_record, void *ctx);
 /*
+ * @on_sample for @ev as the current sample, a record the caller made (a
+ * group of presum.h): no off-CPU or --wall turn of its period.
+ */
+int samples__feed(struct samples *it, const struct pr_event *ev, sample_fn on_sample, void *ctx);
+/*
  * The same in time order, as perf sorts a recording's records before it
  * hands them on (its rings are written one after the other): records of
  * the same time in file order, a record without a time after the one

@@ -137,9 +137,11 @@ static int pass1(const struct pr_event *ev, void *ctx)
 
 	switch (ev->type) {
 	case PERF_RECORD_SAMPLE:
-		/* only kernel-mode samples come here (perf_reader__skip_samples) */
+		/* only kernel-mode samples come here (perf_reader__skip_samples), unless asked */
 		if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL)
 			session__kernel_prefetch(s);
+		if (s->pass1_sample && (err = s->pass1_sample(ev, t, s->pass1_ctx)))
+			return err;
 		s->nr_samples++;
 		if (ev->id.has_time) {
 			if (t < s->first_time)
@@ -407,7 +409,7 @@ int session__load(struct session *s)
 	err = read_sections(s);
 	if (err)
 		return err;
-	perf_reader__skip_samples(s->r, true);
+	perf_reader__skip_samples(s->r, !s->pass1_sample);
 	err = perf_reader__for_each_event(s->r, pass1, s);
 	perf_reader__skip_samples(s->r, false);
 	session__kernel_wait(s);

@@ -98,6 +98,12 @@ struct session {
 	const void *side_jitdumps, *side_perfmaps;
 	size_t side_jitdumps_len, side_perfmaps_len;
 	bool live; /* being recorded on this machine now (session__set_live()) */
+	/*
+	 * Set before session__load(): each sample of the first pass, at its
+	 * time, given to it as well (samples are then decoded in that pass).
+	 */
+	int (*pass1_sample)(const struct pr_event *ev, uint64_t time, void *ctx);
+	void *pass1_ctx;
 };
 
 int session__open(struct session *s, const char *path, char *err, size_t errlen);

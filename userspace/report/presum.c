@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/* presum: a flat report's samples grouped in the first pass (presum.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "presum.h"
+
+#define PRESUM_BUCKETS 8192 /* a power of two */
+
+static uint32_t bucket(const struct pr_event *ev)
+{
+	uint64_t h = (ev->sample.ip ^ (uint64_t)ev->id.tid << 32 ^ (uint64_t)ev->id.pid << 16 ^
+		      ev->id.cpu ^ (uintptr_t)ev->attr) *
+		     0x9e3779b97f4a7c15ULL;
+
+	return (uint32_t)(h >> 40) & (PRESUM_BUCKETS - 1);
+}
+
+static void give_up(struct presum *p)
+{
+	free(p->g);
+	free(p->heads);
+	memset(p, 0, sizeof(*p));
+	p->over = true;
+}
+
+int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
+{
+	uint16_t misc = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	struct presum_group *g;
+	uint32_t b, i;
+
+	if (p->over)
+		return 0;
+	if (!p->heads) {
+		p->heads = malloc(PRESUM_BUCKETS * sizeof(*p->heads));
+		if (!p->heads) {
+			give_up(p);
+			return 0;
+		}
+		memset(p->heads, 0xff, PRESUM_BUCKETS * sizeof(*p->heads));
+	}
+	b = bucket(ev);
+	for (i = p->heads[b]; i != UINT32_MAX; i = g->next) {
+		g = &p->g[i];
+		if (g->ip == ev->sample.ip && g->tid == ev->id.tid && g->pid == ev->id.pid &&
+		    g->cpu == ev->id.cpu && g->attr == ev->attr && g->misc == misc) {
+			g->n++;
+			g->period += ev->sample.period;
+			if (time < g->first)
+				g->first = time;
+			if (time > g->last)
+				g->last = time;
+			return 0;
+		}
+	}
+	if (p->nr >= PRESUM_MAX || array_grow(&p->g, &p->cap, p->nr + 1)) {
+		give_up(p);
+		return 0;
+	}
+	g = &p->g[p->nr];
+	g->attr = ev->attr;
+	g->ip = ev->sample.ip;
+	g->pid = ev->id.pid;
+	g->tid = ev->id.tid;
+	g->cpu = ev->id.cpu;
+	g->misc = misc;
+	g->n = 1;
+	g->period = ev->sample.period;
+	g->first = g->last = time;
+	g->next = p->heads[b];
+	p->heads[b] = (uint32_t)p->nr++;
+	return 0;
+}
+
+bool presum__usable(const struct presum *p)
+{
+	return !p->over && p->heads;
+}
+
+void presum__release(struct presum *p)
+{
+	free(p->g);
+	free(p->heads);
+	memset(p, 0, sizeof(*p));
+}

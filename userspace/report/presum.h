@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * presum: the samples of a flat report summed while the first pass reads
+ * the recording, so that the report needs no second pass over it.
+ *
+ * A flat report's entry for a sample depends only on its event, mode,
+ * process, thread, CPU and address, and on its time only through what the
+ * history says that address was when it ran. The first pass groups samples
+ * by the first six, in the order each group's first sample comes in the
+ * file, with its count, summed period and first and last times. A group
+ * counts as one sample standing for them all (hist's weight) once its
+ * address resolves the same over its whole time span: report__count()
+ * checks every group and reads the samples again when one does not.
+ * A recording with more groups than PRESUM_MAX is read again too.
+ */
+#ifndef JREC_PRESUM_H
+#define JREC_PRESUM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf-reader.h"
+
+#define PRESUM_MAX 16384 /* groups; about 1 MiB */
+
+struct presum_group {
+	const struct pr_attr *attr;
+	uint64_t ip;
+	uint32_t pid, tid, cpu;
+	uint16_t misc; /* the cpumode bits */
+	uint64_t n, period;
+	uint64_t first, last; /* the times of its earliest and latest sample */
+	uint32_t next;	      /* the hash chain, UINT32_MAX at its end */
+};
+
+struct presum {
+	struct presum_group *g; /* in the order of each group's first sample */
+	size_t nr, cap;
+	uint32_t *heads; /* PRESUM_BUCKETS chains */
+	bool over;	 /* given up: more than PRESUM_MAX groups, or no memory */
+};
+
+/* Sample @ev, at @time, into its group: 0 (over set when it gives up). */
+int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time);
+/* Whether the groups hold every sample of the pass. */
+bool presum__usable(const struct presum *p);
+void presum__release(struct presum *p);
+
+#endif
