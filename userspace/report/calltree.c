@@ -191,21 +191,22 @@ static int child_of(struct calltree *t, uint32_t parent, uint32_t frame, uint32_
 int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, size_t n,
 		  uint64_t period, uint32_t *leaf)
 {
+	uint64_t w = t->weight ? t->weight : 1;
 	uint32_t at = root;
 	size_t i;
 	int err;
 
 	t->n[root].total += period;
-	t->n[root].total_n++;
+	t->n[root].total_n += w;
 	for (i = 0; i < n; i++) {
 		err = child_of(t, at, frames[i], &at);
 		if (err)
 			return err;
 		t->n[at].total += period;
-		t->n[at].total_n++;
+		t->n[at].total_n += w;
 	}
 	t->n[at].self += period;
-	t->n[at].self_n++;
+	t->n[at].self_n += w;
 	if (leaf)
 		*leaf = at;
 	return 0;
@@ -213,13 +214,14 @@ int calltree__add(struct calltree *t, uint32_t root, const uint32_t *frames, siz
 
 void calltree__add_again(struct calltree *t, uint32_t leaf, uint64_t period)
 {
+	uint64_t w = t->weight ? t->weight : 1;
 	uint32_t at;
 
 	t->n[leaf].self += period;
-	t->n[leaf].self_n++;
+	t->n[leaf].self_n += w;
 	for (at = leaf; at != CT_NONE; at = t->n[at].parent) {
 		t->n[at].total += period;
-		t->n[at].total_n++;
+		t->n[at].total_n += w;
 	}
 }
 
@@ -236,21 +238,37 @@ static uint64_t frame_addr(const struct ct_frame *f)
 }
 
 /*
+ * A frame's file as equal frames are ordered: by its path (anonymous memory
+ * by its name). perf orders them by where its objects happen to be in
+ * memory; a name gives every run, and every way of counting, one order.
+ */
+static int file_cmp(const struct ct_frame *x, const struct ct_frame *y)
+{
+	const char *nx = x->dso ? x->dso->path : x->anon ? x->anon : "";
+	const char *ny = y->dso ? y->dso->path : y->anon ? y->anon : "";
+
+	if (x->dso == y->dso && x->anon == y->anon)
+		return 0;
+	if (!!x->dso != !!y->dso)
+		return x->dso ? -1 : 1;
+	return strcmp(nx, ny);
+}
+
+/*
  * Most period first; equal ones as perf orders them: by file, then the
  * higher address first.
  */
 static int total_cmp(const void *a, const void *b)
 {
 	const struct by_total *x = a, *y = b;
-	uintptr_t fx, fy;
+	int c;
 
 	if (x->n->total != y->n->total)
 		return x->n->total > y->n->total ? -1 : 1;
 	if (x->f && y->f) {
-		fx = (uintptr_t)x->f->dso ^ (uintptr_t)x->f->anon;
-		fy = (uintptr_t)y->f->dso ^ (uintptr_t)y->f->anon;
-		if (fx != fy)
-			return fx < fy ? -1 : 1;
+		c = file_cmp(x->f, y->f);
+		if (c)
+			return c;
 		if (frame_addr(x->f) != frame_addr(y->f))
 			return frame_addr(x->f) > frame_addr(y->f) ? -1 : 1;
 	}

@@ -61,6 +61,7 @@ struct calltree {
 	size_t ncap;
 	bool by_address; /* unresolved frames: one per address (perf's -g), else one per file */
 	int sym_params; /* enum sym_style */
+	uint64_t weight; /* the samples one add stands for (presum.h); 0 is 1 */
 };
 
 /* The frame id of a resolved address; -ENOMEM. */

@@ -1,12 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /* presum: a flat report's samples grouped in the first pass (presum.h). */
-#include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "bigalloc.h"
 #include "presum.h"
 
 #define PRESUM_BUCKETS 8192 /* a power of two */
+
+/*
+ * The table is mapped, not taken from the heap: the objects the first pass
+ * allocates there (files, names) keep the addresses they get without it,
+ * which the flame graphs order equal frames by (calltree.c, as perf).
+ */
+static void table_free(struct presum *p)
+{
+	big_free(p->g, p->cap * sizeof(*p->g));
+	big_free(p->heads, PRESUM_BUCKETS * sizeof(*p->heads));
+	memset(p, 0, sizeof(*p));
+}
 
 static uint32_t bucket(const struct pr_event *ev)
 {
@@ -19,9 +30,7 @@ static uint32_t bucket(const struct pr_event *ev)
 
 static void give_up(struct presum *p)
 {
-	free(p->g);
-	free(p->heads);
-	memset(p, 0, sizeof(*p));
+	table_free(p);
 	p->over = true;
 }
 
@@ -33,8 +42,13 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 
 	if (p->over)
 		return 0;
+	if (p->chainless &&
+	    (ev->sample.nr_callchain || (ev->sample.regs_abi && ev->sample.stack_size))) {
+		give_up(p);
+		return 0;
+	}
 	if (!p->heads) {
-		p->heads = malloc(PRESUM_BUCKETS * sizeof(*p->heads));
+		p->heads = big_zalloc(PRESUM_BUCKETS * sizeof(*p->heads));
 		if (!p->heads) {
 			give_up(p);
 			return 0;
@@ -55,9 +69,18 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 			return 0;
 		}
 	}
-	if (p->nr >= PRESUM_MAX || array_grow(&p->g, &p->cap, p->nr + 1)) {
-		give_up(p);
-		return 0;
+	if (p->nr == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 256;
+		struct presum_group *n;
+
+		n = cap <= PRESUM_MAX ? big_realloc(p->g, p->cap * sizeof(*p->g), cap * sizeof(*p->g))
+				      : NULL;
+		if (!n) {
+			give_up(p);
+			return 0;
+		}
+		p->g = n;
+		p->cap = cap;
 	}
 	g = &p->g[p->nr];
 	g->attr = ev->attr;
@@ -81,7 +104,5 @@ bool presum__usable(const struct presum *p)
 
 void presum__release(struct presum *p)
 {
-	free(p->g);
-	free(p->heads);
-	memset(p, 0, sizeof(*p));
+	table_free(p);
 }

@@ -11,7 +11,8 @@
  * counts as one sample standing for them all (hist's weight) once its
  * address resolves the same over its whole time span: report__count()
  * checks every group and reads the samples again when one does not.
- * A recording with more groups than PRESUM_MAX is read again too.
+ * A recording with more groups than PRESUM_MAX is read again too, and for
+ * the flame graphs (which count a sample by its chain) one with chains.
  */
 #ifndef JREC_PRESUM_H
 #define JREC_PRESUM_H
@@ -39,6 +40,7 @@ struct presum {
 	size_t nr, cap;
 	uint32_t *heads; /* PRESUM_BUCKETS chains */
 	bool over;	 /* given up: more than PRESUM_MAX groups, or no memory */
+	bool chainless;	 /* give up at a sample with a call chain or a stack copy */
 };
 
 /* Sample @ev, at @time, into its group: 0 (over set when it gives up). */

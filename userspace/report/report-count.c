@@ -443,9 +443,10 @@ static int presum_add(const struct pr_event *ev, uint64_t time, void *ctx)
 
 void report__presum(struct report *r)
 {
-	if (!self_only(r) || r->want_flame || r->wall || r->f.has_time ||
-	    filters__time_needs_bounds(&r->f) || getenv("JREC_REPORT_SECOND_PASS"))
+	if (!self_only(r) || r->wall || r->f.has_time || filters__time_needs_bounds(&r->f) ||
+	    getenv("JREC_REPORT_SECOND_PASS"))
 		return;
+	r->presum.chainless = r->want_flame;
 	r->s.pass1_sample = presum_add;
 	r->s.pass1_ctx = &r->presum;
 }
@@ -506,11 +507,13 @@ static int presum_count(struct report *r)
 	for (i = 0; i < p->nr && !err; i++) {
 		for (k = 0; k < r->nr_hs; k++)
 			r->hs[k].weight = p->g[i].n;
+		r->flame.weight = p->g[i].n;
 		presum_event(&p->g[i], &ev);
 		err = samples__feed(&r->it, &ev, on_sample, r);
 	}
 	for (k = 0; k < r->nr_hs; k++)
 		r->hs[k].weight = 0;
+	r->flame.weight = 0;
 	return err;
 }
 
@@ -520,7 +523,7 @@ int report__count(struct report *r)
 
 	r->flat = self_only(r);
 	/* the groups are all checked before the first is counted: none holds, none counted */
-	if (r->flat && !r->want_flame && presum__usable(&r->presum)) {
+	if (r->flat && presum__usable(&r->presum)) {
 		err = presum_count(r);
 		if (err <= 0)
 			return err;
