@@ -174,7 +174,7 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 	const struct ann_slot *sl;
 	struct ann_memo *m;
 	struct ann_sym *y;
-	uint64_t addr;
+	uint64_t addr, w = a->weight ? a->weight : 1;
 	bool shown;
 
 	if (!a->have_event) {
@@ -185,7 +185,7 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (smp->event != a->event)
 		return 0;
 	a->total_period += smp->period;
-	a->total_samples++;
+	a->total_samples += w;
 	if (!a->memo && !(a->memo = calloc(ANN_MEMO_SIZE, sizeof(*a->memo))))
 		return -ENOMEM;
 	m = memo_slot(a, smp);
@@ -217,10 +217,10 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 	if (!shown)
 		return 0;
 	y->period += smp->period;
-	y->samples++;
+	y->samples += w;
 	if (y->nr_hits && y->hits[y->nr_hits - 1].addr == addr) {
 		y->hits[y->nr_hits - 1].period += smp->period;
-		y->hits[y->nr_hits - 1].samples++;
+		y->hits[y->nr_hits - 1].samples += w;
 		return 0;
 	}
 	/* the distinct addresses of a function are few: merge before growing */
@@ -235,7 +235,7 @@ int annotate__sample(struct samples *it, const struct sample *smp, void *ctx)
 		y->hits = n;
 		y->cap_hits = cap;
 	}
-	y->hits[y->nr_hits++] = (struct ann_hit){ addr, smp->period, 1 };
+	y->hits[y->nr_hits++] = (struct ann_hit){ addr, smp->period, w };
 	return 0;
 }
 

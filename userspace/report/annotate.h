@@ -65,6 +65,7 @@ struct annotate {
 	size_t event;
 	const char *event_name;
 	uint64_t total_period, total_samples; /* that event's, every function's */
+	uint64_t weight; /* the samples one call stands for (presum.h); 0 is 1 */
 	struct ann_memo *memo; /* functions by sample address */
 };
 

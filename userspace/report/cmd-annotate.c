@@ -19,6 +19,7 @@
 #include "filters.h"
 #include "json.h"
 #include "pager.h"
+#include "presum.h"
 #include "samples.h"
 #include "session.h"
 
@@ -599,9 +600,18 @@ static size_t missing_symbols(const struct annotate *an, const struct ann_args *
 	return missing;
 }
 
+/* presum__feed()'s weight */
+static void ann_weight(void *ctx, uint64_t n)
+{
+	struct annotate *an = ctx;
+
+	an->weight = n;
+}
+
 int cmd_annotate(int argc, char **argv)
 {
 	struct ann_args a = { .input = "jrec.data" };
+	struct presum ps = { 0 };
 	struct session s = { 0 };
 	struct samples it = { 0 };
 	struct annotate an;
@@ -629,6 +639,8 @@ int cmd_annotate(int argc, char **argv)
 	}
 	s.jit.keep_code = true;
 	s.want_code = true;
+	if (!getenv("JREC_REPORT_SECOND_PASS"))
+		presum__attach(&ps, &s);
 	ret = session__load(&s);
 	if (!ret)
 		ret = samples__init(&it, &s);
@@ -642,7 +654,11 @@ int cmd_annotate(int argc, char **argv)
 		fprintf(stderr, "jrec annotate: warning: %s was cut short (%s); annotating what it holds\n",
 			a.input, cut);
 	annotate__init(&an, &s, &a.f);
-	ret = samples__for_each(&it, annotate__sample, NULL, &an);
+	/* from the first pass's sums when they hold (presum.h), else a pass over the samples */
+	ret = presum__usable(&ps) ? presum__feed(&ps, &it, false, annotate__sample, ann_weight, &an)
+				  : 1;
+	if (ret == 1)
+		ret = samples__for_each(&it, annotate__sample, NULL, &an);
 	if (!ret)
 		ret = annotate__finish(&an);
 	if (ret) {
@@ -684,6 +700,7 @@ out_an:
 	annotate__release(&an);
 	samples__release(&it);
 out_session:
+	presum__release(&ps);
 	session__close(&s);
 out_args:
 	filters__release(&a.f);

@@ -4,6 +4,7 @@
 
 #include "bigalloc.h"
 #include "presum.h"
+#include "session.h"
 
 #define PRESUM_BUCKETS 8192 /* a power of two */
 
@@ -97,6 +98,17 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 	return 0;
 }
 
+static int pass1_sample(const struct pr_event *ev, uint64_t time, void *ctx)
+{
+	return presum__add(ctx, ev, time);
+}
+
+void presum__attach(struct presum *p, struct session *s)
+{
+	s->pass1_sample = pass1_sample;
+	s->pass1_ctx = p;
+}
+
 bool presum__usable(const struct presum *p)
 {
 	return !p->over && p->heads;
@@ -105,4 +117,65 @@ bool presum__usable(const struct presum *p)
 void presum__release(struct presum *p)
 {
 	table_free(p);
+}
+
+/* Group @g as a sample at its first time, of its summed period. */
+static void group_event(const struct presum_group *g, struct pr_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = PERF_RECORD_SAMPLE;
+	ev->misc = g->misc;
+	ev->attr = g->attr;
+	ev->sample.ip = g->ip;
+	ev->sample.period = g->period;
+	ev->id.pid = g->pid;
+	ev->id.tid = g->tid;
+	ev->id.cpu = g->cpu;
+	ev->id.has_time = true;
+	ev->id.time = g->first;
+}
+
+struct holds {
+	const struct presum_group *g;
+	bool comm, ok;
+};
+
+/* Whether every sample of the group resolves, and is named, as its first. */
+static int group_holds(struct samples *it, const struct sample *smp, void *ctx)
+{
+	struct holds *c = ctx;
+	const struct resolved *res = samples__self(it);
+
+	c->ok = res->valid_until && res->valid_from <= c->g->first &&
+		c->g->last < res->valid_until &&
+		(!c->comm ||
+		 proc_history__comm_steady(&it->s->procs, smp->tid, c->g->first, c->g->last));
+	return 0;
+}
+
+int presum__feed(const struct presum *p, struct samples *it, bool comm, sample_fn fn,
+		 void (*weight)(void *ctx, uint64_t n), void *ctx)
+{
+	struct holds c = { NULL, comm, false };
+	struct pr_event ev;
+	size_t i;
+	int err = 0;
+
+	if (samples__have_offcpu(it))
+		return 1;
+	/* all checked before the first is given: none holds, none given */
+	for (i = 0; i < p->nr; i++) {
+		c.g = &p->g[i];
+		group_event(c.g, &ev);
+		err = samples__feed(it, &ev, group_holds, &c);
+		if (err || !c.ok)
+			return err ? err : 1;
+	}
+	for (i = 0; i < p->nr && !err; i++) {
+		weight(ctx, p->g[i].n);
+		group_event(&p->g[i], &ev);
+		err = samples__feed(it, &ev, fn, ctx);
+	}
+	weight(ctx, 0);
+	return err;
 }

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "perf-reader.h"
+#include "samples.h"
 
 #define PRESUM_MAX 16384 /* groups; about 1 MiB */
 
@@ -43,10 +44,23 @@ struct presum {
 	bool chainless;	 /* give up at a sample with a call chain or a stack copy */
 };
 
+struct session;
+
 /* Sample @ev, at @time, into its group: 0 (over set when it gives up). */
 int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time);
+/* Before session__load(): @s's first pass sums its samples into @p. */
+void presum__attach(struct presum *p, struct session *s);
 /* Whether the groups hold every sample of the pass. */
 bool presum__usable(const struct presum *p);
+/*
+ * Each group given to @fn as one sample (samples__feed(), at its first time,
+ * its period the sum), @weight(@ctx, n) told how many it stands for before
+ * and 0 after: once every group's address resolves the same over its times
+ * and, with @comm, each thread keeps one name over them. 0, 1 when one does
+ * not hold (then none was given), or what @fn returned.
+ */
+int presum__feed(const struct presum *p, struct samples *it, bool comm, sample_fn fn,
+		 void (*weight)(void *ctx, uint64_t n), void *ctx);
 void presum__release(struct presum *p);
 
 #endif

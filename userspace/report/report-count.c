@@ -436,85 +436,24 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	return err;
 }
 
-static int presum_add(const struct pr_event *ev, uint64_t time, void *ctx)
-{
-	return presum__add(ctx, ev, time);
-}
-
 void report__presum(struct report *r)
 {
 	if (!self_only(r) || r->wall || r->f.has_time || filters__time_needs_bounds(&r->f) ||
 	    getenv("JREC_REPORT_SECOND_PASS"))
 		return;
 	r->presum.chainless = r->want_flame;
-	r->s.pass1_sample = presum_add;
-	r->s.pass1_ctx = &r->presum;
+	presum__attach(&r->presum, &r->s);
 }
 
-/* Group @g as a sample at its first time: its summed period, its count the hist's weight. */
-static void presum_event(const struct presum_group *g, struct pr_event *ev)
+/* presum__feed()'s weight: each histogram's and the flame tree's */
+static void report_weight(void *ctx, uint64_t n)
 {
-	memset(ev, 0, sizeof(*ev));
-	ev->type = PERF_RECORD_SAMPLE;
-	ev->misc = g->misc;
-	ev->attr = g->attr;
-	ev->sample.ip = g->ip;
-	ev->sample.period = g->period;
-	ev->id.pid = g->pid;
-	ev->id.tid = g->tid;
-	ev->id.cpu = g->cpu;
-	ev->id.has_time = true;
-	ev->id.time = g->first;
-}
+	struct report *r = ctx;
+	size_t k;
 
-struct presum_check {
-	struct report *r;
-	const struct presum_group *g;
-	bool ok;
-};
-
-/* Whether every sample of the group resolves, and is named, as its first. */
-static int presum_holds(struct samples *it, const struct sample *smp, void *ctx)
-{
-	struct presum_check *c = ctx;
-	const struct resolved *res = samples__self(it);
-
-	c->ok = res->valid_until && res->valid_from <= c->g->first &&
-		c->g->last < res->valid_until &&
-		(!c->r->need_comm ||
-		 proc_history__comm_steady(&c->r->s.procs, smp->tid, c->g->first, c->g->last));
-	return 0;
-}
-
-/* The groups counted, each as one sample of their weight: 0, 1 when one does not hold, or -errno. */
-static int presum_count(struct report *r)
-{
-	struct presum_check c = { r, NULL, false };
-	const struct presum *p = &r->presum;
-	struct pr_event ev;
-	size_t i, k;
-	int err = 0;
-
-	if (samples__have_offcpu(&r->it))
-		return 1;
-	for (i = 0; i < p->nr; i++) {
-		c.g = &p->g[i];
-		presum_event(c.g, &ev);
-		err = samples__feed(&r->it, &ev, presum_holds, &c);
-		if (err || !c.ok)
-			return err ? err : 1;
-	}
-	for (i = 0; i < p->nr && !err; i++) {
-		for (k = 0; k < r->nr_hs; k++)
-			r->hs[k].weight = p->g[i].n;
-		r->flame.weight = p->g[i].n;
-		presum_event(&p->g[i], &ev);
-		err = samples__feed(&r->it, &ev, on_sample, r);
-	}
 	for (k = 0; k < r->nr_hs; k++)
-		r->hs[k].weight = 0;
-	r->flame.weight = 0;
-	return err;
+		r->hs[k].weight = n;
+	r->flame.weight = n;
 }
 
 int report__count(struct report *r)
@@ -524,7 +463,7 @@ int report__count(struct report *r)
 	r->flat = self_only(r);
 	/* the groups are all checked before the first is counted: none holds, none counted */
 	if (r->flat && presum__usable(&r->presum)) {
-		err = presum_count(r);
+		err = presum__feed(&r->presum, &r->it, r->need_comm, on_sample, report_weight, r);
 		if (err <= 0)
 			return err;
 	}
