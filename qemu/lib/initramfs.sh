@@ -77,6 +77,7 @@ qemu_stage_modules() {
 # the added files. JMMAP_KO may be empty (no module to load).
 qemu_stage_base() {
 	local stage=$1 kdir=$2 rel=$3 ko=$4 top build f so lib
+	local -a dl_from=()
 	top=$(qemu_top)
 	build=$(qemu_build_dir)
 	rm -rf "$stage"
@@ -93,20 +94,25 @@ qemu_stage_base() {
 	fi
 	if [ -x "$build/jrec" ]; then
 		qemu_stage_file "$stage" "$build/jrec" /usr/bin/jrec || return 1
-		# capstone, which jrec annotate loads when it first disassembles: ldd
-		# does not list it; its soname is in the binary
-		so=$(grep -aoE 'libcapstone\.so\.[0-9]+' "$build/jrec" | head -n 1)
-		lib=${so:+$(ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }')}
-		if [ -n "$lib" ]; then
-			qemu_stage_file "$stage" "$lib" "$lib" || return 1
-		fi
+		dl_from+=("$build/jrec")
 	fi
 	if [ -d "$build/tests/guest" ] && [ "${JMMAP_QEMU_GUEST_TESTS:-1}" = 1 ]; then
 		for f in "$build/tests/guest"/*; do
 			[ -e "$f" ] || continue
 			qemu_stage_file "$stage" "$f" "/tests/guest/$(basename "$f")" || return 1
+			dl_from+=("$f")
 		done
 	fi
+	# the libraries jrec loads with dlopen() when first needed, which ldd does
+	# not list: capstone (the first disassembly) and libcrypto (the first
+	# content cookie; the guest tests share that code); their sonames are in
+	# the binaries
+	for so in $(cat "${dl_from[@]}" /dev/null | grep -aoE 'lib(capstone|crypto)\.so\.[0-9]+' | sort -u); do
+		lib=$(ldconfig -p | awk -v s="$so" '$1 == s && /x86-64/ { print $NF; exit }')
+		if [ -n "$lib" ]; then
+			qemu_stage_file "$stage" "$lib" "$lib" || return 1
+		fi
+	done
 	qemu_stage_modules "$stage" "$kdir" "$rel" || return 1
 }
 
