@@ -639,8 +639,7 @@ int cmd_annotate(int argc, char **argv)
 	}
 	s.jit.keep_code = true;
 	s.want_code = true;
-	if (!getenv("JREC_REPORT_SECOND_PASS"))
-		presum__attach(&ps, &s);
+	presum__attach(&ps, &s);
 	ret = session__load(&s);
 	if (!ret)
 		ret = samples__init(&it, &s);

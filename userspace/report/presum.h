@@ -48,7 +48,10 @@ struct session;
 
 /* Sample @ev, at @time, into its group: 0 (over set when it gives up). */
 int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time);
-/* Before session__load(): @s's first pass sums its samples into @p. */
+/*
+ * Before session__load(): @s's first pass sums its samples into @p, unless
+ * JREC_REPORT_SECOND_PASS is set (then @p stays unusable).
+ */
 void presum__attach(struct presum *p, struct session *s);
 /* Whether the groups hold every sample of the pass. */
 bool presum__usable(const struct presum *p);

@@ -438,8 +438,7 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 
 void report__presum(struct report *r)
 {
-	if (!self_only(r) || r->wall || r->f.has_time || filters__time_needs_bounds(&r->f) ||
-	    getenv("JREC_REPORT_SECOND_PASS"))
+	if (!self_only(r) || r->wall || r->f.has_time || filters__time_needs_bounds(&r->f))
 		return;
 	r->presum.chainless = r->want_flame;
 	presum__attach(&r->presum, &r->s);
