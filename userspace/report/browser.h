@@ -71,6 +71,18 @@ struct browser_source {
 bool browser__usable(void);
 
 /*
+ * Open the terminal on a thread while the caller reads the recording, as
+ * perf's browser takes the screen before its pass: setting it up (its
+ * description read, modes set) is then off the path to the first screen.
+ * The next browser__run() takes it over; browser__close_early() gives it
+ * back unused, before anything is printed on the terminal (an error).
+ * Nothing else may use the terminal in between. Without a thread,
+ * browser__run() opens it itself.
+ */
+void browser__open_early(void);
+void browser__close_early(void);
+
+/*
  * Run the browser on the terminal of standard input and output until the
  * user quits (q): 0, or the first -errno of the source or the terminal.
  */

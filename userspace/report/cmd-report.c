@@ -217,7 +217,7 @@ static void graph_setup(struct report *r, const struct report_args *a, struct re
 /*
  * After the first pass: --wall needs the switch-outs and the switch records
  * that end them, and -e an event of the recording. 0, or -EINVAL after the
- * error is printed.
+ * error is printed (the browser's early terminal closed first).
  */
 static int check_events(struct report *r, const struct report_args *a)
 {
@@ -226,6 +226,7 @@ static int check_events(struct report *r, const struct report_args *a)
 	int len = 0;
 
 	if (r->wall && samples__set_wall(&r->it)) {
+		browser__close_early();
 		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
 				"record --off-cpu)\n", a->input);
 		return -EINVAL;
@@ -241,6 +242,7 @@ static int check_events(struct report *r, const struct report_args *a)
 			len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s", i ? ", " : "",
 					name);
 	}
+	browser__close_early();
 	fprintf(stderr, "jrec report: -e %s: %s has no such event (%s)\n", r->event, a->input, names);
 	return -EINVAL;
 }
@@ -398,6 +400,18 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 	return 0;
 }
 
+/* The warnings of a damaged recording, on standard error. */
+static void warn_damage(const struct report *r, const struct report_args *a,
+			const struct report_meta *meta)
+{
+	if (meta->cut_short && !a->quiet)
+		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
+			a->input, meta->cut_short);
+	if (!a->quiet && session__nr_bad(&r->s))
+		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
+			(unsigned long long)session__nr_bad(&r->s));
+}
+
 /* The report's output, after the pass: 0, or -errno after the error is printed. */
 static int write_report(struct report *r, const struct report_args *a, struct report_meta *meta,
 			const struct output *fmt)
@@ -417,6 +431,7 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 
 	ret = shown_events(r, &shown, &events, &view.nr, &groups);
 	if (ret) {
+		browser__close_early();
 		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
 		goto out;
 	}
@@ -429,12 +444,9 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	jrec_cookie_hex(&r->s.kernel_bid, kbid);
 	meta->kernel_build_id = kbid;
 	meta->cut_short = session__cut_short(&r->s);
-	if (meta->cut_short && !a->quiet)
-		fprintf(stderr, "jrec report: warning: %s was cut short (%s); reporting what it holds\n",
-			a->input, meta->cut_short);
-	if (!a->quiet && session__nr_bad(&r->s))
-		fprintf(stderr, "jrec report: warning: %llu malformed records skipped\n",
-			(unsigned long long)session__nr_bad(&r->s));
+	/* the browser may have the screen already: its warnings come when it is done */
+	if (strcmp(fmt->name, "tui"))
+		warn_damage(r, a, meta);
 	if (a->output && !(out = fopen(a->output, "w"))) {
 		fprintf(stderr, "jrec report: %s: %s\n", a->output, strerror(errno));
 		out = stdout;
@@ -463,6 +475,9 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	if (a->header && !strcmp(fmt->name, "stdio"))
 		header_info__print(&r->s, a->input, out);
 	ret = outputs__write(fmt, &view, out);
+	browser__close_early(); /* when the browser did not take it (an error) */
+	if (!strcmp(fmt->name, "tui"))
+		warn_damage(r, a, meta);
 	if (fflush(out) || ferror(out))
 		ret = -EIO;
 	if (pager.pid && (ret == -EPIPE || (ret && errno == EPIPE)))
@@ -527,9 +542,14 @@ int cmd_report(int argc, char **argv)
 	}
 	if (!ret) {
 		report__presum(&r);
+		/* the browser's terminal set up while the recording is read */
+		if (!strcmp(a.format, "tui"))
+			browser__open_early();
 		ret = session__load(&r.s);
-		if (ret)
+		if (ret) {
+			browser__close_early();
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
+		}
 	}
 	if (!ret && filters__time_needs_bounds(&r.f)) {
 		uint64_t first, last;
@@ -537,9 +557,11 @@ int cmd_report(int argc, char **argv)
 		ret = session__sample_span(&r.s, &first, &last);
 		if (!ret && filters__time_bounds(&r.f, first, last))
 			ret = -EINVAL;
-		if (ret)
+		if (ret) {
+			browser__close_early();
 			fprintf(stderr, "jrec report: --time: %s\n",
 				ret == -ENOENT ? "the samples have no times" : "bad percentages");
+		}
 	}
 	if (!ret)
 		ret = check_events(&r, &a);
@@ -549,10 +571,12 @@ int cmd_report(int argc, char **argv)
 		ret = report__count(&r);
 		if (r.progress && r.done >= 0x10000 && report__elapsed(&r.t0) > 1.0)
 			fputs("\r\033[K", stderr);
-		if (ret)
+		if (ret) {
+			browser__close_early();
 			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
-		else
+		} else {
 			thread_comms(&r);
+		}
 	}
 	if (!ret)
 		ret = write_report(&r, &a, &meta, fmt);
