@@ -5,7 +5,11 @@
  * thread blocks in read, the other runs): the workload of jrec record
  * --off-cpu's overhead benchmark (scripts/bench-offcpu).
  *
- *   bench_switch_pingpong ROUND_TRIPS
+ *   bench_switch_pingpong ROUND_TRIPS [WORK]
+ *
+ * WORK (default 0) is the turns of a fixed loop each thread runs after each
+ * hand-over before handing back: the work between switches, which sets the
+ * switch rate (scripts/bench-offcpu picks it for about 100000 a second).
  *
  * Prints the context switches made (two per round trip), the wall time in
  * seconds, the switches per second and the CPU time both threads used (user
@@ -23,7 +27,14 @@
 #include <unistd.h>
 
 static int ping[2], pong[2];
-static long trips;
+static long trips, work;
+
+/* WORK turns of a loop the compiler keeps: the computing between hand-overs */
+static void compute(void)
+{
+	for (volatile long i = 0; i < work; i++)
+		;
+}
 
 static double now(void)
 {
@@ -37,9 +48,13 @@ static void *echo(void *arg)
 {
 	char c;
 
-	for (long i = 0; i < trips; i++)
-		if (read(ping[0], &c, 1) != 1 || write(pong[1], &c, 1) != 1)
+	for (long i = 0; i < trips; i++) {
+		if (read(ping[0], &c, 1) != 1)
 			exit(1);
+		compute();
+		if (write(pong[1], &c, 1) != 1)
+			exit(1);
+	}
 	return NULL;
 }
 
@@ -52,8 +67,9 @@ int main(int argc, char **argv)
 	char c = 'x';
 
 	trips = argc > 1 ? atol(argv[1]) : 0;
-	if (trips <= 0) {
-		fprintf(stderr, "usage: bench_switch_pingpong ROUND_TRIPS\n");
+	work = argc > 2 ? atol(argv[2]) : 0;
+	if (trips <= 0 || work < 0) {
+		fprintf(stderr, "usage: bench_switch_pingpong ROUND_TRIPS [WORK]\n");
 		return 2;
 	}
 	/* both threads on the CPU this one runs on: each hand-over switches */
@@ -63,9 +79,11 @@ int main(int argc, char **argv)
 	    pthread_create(&t, NULL, echo, NULL))
 		return 1;
 	t0 = now();
-	for (long i = 0; i < trips; i++)
+	for (long i = 0; i < trips; i++) {
 		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
 			return 1;
+		compute();
+	}
 	dt = now() - t0;
 	pthread_join(t, NULL);
 	getrusage(RUSAGE_SELF, &ru);

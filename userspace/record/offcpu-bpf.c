@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
 #include <linux/types.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -174,6 +176,40 @@ static int write_sample(struct record *r, size_t ev, uint64_t id, const struct o
 	return err;
 }
 
+/*
+ * Stop the switch and fork programs, then add every thread's pending sum
+ * (offcpu.bpf.c) into the map by running the flush iterator over all tasks.
+ * The exit program stays until the end: a thread that exits meanwhile adds
+ * its own.
+ */
+static int flush_pending(struct offcpu_skel *s)
+{
+	struct bpf_link *it = s->links.offcpu_flush;
+	char buf[64];
+	ssize_t got;
+	int fd, err = 0;
+
+	bpf_link__destroy(s->links.offcpu_switch);
+	s->links.offcpu_switch = NULL;
+	bpf_link__destroy(s->links.offcpu_fork);
+	s->links.offcpu_fork = NULL;
+	/* a grace period: no switch program is still running on another CPU */
+	syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0);
+	if (!it)
+		it = s->links.offcpu_flush = bpf_program__attach_iter(s->progs.offcpu_flush, NULL);
+	if (!it)
+		return -errno;
+	fd = bpf_iter_create(bpf_link__fd(it));
+	if (fd < 0)
+		return -errno;
+	while ((got = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (got < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
 int offcpu_bpf__write(struct record *r)
 {
 	struct offcpu_skel *s = r->offcpu_bpf;
@@ -186,7 +222,10 @@ int offcpu_bpf__write(struct record *r)
 	if (!s)
 		return 0;
 	/* the sums stop growing: no switch of a followed thread counts after this */
+	err = flush_pending(s);
 	offcpu_skel__detach(s);
+	if (err)
+		return err;
 	for (ev = 0; ev < r->nr_ev && !r->ev[ev].is_bpf; ev++)
 		;
 	if (ev == r->nr_ev)

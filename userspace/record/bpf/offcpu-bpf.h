@@ -34,26 +34,56 @@ struct offcpu_bpf_val {
 	__u64 last_in;	/* CLOCK_MONOTONIC ns of the latest switch-in that ended one */
 };
 
-/* A thread away from its CPU: since when and with which key. */
+/*
+ * The kernel stacks a thread last blocked in, by user stack and state: a
+ * small cache in the thread's own storage (see offcpu.bpf.c).
+ */
+#define OFFCPU_BPF_KCACHE 4
+
+struct offcpu_bpf_kcache {
+	__s32 ustack;
+	__u32 state;
+	__s32 kstack; /* < 0: empty */
+	__u32 uses;   /* since it was walked */
+};
+
+/*
+ * A followed thread: when it went away and with which key; the waits it
+ * ended with one key, summed until the key changes (then added to the offcpu
+ * map, as when it exits and when the recording ends); its kernel stack cache.
+ */
 struct offcpu_bpf_start {
 	__u64 ts;
 	__u32 state;
 	__s32 kstack;
 	__s32 ustack;
 	__u32 pad;
+	__u32 p_state;
+	__s32 p_kstack;
+	__s32 p_ustack;
+	__u32 p_pad;
+	__u64 p_count; /* 0: nothing pending */
+	__u64 p_total_ns;
+	__u64 p_last_in;
+	__u32 u_skip; /* switch-outs left whose user stack the kernel walks directly */
+	__s32 u_last;  /* the user stack it last blocked in, by its hash (u_uses 0: none) */
+	__u64 u_hash;
+	__u32 u_uses;
+	__u32 kc_next; /* the kc[] entry a new kernel stack takes */
+	struct offcpu_bpf_kcache kc[OFFCPU_BPF_KCACHE];
 };
 
-/* kcache: the kernel stack last walked for a process's user stack and state */
-struct offcpu_bpf_kcache_key {
-	__u32 pid;
+/* How many bytes of a user stack are read at once, from its stack pointer. */
+#define OFFCPU_BPF_UREGION 1024
+/* a user stack known by its hash is walked by the kernel again this often */
+#define OFFCPU_BPF_USTACK_REWALK 64
+/* after a stack that goes on past the bytes read, the kernel walks this many directly */
+#define OFFCPU_BPF_USTACK_SKIP 16
+
+/* ucache: a user stack's id, by the hash of what was read of it */
+struct offcpu_bpf_ucache_val {
 	__s32 ustack;
-	__u32 state;
-	__u32 pad;
-};
-
-struct offcpu_bpf_kcache_val {
-	__s32 kstack;
-	__u32 uses; /* since it was walked */
+	__u32 uses; /* since the kernel walked it */
 };
 
 #endif

@@ -19,16 +19,45 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* Only the fields read, relocated against the running kernel's BTF. */
+struct mm_struct {
+	unsigned long start_stack;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
 	unsigned int __state;
+	struct mm_struct *mm;
+} __attribute__((preserve_access_index));
+
+struct bpf_iter_meta;
+
+/* The task iterator's context. */
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
 } __attribute__((preserve_access_index));
 
 /* Kernels before 5.14 call it state (a long). */
 struct task_struct___old {
 	long state;
 } __attribute__((preserve_access_index));
+
+/* The user registers saved when the thread entered the kernel. */
+struct pt_regs {
+	unsigned long bp;
+	unsigned long ip;
+	unsigned long cs;
+	unsigned long sp;
+} __attribute__((preserve_access_index));
+
+/* Since 6.9 (FRED) cs is the low 16 bits of a union with csx. */
+struct pt_regs___fred {
+	unsigned short cs;
+	unsigned long csx;
+} __attribute__((preserve_access_index));
+
+#define USER64_CS 0x33 /* x86-64's __USER_CS: the thread runs 64-bit code */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -37,7 +66,10 @@ struct {
 	__uint(max_entries, OFFCPU_BPF_MAX_STACKS);
 } stacks SEC(".maps");
 
-/* A thread away from its CPU: since when, with which state and stacks. */
+/*
+ * A followed thread: created at its first switch-out, so that a thread with
+ * storage is followed without asking the pids map again.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -45,18 +77,26 @@ struct {
 	__type(value, struct offcpu_bpf_start);
 } starts SEC(".maps");
 
-/*
- * The kernel stack a process last blocked in from a user stack, in a state:
- * walking a kernel stack costs most of what a switch costs to note, and a
- * call site blocks in the same kernel path nearly always. Walked again
- * every OFFCPU_BPF_KSTACK_REWALK uses.
- */
+/* The top of a user stack read in one go, and a stack the kernel walked (per CPU). */
+struct uscratch {
+	__u64 top[OFFCPU_BPF_UREGION / 8];
+	__u64 walked[OFFCPU_BPF_MAX_STACK];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct uscratch);
+	__uint(max_entries, 1);
+} uscratch SEC(".maps");
+
+/* User stack ids by the hash of their frames as read here (user_stack()). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__type(key, struct offcpu_bpf_kcache_key);
-	__type(value, struct offcpu_bpf_kcache_val);
+	__type(key, __u64);
+	__type(value, struct offcpu_bpf_ucache_val);
 	__uint(max_entries, OFFCPU_BPF_MAX_STACKS);
-} kcache SEC(".maps");
+} ucache SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -91,20 +131,179 @@ static __always_inline __u32 task_state(struct task_struct *t)
 	return (__u32)BPF_CORE_READ((struct task_struct___old *)t, state);
 }
 
-/* The kernel stack of the switch-out of @tgid from user stack @ustack in @state. */
-static __always_inline __s32 kernel_stack(void *ctx, __u32 tgid, __s32 ustack, __u32 state)
+static __always_inline __u64 mix(__u64 h, __u64 v)
 {
-	struct offcpu_bpf_kcache_key ck = { .pid = tgid, .ustack = ustack, .state = state };
-	struct offcpu_bpf_kcache_val *cv, nv = { .uses = 1 };
+	h ^= v;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+static __always_inline unsigned short user_cs(struct pt_regs *regs)
+{
+	if (bpf_core_field_exists(((struct pt_regs___fred *)regs)->csx))
+		return ((struct pt_regs___fred *)regs)->cs;
+	return (unsigned short)regs->cs;
+}
+
+/*
+ * The user stack of @t, switching out (the thread of @st): its id in the
+ * stacks map, < 0 when none.
+ *
+ * The kernel's walk (bpf_get_stackid) takes the instruction pointer, then
+ * from the frame pointer each saved frame pointer and return address, until
+ * a read fails. Nearly every walk so ends in a page fault (a frame pointer of
+ * 0, or one that a library built without frame pointers left), and that
+ * fault is most of what the walk costs. Here the top OFFCPU_BPF_UREGION bytes
+ * of the stack are read in one go and the frames that lie in them followed
+ * the same way, up to the first frame pointer outside them; a hash of the
+ * instruction pointer, those frames and that last frame pointer names the
+ * stack. A stack seen before is taken by its hash; a new one is walked by the
+ * kernel and kept under its hash only when the kernel's walk stopped at that
+ * same frame pointer, so that its frames are all in the hash. What is taken
+ * on trust: that a frame pointer the kernel could not read before is still
+ * unreadable (memory mapped there since would let the kernel's walk go on);
+ * each stack is walked by the kernel again every OFFCPU_BPF_USTACK_REWALK
+ * times it is taken. The thread's last stack is checked first, in its own
+ * storage: a loop blocks in one place again and again. A stack that goes on past the bytes read is walked by
+ * the kernel, and the thread's next OFFCPU_BPF_USTACK_SKIP directly; a 32-bit
+ * thread's always.
+ */
+static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
+					struct offcpu_bpf_start *st)
+{
+	struct pt_regs *regs = bpf_task_pt_regs(t);
+	struct offcpu_bpf_ucache_val *known, nv;
+	struct mm_struct *mm;
+	struct uscratch *u;
+	__u64 sp, fp, h, fr[2];
+	__u32 zero = 0, len;
+	long got;
+	int i;
+
+	if (st->u_skip) {
+		st->u_skip--;
+		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	}
+	if (!regs || user_cs(regs) != USER64_CS)
+		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	u = bpf_map_lookup_elem(&uscratch, &zero);
+	sp = regs->sp;
+	/* the main thread's stack ends a little above its first frame: read no further */
+	mm = BPF_CORE_READ(t, mm);
+	len = sizeof(u->top);
+	if (mm) {
+		__u64 end = BPF_CORE_READ(mm, start_stack);
+
+		if (end > sp && end - sp < len)
+			len = (__u32)(end - sp);
+	}
+	if (!u || len < sizeof(fr) || len > sizeof(u->top) ||
+	    bpf_probe_read_user(u->top, len, (void *)sp)) {
+		st->u_skip = OFFCPU_BPF_USTACK_SKIP;
+		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	}
+	h = mix(0, regs->ip);
+	fp = regs->bp;
+	for (i = 1; i < OFFCPU_BPF_MAX_STACK; i++) {
+		__u64 off = fp - sp;
+
+		if (off > len - sizeof(fr))
+			break;
+		/* frames need not be aligned: neither does the kernel's walk */
+		__builtin_memcpy(fr, (__u8 *)u->top + (off & (OFFCPU_BPF_UREGION - 1)), sizeof(fr));
+		h = mix(h, fr[1]);
+		fp = fr[0];
+	}
+	h = mix(mix(h, fp), (__u64)i);
+	/* the thread's last stack again (a loop that blocks in one place) */
+	if (st->u_uses && st->u_hash == h) {
+		if (++st->u_uses % OFFCPU_BPF_USTACK_REWALK)
+			return st->u_last;
+	} else {
+		known = bpf_map_lookup_elem(&ucache, &h);
+		if (known && (++known->uses % OFFCPU_BPF_USTACK_REWALK)) {
+			st->u_hash = h;
+			st->u_last = known->ustack;
+			st->u_uses = 1;
+			return known->ustack;
+		}
+	}
+	/* the kernel's walk: kept only when it ended where the frames read here end */
+	got = bpf_get_stack(ctx, u->walked, sizeof(u->walked), BPF_F_USER_STACK);
+	nv.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	nv.uses = 1;
+	st->u_uses = 0;
+	if (got != (long)(i * sizeof(__u64))) {
+		st->u_skip = OFFCPU_BPF_USTACK_SKIP;
+		bpf_map_delete_elem(&ucache, &h);
+	} else if (nv.ustack >= 0) {
+		bpf_map_update_elem(&ucache, &h, &nv, BPF_ANY);
+		st->u_hash = h;
+		st->u_last = nv.ustack;
+		st->u_uses = 1;
+	}
+	return nv.ustack;
+}
+
+/*
+ * The kernel stack of the switch-out of the thread of @st from user stack
+ * @ustack in @state. Walking a kernel stack costs most of what a switch costs
+ * to note, and a call site blocks in the same kernel path nearly always: the
+ * thread keeps the last few it walked, by user stack and state, and walks
+ * one again every OFFCPU_BPF_KSTACK_REWALK uses.
+ */
+static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st, __s32 ustack,
+					  __u32 state)
+{
+	struct offcpu_bpf_kcache *c = NULL;
+	__u32 i;
 
 	if (ustack < 0)
 		return bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
-	cv = bpf_map_lookup_elem(&kcache, &ck);
-	if (cv && cv->kstack >= 0 && (++cv->uses % OFFCPU_BPF_KSTACK_REWALK))
-		return cv->kstack;
-	nv.kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
-	bpf_map_update_elem(&kcache, &ck, &nv, BPF_ANY);
-	return nv.kstack;
+	for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
+		if (st->kc[i].uses && st->kc[i].ustack == ustack && st->kc[i].state == state) {
+			c = &st->kc[i];
+			break;
+		}
+	}
+	if (c && (++c->uses % OFFCPU_BPF_KSTACK_REWALK))
+		return c->kstack;
+	if (!c) {
+		/* a new one takes the places in turn */
+		c = &st->kc[st->kc_next & (OFFCPU_BPF_KCACHE - 1)];
+		st->kc_next++;
+	}
+	c->kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
+	c->ustack = ustack;
+	c->state = state;
+	c->uses = c->kstack >= 0;
+	return c->kstack;
+}
+
+/* @count waits of the thread @tgid/@tid summed in @st, into the offcpu map. */
+static __always_inline void add_pending(struct offcpu_bpf_start *st, __u32 tgid, __u32 tid,
+					__u64 count)
+{
+	struct offcpu_bpf_key k = {
+		.pid = tgid, .tid = tid, .state = st->p_state, .kstack = st->p_kstack,
+		.ustack = st->p_ustack,
+	};
+	struct offcpu_bpf_val *v = bpf_map_lookup_elem(&offcpu, &k);
+
+	if (v) {
+		__sync_fetch_and_add(&v->total_ns, st->p_total_ns);
+		__sync_fetch_and_add(&v->count, count);
+		if (v->last_in < st->p_last_in)
+			v->last_in = st->p_last_in;
+	} else {
+		struct offcpu_bpf_val nv = { .total_ns = st->p_total_ns, .count = count,
+					     .last_in = st->p_last_in };
+
+		if (bpf_map_update_elem(&offcpu, &k, &nv, BPF_NOEXIST))
+			__sync_fetch_and_add(&dropped, count);
+	}
 }
 
 SEC("tp_btf/sched_switch")
@@ -115,41 +314,77 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 	__u64 now = bpf_ktime_get_ns();
 	struct offcpu_bpf_start *st;
 
-	if (followed(prev_pid, prev_tgid)) {
+	st = prev_pid ? bpf_task_storage_get(&starts, prev, 0, 0) : NULL;
+	if (!st && followed(prev_pid, prev_tgid))
 		st = bpf_task_storage_get(&starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (st) {
-			st->state = preempt ? OFFCPU_BPF_STATE_RUNNING : task_state(prev);
-			st->ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-			st->kstack = kernel_stack(ctx, prev_tgid, st->ustack, st->state);
-			st->ts = now;
-		}
+	if (st) {
+		st->state = preempt ? OFFCPU_BPF_STATE_RUNNING : task_state(prev);
+		st->ustack = user_stack(ctx, prev, st);
+		st->kstack = kernel_stack(ctx, st, st->ustack, st->state);
+		st->ts = now;
 	}
 	if (!next_pid)
 		return 0;
 	st = bpf_task_storage_get(&starts, next, 0, 0);
 	if (st && st->ts) {
-		struct offcpu_bpf_key k = {};
-		struct offcpu_bpf_val *v;
 		__u64 delta = now - st->ts;
 
-		k.pid = next_tgid;
-		k.tid = next_pid;
-		k.state = st->state;
-		k.kstack = st->kstack;
-		k.ustack = st->ustack;
 		st->ts = 0;
-		v = bpf_map_lookup_elem(&offcpu, &k);
-		if (v) {
-			__sync_fetch_and_add(&v->total_ns, delta);
-			__sync_fetch_and_add(&v->count, 1);
-			v->last_in = now;
-		} else {
-			struct offcpu_bpf_val nv = { .total_ns = delta, .count = 1, .last_in = now };
-
-			if (bpf_map_update_elem(&offcpu, &k, &nv, BPF_NOEXIST))
-				__sync_fetch_and_add(&dropped, 1);
+		if (st->p_count && st->p_state == st->state && st->p_kstack == st->kstack &&
+		    st->p_ustack == st->ustack) {
+			st->p_total_ns += delta;
+			st->p_count++;
+			st->p_last_in = now;
+			return 0;
 		}
+		if (st->p_count)
+			add_pending(st, next_tgid, next_pid, st->p_count);
+		st->p_state = st->state;
+		st->p_kstack = st->kstack;
+		st->p_ustack = st->ustack;
+		st->p_total_ns = delta;
+		st->p_last_in = now;
+		st->p_count = 1;
 	}
+	return 0;
+}
+
+/*
+ * @t's pending sum into the offcpu map, from its exit or from the flush
+ * iterator. The exit runs in the thread, so its switches cannot meanwhile;
+ * the iterator runs at the end of the recording, when the switch program is
+ * detached, and may meet a thread exiting: the one that takes the count adds
+ * the sum.
+ */
+static __always_inline void flush_task(struct task_struct *t)
+{
+	struct offcpu_bpf_start *st = bpf_task_storage_get(&starts, t, 0, 0);
+	__u64 count;
+
+	if (!st || !st->p_count)
+		return;
+	count = __sync_lock_test_and_set(&st->p_count, 0);
+	if (count)
+		add_pending(st, BPF_CORE_READ(t, tgid), BPF_CORE_READ(t, pid), count);
+}
+
+/* A thread's pending sum before it exits. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(offcpu_exit, struct task_struct *t)
+{
+	flush_task(t);
+	return 0;
+}
+
+/*
+ * Every thread's pending sum: jrec runs this over all tasks once the switch
+ * program is detached, before it reads the offcpu map.
+ */
+SEC("iter/task")
+int offcpu_flush(struct bpf_iter__task *ctx)
+{
+	if (ctx->task)
+		flush_task(ctx->task);
 	return 0;
 }
 
