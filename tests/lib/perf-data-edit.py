@@ -47,6 +47,12 @@
 #       (DATA_SRC: each sample one of DATA_SRCS, in turn), iregs (REGS_INTR,
 #       INTR_REGS), phys_addr (PHYS_ADDR), data_page_size, code_page_size
 #       (DATA_PAGE_SIZE, CODE_PAGE_SIZE: each sample one of PAGE_SIZES).
+#   perf-data-edit.py bpf-output IN OUT
+#       IN (a cpu-clock recording, nothing recorded after the call chain) as
+#       a BPF-output event (PERF_COUNT_SW_BPF_OUTPUT) whose samples carry
+#       what a BPF program wrote (PERF_SAMPLE_RAW), one of BPF_OUTPUTS in
+#       turn: strings ended by NULs, bytes that are not one, none, several
+#       lines of them, bytes past 0x7e; the event named bpf-output.
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -311,21 +317,29 @@ def one_event(src, first_bit, what):
     return d, bytearray(d[attrs_off:attrs_off + attrs_size]), data_off, data_size, st
 
 
-def weight(src, dst):
-    """IN (one event, nothing recorded after the user stack) as if each sample
-    carried a weight (perf record -W): 1, 2... 97, then again."""
-    d, attrs, data_off, data_size, st = one_event(src, 14, 'the weight')
-    struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
+def append_to_samples(d, data_off, data_size, more_of):
+    """The data section of d with more_of(n, sample record) appended to the
+    n-th sample (bytes, a multiple of 8), the other records as they are."""
     data = bytearray()
     n = 0
     for off, typ, size, extra in records(d, data_off, data_off + data_size):
         rec = d[off:off + size + extra]
         if typ == 9:
-            w = struct.pack('<Q', n % 97 + 1 + (n % 5) * 100000)
+            more = more_of(n, rec[:size])
             rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
-                              size + 8) + rec[8:size] + w
+                              size + len(more)) + rec[8:size] + more
             n += 1
         data += rec
+    return data
+
+
+def weight(src, dst):
+    """IN (one event, nothing recorded after the user stack) as if each sample
+    carried a weight (perf record -W): 1, 2... 97, then again."""
+    d, attrs, data_off, data_size, st = one_event(src, 14, 'the weight')
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
+    data = append_to_samples(d, data_off, data_size,
+                             lambda n, rec: struct.pack('<Q', n % 97 + 1 + (n % 5) * 100000))
     write_edited(d, dst, attrs, data)
 
 
@@ -394,33 +408,56 @@ def fields(src, dst, names):
     struct.pack_into('<Q', attrs, 24, st)
     struct.pack_into('<Q', attrs, 80, USER_REGS if 'uregs' in names else 0)
     struct.pack_into('<Q', attrs, 96, INTR_REGS if 'iregs' in names else 0)
-    data = bytearray()
-    n = 0
-    for off, typ, size, extra in records(d, data_off, data_off + data_size):
-        rec = d[off:off + size + extra]
-        if typ == 9:
-            ip = struct.unpack_from('<Q', rec, 8)[0]
-            more = b''
-            for name, _bit in add:
-                if name == 'uregs':  # every fifth sample of a kernel thread: no registers
-                    regs = [ip + 17 * i + (n << 8) for i in range(bin(USER_REGS).count('1'))]
-                    more += struct.pack('<Q', 0) if n % 5 == 4 else \
-                        struct.pack('<Q%dQ' % len(regs), 2, *regs)
-                elif name == 'weight_struct':  # var1_dw: weight, var2_w: instruction latency
-                    more += struct.pack('<IHH', n % 97 + 1, (n * 37) % 65536 if n % 4 else 7, 0)
-                elif name == 'data_src':
-                    more += struct.pack('<Q', DATA_SRCS[n % len(DATA_SRCS)])
-                elif name == 'iregs':
-                    more += struct.pack('<Q24Q', 2, *[(n << 12) + i * 0x1111 for i in range(24)])
-                elif name == 'phys_addr':
-                    more += struct.pack('<Q', 0 if n % 6 == 5 else 0x1000 * n + (ip & 0xfff))
-                else:
-                    more += struct.pack('<Q', PAGE_SIZES[(n + (name[0] == 'c')) % len(PAGE_SIZES)])
-            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
-                              size + len(more)) + rec[8:size] + more
-            n += 1
-        data += rec
+    def more_of(n, rec):
+        ip = struct.unpack_from('<Q', rec, 8)[0]
+        more = b''
+        for name, _bit in add:
+            if name == 'uregs':  # every fifth sample of a kernel thread: no registers
+                regs = [ip + 17 * i + (n << 8) for i in range(bin(USER_REGS).count('1'))]
+                more += struct.pack('<Q', 0) if n % 5 == 4 else \
+                    struct.pack('<Q%dQ' % len(regs), 2, *regs)
+            elif name == 'weight_struct':  # var1_dw: weight, var2_w: instruction latency
+                more += struct.pack('<IHH', n % 97 + 1, (n * 37) % 65536 if n % 4 else 7, 0)
+            elif name == 'data_src':
+                more += struct.pack('<Q', DATA_SRCS[n % len(DATA_SRCS)])
+            elif name == 'iregs':
+                more += struct.pack('<Q24Q', 2, *[(n << 12) + i * 0x1111 for i in range(24)])
+            elif name == 'phys_addr':
+                more += struct.pack('<Q', 0 if n % 6 == 5 else 0x1000 * n + (ip & 0xfff))
+            else:
+                more += struct.pack('<Q', PAGE_SIZES[(n + (name[0] == 'c')) % len(PAGE_SIZES)])
+        return more
+
+    data = append_to_samples(d, data_off, data_size, more_of)
     write_edited(d, dst, attrs, data)
+
+
+SAMPLE_RAW = 1 << 10
+BPF_OUTPUTS = [b'hello\0\0\0', b'\x01\x02\x03\x04', b'', b'abcdefghijklmnopq\0',
+               b'x\0y\0', b'\0\0\0\0', bytes(range(0x78, 0x100)) + b'\0',
+               b'tab\there\0', b'a' * 8, b'%s %d\n\0\0\0\0\0\0']
+
+
+def bpf_output(src, dst):
+    d, attrs, data_off, data_size, st = one_event(src, 10, 'the call chain')
+    if struct.unpack_from('<I', attrs, 0)[0] != 1:
+        sys.exit('bpf-output: a software event')
+    struct.pack_into('<Q', attrs, 8, 10)  # PERF_COUNT_SW_BPF_OUTPUT
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_RAW)
+
+    def raw(n, rec):
+        p = BPF_OUTPUTS[n % len(BPF_OUTPUTS)]
+        r = struct.pack('<I', len(p)) + p
+        return r + b'\0' * (-len(r) % 8)  # the record stays 8-byte aligned
+
+    write_edited(d, dst, attrs, append_to_samples(d, data_off, data_size, raw))
+    # the event's name in EVENT_DESC (its string field is padded: room to spare)
+    out = bytearray(open(dst, 'rb').read())
+    at = out.rfind(b'cpu-clock\0\0')
+    if at < 0:
+        sys.exit('bpf-output: no event named cpu-clock in ' + src)
+    out[at:at + 11] = b'bpf-output\0'
+    open(dst, 'wb').write(bytes(out))
 
 
 if __name__ == '__main__':
@@ -436,8 +473,11 @@ if __name__ == '__main__':
         weight(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
         nochain(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == 'bpf-output':
+        bpf_output(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'fields':
         fields(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
-                 'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,...')
+                 'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
+                 'bpf-output IN OUT')

@@ -59,7 +59,7 @@ static const struct {
 	{ "flags", SF_FLAGS },
 	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },
-	{ "bpf-output", 0 },
+	{ "bpf-output", SF_BPF_OUTPUT },
 	{ "brstackinsn", SF_BRSTACKINSN },
 	{ "brstackinsnlen", SF_BRSTACKINSNLEN },
 	{ "brstackoff", SF_BRSTACKOFF },
@@ -89,6 +89,7 @@ void script_format__init(struct script_format *f)
 	memset(f, 0, sizeof(*f));
 	for (t = 0; t < SF_T_MAX; t++)
 		f->fields[t] = SF_DEFAULT;
+	f->fields[SF_T_SW] |= SF_BPF_OUTPUT;
 	f->fields[SF_T_TRACE] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
 	f->fields[SF_T_SYNTH] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT;
 	f->fields[SF_T_RAW] |= SF_ADDR;
@@ -201,7 +202,7 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "data_src", "iregs", "uregs", "phys_addr",
 					 "data_page_size", "code_page_size", "ins_lat",
 					 "flags", "callindent", "ipc", "srccode",
-					 "brstackinsn", "brstackinsnlen" };
+					 "brstackinsn", "brstackinsnlen", "bpf-output" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -268,6 +269,10 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			return -EINVAL;
 		}
 	}
+	/* printed for BPF-output events only, those whose samples carry its raw data */
+	if (a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_BPF_OUTPUT ||
+	    !(a->sample_type & PERF_SAMPLE_RAW))
+		fl &= ~SF_BPF_OUTPUT;
 	*out = t == SF_T_TRACE ? fl : fl & ~SF_TRACE;
 	return 0;
 }
@@ -650,6 +655,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		script_hw__regs(ps, ps->regs_abi, ps->regs, smp->ev->attr->sample_regs_user, out);
 	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		print_brstack(it, smp, fl, out);
+	if (fl & SF_BPF_OUTPUT)
+		script_hw__bpf_output(ps->raw, ps->raw_size, out);
 	if (fl & (SF_INSN | SF_INSNLEN))
 		print_insn(f, it->s, samples__self(it), fl, out);
 	if (fl & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
