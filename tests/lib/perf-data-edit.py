@@ -53,6 +53,15 @@
 #       what a BPF program wrote (PERF_SAMPLE_RAW), one of BPF_OUTPUTS in
 #       turn: strings ended by NULs, bytes that are not one, none, several
 #       lines of them, bytes past 0x7e; the event named bpf-output.
+#   perf-data-edit.py synth IN OUT KIND
+#       IN (a cpu-clock recording, nothing recorded after the call chain) as
+#       one of the events perf synthesizes from an Intel PT trace
+#       (PERF_TYPE_SYNTH, config KIND: 0 ptwrite, 1 mwait, 2 pwre, 3
+#       exstop, 4 pwrx, 5 cbr, 6 psb, 7 evt, 8 iflag), named as perf names
+#       it, each sample's payload in its raw data: one bit set, walking
+#       over the payload, every other sample; bytes of a running pattern
+#       (a printable ptwrite payload among them) the others; every
+#       thirteenth too short. evt: its kinds, vectors and 0 to 3 data.
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -451,13 +460,55 @@ def bpf_output(src, dst):
         return r + b'\0' * (-len(r) % 8)  # the record stays 8-byte aligned
 
     write_edited(d, dst, attrs, append_to_samples(d, data_off, data_size, raw))
-    # the event's name in EVENT_DESC (its string field is padded: room to spare)
-    out = bytearray(open(dst, 'rb').read())
+    rename_event(dst, 'bpf-output', attrs)
+
+
+# the raw data of each kind (perf's struct less the 32 bits it shares with the size), and its name
+SYNTH_SIZES = [12, 12, 12, 4, 12, 12, 12, 4, 12]
+SYNTH_NAMES = ['ptwrite', 'mwait', 'pwre', 'exstop', 'pwrx', 'cbr', 'psb', 'evt', 'iflag']
+
+
+def synth(src, dst, kind):
+    d, attrs, data_off, data_size, st = one_event(src, 10, 'the call chain')
+    struct.pack_into('<I', attrs, 0, 0x80000000)  # PERF_TYPE_SYNTH
+    struct.pack_into('<Q', attrs, 8, kind)
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_RAW)
+    size = SYNTH_SIZES[kind]
+
+    def payload(n, rec):
+        if kind == 7:  # cfe (type, ip, vector, number of data), then the data
+            nd = n % 4
+            p = struct.pack('<I', n % 32 | (n // 32 % 2) << 7 | (n * 37 % 256) << 8 | nd << 16)
+            p += b''.join(struct.pack('<QQ', (n + i) % 64 | 0x40, n * 0x1111 + i) for i in range(nd))
+        elif n % 2 == 0:
+            k = n // 2 % (size * 8)
+            p = bytearray(size)
+            p[k // 8] |= 1 << (k % 8)
+        elif kind == 0 and n % 7 == 1:
+            p = struct.pack('<I', n) + b'abc\0\0\0\0\0'
+        else:
+            p = bytes((n * 29 + i * 53) & 0xff for i in range(size))
+        if n % 13 == 12:  # shorter than the kind's least (perf reads past an evt's data)
+            p = p[:size - 4]
+        r = struct.pack('<I', len(p)) + bytes(p)
+        return r + b'\0' * (-len(r) % 8)
+
+    write_edited(d, dst, attrs, append_to_samples(d, data_off, data_size, payload))
+    rename_event(dst, SYNTH_NAMES[kind], attrs)
+
+
+def rename_event(path, name, attrs):
+    """The cpu-clock event's entry in EVENT_DESC named @name (its string
+    field is padded: room to spare), its attr the edited one, @attrs."""
+    out = bytearray(open(path, 'rb').read())
     at = out.rfind(b'cpu-clock\0\0')
-    if at < 0:
-        sys.exit('bpf-output: no event named cpu-clock in ' + src)
-    out[at:at + 11] = b'bpf-output\0'
-    open(dst, 'wb').write(bytes(out))
+    if at < 0 or len(name) > 10:
+        sys.exit('no event named cpu-clock in ' + path)
+    out[at:at + len(name) + 1] = name.encode() + b'\0'
+    # the entry: its attr, the number of ids and the string's length, the string
+    size = struct.unpack_from('<Q', out, 16)[0] - 16
+    out[at - 8 - size:at - 8] = attrs[:size]
+    open(path, 'wb').write(bytes(out))
 
 
 if __name__ == '__main__':
@@ -473,6 +524,8 @@ if __name__ == '__main__':
         weight(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
         nochain(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == 'synth' and sys.argv[4] in '012345678':
+        synth(sys.argv[2], sys.argv[3], int(sys.argv[4]))
     elif len(sys.argv) == 4 and sys.argv[1] == 'bpf-output':
         bpf_output(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'fields':
@@ -480,4 +533,4 @@ if __name__ == '__main__':
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
                  'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
-                 'bpf-output IN OUT')
+                 'bpf-output IN OUT | synth IN OUT KIND')

@@ -30,7 +30,7 @@ static const char script_usage[] =
 	"                          data_page_size,code_page_size,flags,callindent,ipc,\n"
 	"                          srccode,insn,insnlen,trace,\n"
 	"                          brstack,brstacksym,brstackoff,brstackinsn,\n"
-	"                          brstackinsnlen,bpf-output;\n"
+	"                          brstackinsnlen,bpf-output,synth;\n"
 	"                          \"+f,-f\" add to or remove from the defaults;\n"
 	"                          \"TYPE:LIST\" for one event type (hw, sw, trace, raw,\n"
 	"                          break, synth)\n"

@@ -26,6 +26,7 @@
 #include "script-code.h"
 #include "script-hw.h"
 #include "script-srccode.h"
+#include "script-synth.h"
 #include "script-trace.h"
 #include "session.h"
 
@@ -66,7 +67,7 @@ static const struct {
 	{ "callindent", SF_CALLINDENT },
 	{ "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN },
-	{ "synth", 0 },
+	{ "synth", SF_SYNTH },
 	{ "phys_addr", SF_PHYS_ADDR },
 	{ "metric", 0 },
 	{ "misc", SF_MISC },
@@ -91,7 +92,8 @@ void script_format__init(struct script_format *f)
 		f->fields[t] = SF_DEFAULT;
 	f->fields[SF_T_SW] |= SF_BPF_OUTPUT;
 	f->fields[SF_T_TRACE] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
-	f->fields[SF_T_SYNTH] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT;
+	f->fields[SF_T_SYNTH] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM |
+				SF_SYMOFF | SF_DSO | SF_SYNTH;
 	f->fields[SF_T_RAW] |= SF_ADDR;
 	f->max_stack = 127; /* perf's kernel.perf_event_max_stack default */
 }
@@ -189,7 +191,7 @@ badmix:
 
 static size_t output_type(uint32_t attr_type)
 {
-	if (attr_type == 0x80000000u) /* PERF_TYPE_SYNTH */
+	if (attr_type == SCRIPT_SYNTH_TYPE)
 		return SF_T_SYNTH;
 	return attr_type < SF_T_SYNTH ? attr_type : SF_T_OTHER;
 }
@@ -202,7 +204,7 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "data_src", "iregs", "uregs", "phys_addr",
 					 "data_page_size", "code_page_size", "ins_lat",
 					 "flags", "callindent", "ipc", "srccode",
-					 "brstackinsn", "brstackinsnlen", "bpf-output" };
+					 "brstackinsn", "brstackinsnlen", "bpf-output", "synth" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -269,6 +271,9 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			return -EINVAL;
 		}
 	}
+	/* the payload of the events perf synthesizes, in their raw data */
+	if (a->type != SCRIPT_SYNTH_TYPE || !(a->sample_type & PERF_SAMPLE_RAW))
+		fl &= ~SF_SYNTH;
 	/* printed for BPF-output events only, those whose samples carry its raw data */
 	if (a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_BPF_OUTPUT ||
 	    !(a->sample_type & PERF_SAMPLE_RAW))
@@ -626,6 +631,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if ((fl & SF_TRACE) && smp->ev->sample.raw)
 		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
 				    (int)smp->cpu, out);
+	if (fl & SF_SYNTH)
+		script_synth__print(ps, (unsigned long long)smp->ev->attr->config, out);
 	if (fl & SF_ADDR) {
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
 		if ((fl & (SF_SYM | SF_DSO)) && resolve__names_data_addr(smp->ev->attr))

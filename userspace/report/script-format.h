@@ -69,6 +69,7 @@ enum sf_field_hi {
 	SF_BRSTACKINSN = 1ULL << 33,	/* the instructions of the branch stack's blocks */
 	SF_BRSTACKINSNLEN = 1ULL << 34, /* the same, each with its length */
 	SF_BPF_OUTPUT = 1ULL << 35,	/* a BPF-output event's raw data, dumped (script-hw.h) */
+	SF_SYNTH = 1ULL << 36,		/* a synthesized event's payload (script-synth.h) */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
