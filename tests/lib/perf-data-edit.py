@@ -62,6 +62,12 @@
 #       over the payload, every other sample; bytes of a running pattern
 #       (a printable ptwrite payload among them) the others; every
 #       thirteenth too short. evt: its kinds, vectors and 0 to 3 data.
+#   perf-data-edit.py retype IN OUT I:TYPE:CONFIG:NAME,...
+#       IN with its I-th event (attr) made another: attr.type TYPE, config
+#       CONFIG, named NAME in EVENT_DESC, its scale (EVENT_UPDATE) 1; the
+#       samples as they are (a group
+#       that reads its counters, -e '{a,b}:S', as if its members counted
+#       cycles and instructions, which this machine does not count).
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -511,6 +517,41 @@ def rename_event(path, name, attrs):
     open(path, 'wb').write(bytes(out))
 
 
+def retype(src, dst, specs):
+    d = bytearray(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    feats = struct.unpack_from('<4Q', d, 72)
+    bits = [b for b in range(256) if feats[b // 64] >> (b % 64) & 1]
+    if 12 not in bits:
+        sys.exit('retype: no EVENT_DESC in ' + src)
+    off, size = struct.unpack_from('<QQ', d, data_off + data_size + 16 * bits.index(12))
+    # EVENT_DESC: count, attr size, then per event its attr, ids, name (padded) and ids
+    nr, asz = struct.unpack_from('<II', d, off)
+    entries, at = [], off + 8
+    for _i in range(nr):
+        nids, slen = struct.unpack_from('<II', d, at + asz)
+        entries.append((at, at + asz + 8, slen))
+        at += asz + 8 + slen + 8 * nids
+    for spec in specs:
+        i, typ, config, name = spec.split(':')
+        i, typ, config = int(i), int(typ, 0), int(config, 0)
+        if i >= attrs_size // attr_size or i >= nr or len(name) >= entries[i][2]:
+            sys.exit('retype: no event %d, or its name too long' % i)
+        for a in (attrs_off + i * attr_size, entries[i][0]):
+            struct.pack_into('<I', d, a, typ)
+            struct.pack_into('<Q', d, a + 8, config)
+        name_at, slen = entries[i][1], entries[i][2]
+        d[name_at:name_at + slen] = name.encode().ljust(slen, b'\0')
+        # its EVENT_UPDATE scale (a clock's 1e-6, perf record's) as a counter's: 1
+        ids_off, ids_size = struct.unpack_from('<QQ', d, attrs_off + i * attr_size + attr_size - 16)
+        ids = set(struct.unpack_from('<%dQ' % (ids_size // 8), d, ids_off))
+        for roff, rtyp, _size, _extra in records(d, data_off, data_off + data_size):
+            if rtyp == 78 and struct.unpack_from('<QQ', d, roff + 8) [0] == 1 and \
+                    struct.unpack_from('<Q', d, roff + 16)[0] in ids:
+                struct.pack_into('<d', d, roff + 24, 1.0)
+    open(dst, 'wb').write(bytes(d))
+
+
 if __name__ == '__main__':
     if len(sys.argv) >= 4 and sys.argv[1] == 'auxtrace':
         auxtrace(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) > 4 else 3)
@@ -526,6 +567,8 @@ if __name__ == '__main__':
         nochain(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'synth' and sys.argv[4] in '012345678':
         synth(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif len(sys.argv) == 5 and sys.argv[1] == 'retype':
+        retype(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     elif len(sys.argv) == 4 and sys.argv[1] == 'bpf-output':
         bpf_output(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'fields':
@@ -533,4 +576,4 @@ if __name__ == '__main__':
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
                  'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
-                 'bpf-output IN OUT | synth IN OUT KIND')
+                 'bpf-output IN OUT | synth IN OUT KIND | retype IN OUT I:TYPE:CONFIG:NAME,...')

@@ -25,6 +25,7 @@
 #include "script-brinsn.h"
 #include "script-code.h"
 #include "script-hw.h"
+#include "script-metric.h"
 #include "script-srccode.h"
 #include "script-synth.h"
 #include "script-trace.h"
@@ -69,7 +70,7 @@ static const struct {
 	{ "insnlen", SF_INSNLEN },
 	{ "synth", SF_SYNTH },
 	{ "phys_addr", SF_PHYS_ADDR },
-	{ "metric", 0 },
+	{ "metric", SF_METRIC },
 	{ "misc", SF_MISC },
 	{ "srccode", SF_SRCCODE },
 	{ "ipc", SF_IPC },
@@ -204,7 +205,7 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "data_src", "iregs", "uregs", "phys_addr",
 					 "data_page_size", "code_page_size", "ins_lat",
 					 "flags", "callindent", "ipc", "srccode",
-					 "brstackinsn", "brstackinsnlen", "bpf-output", "synth" };
+					 "brstackinsn", "brstackinsnlen", "bpf-output", "synth", "metric" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -582,19 +583,12 @@ static void mark_used(struct script_format *f, struct samples *it, bool chain)
 			fr->res[i].dso->script_used = true;
 }
 
-int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
-			  FILE *out)
+/* The fields a sample's line starts with, which its metric lines repeat: command, thread, CPU, time. */
+static void print_start(const struct script_format *f, struct samples *it, const struct sample *smp,
+			uint64_t fl, bool chain, FILE *out)
 {
-	uint64_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
-	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
-	const struct pr_sample *ps = &smp->ev->sample;
 	uint64_t t = smp->time;
 
-	if (f->brstackoff)
-		mark_used(f, it, chain);
-	/* (perf prints no line at all for flags alone) */
-	if (!fl || fl == SF_FLAGS)
-		return 0;
 	if (fl & SF_COMM)
 		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
 	/* signed, as perf prints them: -1 for a sample of no task */
@@ -621,6 +615,38 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 				 (unsigned long long)(t % 1000000000ULL / 1000));
 		fprintf(out, "%12s: ", buf);
 	}
+}
+
+struct metric_line {
+	const struct script_format *f;
+	struct samples *it;
+	const struct sample *smp;
+	uint64_t fl;
+	bool chain;
+	FILE *out;
+};
+
+static void print_metric_line(const char *text, void *ctx)
+{
+	const struct metric_line *ml = ctx;
+
+	print_start(ml->f, ml->it, ml->smp, ml->fl, ml->chain, ml->out);
+	fprintf(ml->out, "\tmetric: %s\n", text);
+}
+
+int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
+			  FILE *out)
+{
+	uint64_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
+	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
+	const struct pr_sample *ps = &smp->ev->sample;
+
+	if (f->brstackoff)
+		mark_used(f, it, chain);
+	/* (perf prints no line at all for flags alone) */
+	if (!fl || fl == SF_FLAGS)
+		return 0;
+	print_start(f, it, smp, fl, chain, out);
 	if (fl & SF_PERIOD)
 		fprintf(out, "%10llu ", (unsigned long long)smp->period);
 	if (fl & SF_EVENT)
@@ -676,9 +702,33 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if (fl & SF_CODE_PAGE_SIZE)
 		script_hw__page_size(ps->code_page_size, out);
 	fputc('\n', out);
-	if (fl & SF_SRCCODE)
-		return script_srccode__print(&f->srccode, samples__self(it), smp->tid, out);
+	if (fl & SF_SRCCODE) {
+		int err = script_srccode__print(&f->srccode, samples__self(it), smp->tid, out);
+
+		if (err)
+			return err;
+	}
+	if (fl & SF_METRIC) {
+		struct metric_line ml = { f, it, smp, fl, chain, out };
+
+		return script_metric__sample(&f->metric, samples__event(it, 0), f->nr_events,
+					     smp->event, smp->period, print_metric_line, &ml);
+	}
 	return 0;
+}
+
+int script_format__record(struct script_format *f, const struct samples *it,
+			  const struct pr_event *ev)
+{
+	const struct pr_attr *a;
+
+	if (ev->type != PERF_RECORD_EVENT_UPDATE || !ev->update.scale_set)
+		return 0;
+	a = perf_reader__attr_by_id(it->s->r, ev->update.id);
+	if (!a || a < samples__event(it, 0) || (size_t)(a - samples__event(it, 0)) >= f->nr_events)
+		return 0;
+	return script_metric__scale(&f->metric, f->nr_events, (size_t)(a - samples__event(it, 0)),
+				    ev->update.scale);
 }
 
 void script_format__release(struct script_format *f)
@@ -692,6 +742,8 @@ void script_format__release(struct script_format *f)
 	script_code__release(&f->code);
 	script_srccode__delete(f->srccode);
 	f->srccode = NULL;
+	script_metric__delete(f->metric);
+	f->metric = NULL;
 	f->ev_fields = NULL;
 	f->ev_chain = NULL;
 }
