@@ -47,6 +47,27 @@
 #       (DATA_SRC: each sample one of DATA_SRCS, in turn), iregs (REGS_INTR,
 #       INTR_REGS), phys_addr (PHYS_ADDR), data_page_size, code_page_size
 #       (DATA_PAGE_SIZE, CODE_PAGE_SIZE: each sample one of PAGE_SIZES).
+#   perf-data-edit.py bpf-output IN OUT
+#       IN (a cpu-clock recording, nothing recorded after the call chain) as
+#       a BPF-output event (PERF_COUNT_SW_BPF_OUTPUT) whose samples carry
+#       what a BPF program wrote (PERF_SAMPLE_RAW), one of BPF_OUTPUTS in
+#       turn: strings ended by NULs, bytes that are not one, none, several
+#       lines of them, bytes past 0x7e; the event named bpf-output.
+#   perf-data-edit.py synth IN OUT KIND
+#       IN (a cpu-clock recording, nothing recorded after the call chain) as
+#       one of the events perf synthesizes from an Intel PT trace
+#       (PERF_TYPE_SYNTH, config KIND: 0 ptwrite, 1 mwait, 2 pwre, 3
+#       exstop, 4 pwrx, 5 cbr, 6 psb, 7 evt, 8 iflag), named as perf names
+#       it, each sample's payload in its raw data: one bit set, walking
+#       over the payload, every other sample; bytes of a running pattern
+#       (a printable ptwrite payload among them) the others; every
+#       thirteenth too short. evt: its kinds, vectors and 0 to 3 data.
+#   perf-data-edit.py retype IN OUT I:TYPE:CONFIG:NAME,...
+#       IN with its I-th event (attr) made another: attr.type TYPE, config
+#       CONFIG, named NAME in EVENT_DESC, its scale (EVENT_UPDATE) 1; the
+#       samples as they are (a group
+#       that reads its counters, -e '{a,b}:S', as if its members counted
+#       cycles and instructions, which this machine does not count).
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -311,21 +332,29 @@ def one_event(src, first_bit, what):
     return d, bytearray(d[attrs_off:attrs_off + attrs_size]), data_off, data_size, st
 
 
-def weight(src, dst):
-    """IN (one event, nothing recorded after the user stack) as if each sample
-    carried a weight (perf record -W): 1, 2... 97, then again."""
-    d, attrs, data_off, data_size, st = one_event(src, 14, 'the weight')
-    struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
+def append_to_samples(d, data_off, data_size, more_of):
+    """The data section of d with more_of(n, sample record) appended to the
+    n-th sample (bytes, a multiple of 8), the other records as they are."""
     data = bytearray()
     n = 0
     for off, typ, size, extra in records(d, data_off, data_off + data_size):
         rec = d[off:off + size + extra]
         if typ == 9:
-            w = struct.pack('<Q', n % 97 + 1 + (n % 5) * 100000)
+            more = more_of(n, rec[:size])
             rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
-                              size + 8) + rec[8:size] + w
+                              size + len(more)) + rec[8:size] + more
             n += 1
         data += rec
+    return data
+
+
+def weight(src, dst):
+    """IN (one event, nothing recorded after the user stack) as if each sample
+    carried a weight (perf record -W): 1, 2... 97, then again."""
+    d, attrs, data_off, data_size, st = one_event(src, 14, 'the weight')
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_WEIGHT)
+    data = append_to_samples(d, data_off, data_size,
+                             lambda n, rec: struct.pack('<Q', n % 97 + 1 + (n % 5) * 100000))
     write_edited(d, dst, attrs, data)
 
 
@@ -394,33 +423,133 @@ def fields(src, dst, names):
     struct.pack_into('<Q', attrs, 24, st)
     struct.pack_into('<Q', attrs, 80, USER_REGS if 'uregs' in names else 0)
     struct.pack_into('<Q', attrs, 96, INTR_REGS if 'iregs' in names else 0)
-    data = bytearray()
-    n = 0
-    for off, typ, size, extra in records(d, data_off, data_off + data_size):
-        rec = d[off:off + size + extra]
-        if typ == 9:
-            ip = struct.unpack_from('<Q', rec, 8)[0]
-            more = b''
-            for name, _bit in add:
-                if name == 'uregs':  # every fifth sample of a kernel thread: no registers
-                    regs = [ip + 17 * i + (n << 8) for i in range(bin(USER_REGS).count('1'))]
-                    more += struct.pack('<Q', 0) if n % 5 == 4 else \
-                        struct.pack('<Q%dQ' % len(regs), 2, *regs)
-                elif name == 'weight_struct':  # var1_dw: weight, var2_w: instruction latency
-                    more += struct.pack('<IHH', n % 97 + 1, (n * 37) % 65536 if n % 4 else 7, 0)
-                elif name == 'data_src':
-                    more += struct.pack('<Q', DATA_SRCS[n % len(DATA_SRCS)])
-                elif name == 'iregs':
-                    more += struct.pack('<Q24Q', 2, *[(n << 12) + i * 0x1111 for i in range(24)])
-                elif name == 'phys_addr':
-                    more += struct.pack('<Q', 0 if n % 6 == 5 else 0x1000 * n + (ip & 0xfff))
-                else:
-                    more += struct.pack('<Q', PAGE_SIZES[(n + (name[0] == 'c')) % len(PAGE_SIZES)])
-            rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
-                              size + len(more)) + rec[8:size] + more
-            n += 1
-        data += rec
+    def more_of(n, rec):
+        ip = struct.unpack_from('<Q', rec, 8)[0]
+        more = b''
+        for name, _bit in add:
+            if name == 'uregs':  # every fifth sample of a kernel thread: no registers
+                regs = [ip + 17 * i + (n << 8) for i in range(bin(USER_REGS).count('1'))]
+                more += struct.pack('<Q', 0) if n % 5 == 4 else \
+                    struct.pack('<Q%dQ' % len(regs), 2, *regs)
+            elif name == 'weight_struct':  # var1_dw: weight, var2_w: instruction latency
+                more += struct.pack('<IHH', n % 97 + 1, (n * 37) % 65536 if n % 4 else 7, 0)
+            elif name == 'data_src':
+                more += struct.pack('<Q', DATA_SRCS[n % len(DATA_SRCS)])
+            elif name == 'iregs':
+                more += struct.pack('<Q24Q', 2, *[(n << 12) + i * 0x1111 for i in range(24)])
+            elif name == 'phys_addr':
+                more += struct.pack('<Q', 0 if n % 6 == 5 else 0x1000 * n + (ip & 0xfff))
+            else:
+                more += struct.pack('<Q', PAGE_SIZES[(n + (name[0] == 'c')) % len(PAGE_SIZES)])
+        return more
+
+    data = append_to_samples(d, data_off, data_size, more_of)
     write_edited(d, dst, attrs, data)
+
+
+SAMPLE_RAW = 1 << 10
+BPF_OUTPUTS = [b'hello\0\0\0', b'\x01\x02\x03\x04', b'', b'abcdefghijklmnopq\0',
+               b'x\0y\0', b'\0\0\0\0', bytes(range(0x78, 0x100)) + b'\0',
+               b'tab\there\0', b'a' * 8, b'%s %d\n\0\0\0\0\0\0']
+
+
+def bpf_output(src, dst):
+    d, attrs, data_off, data_size, st = one_event(src, 10, 'the call chain')
+    if struct.unpack_from('<I', attrs, 0)[0] != 1:
+        sys.exit('bpf-output: a software event')
+    struct.pack_into('<Q', attrs, 8, 10)  # PERF_COUNT_SW_BPF_OUTPUT
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_RAW)
+
+    def raw(n, rec):
+        p = BPF_OUTPUTS[n % len(BPF_OUTPUTS)]
+        r = struct.pack('<I', len(p)) + p
+        return r + b'\0' * (-len(r) % 8)  # the record stays 8-byte aligned
+
+    write_edited(d, dst, attrs, append_to_samples(d, data_off, data_size, raw))
+    rename_event(dst, 'bpf-output', attrs)
+
+
+# the raw data of each kind (perf's struct less the 32 bits it shares with the size), and its name
+SYNTH_SIZES = [12, 12, 12, 4, 12, 12, 12, 4, 12]
+SYNTH_NAMES = ['ptwrite', 'mwait', 'pwre', 'exstop', 'pwrx', 'cbr', 'psb', 'evt', 'iflag']
+
+
+def synth(src, dst, kind):
+    d, attrs, data_off, data_size, st = one_event(src, 10, 'the call chain')
+    struct.pack_into('<I', attrs, 0, 0x80000000)  # PERF_TYPE_SYNTH
+    struct.pack_into('<Q', attrs, 8, kind)
+    struct.pack_into('<Q', attrs, 24, st | SAMPLE_RAW)
+    size = SYNTH_SIZES[kind]
+
+    def payload(n, rec):
+        if kind == 7:  # cfe (type, ip, vector, number of data), then the data
+            nd = n % 4
+            p = struct.pack('<I', n % 32 | (n // 32 % 2) << 7 | (n * 37 % 256) << 8 | nd << 16)
+            p += b''.join(struct.pack('<QQ', (n + i) % 64 | 0x40, n * 0x1111 + i) for i in range(nd))
+        elif n % 2 == 0:
+            k = n // 2 % (size * 8)
+            p = bytearray(size)
+            p[k // 8] |= 1 << (k % 8)
+        elif kind == 0 and n % 7 == 1:
+            p = struct.pack('<I', n) + b'abc\0\0\0\0\0'
+        else:
+            p = bytes((n * 29 + i * 53) & 0xff for i in range(size))
+        if n % 13 == 12:  # shorter than the kind's least (perf reads past an evt's data)
+            p = p[:size - 4]
+        r = struct.pack('<I', len(p)) + bytes(p)
+        return r + b'\0' * (-len(r) % 8)
+
+    write_edited(d, dst, attrs, append_to_samples(d, data_off, data_size, payload))
+    rename_event(dst, SYNTH_NAMES[kind], attrs)
+
+
+def rename_event(path, name, attrs):
+    """The cpu-clock event's entry in EVENT_DESC named @name (its string
+    field is padded: room to spare), its attr the edited one, @attrs."""
+    out = bytearray(open(path, 'rb').read())
+    at = out.rfind(b'cpu-clock\0\0')
+    if at < 0 or len(name) > 10:
+        sys.exit('no event named cpu-clock in ' + path)
+    out[at:at + len(name) + 1] = name.encode() + b'\0'
+    # the entry: its attr, the number of ids and the string's length, the string
+    size = struct.unpack_from('<Q', out, 16)[0] - 16
+    out[at - 8 - size:at - 8] = attrs[:size]
+    open(path, 'wb').write(bytes(out))
+
+
+def retype(src, dst, specs):
+    d = bytearray(open(src, 'rb').read())
+    attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
+    feats = struct.unpack_from('<4Q', d, 72)
+    bits = [b for b in range(256) if feats[b // 64] >> (b % 64) & 1]
+    if 12 not in bits:
+        sys.exit('retype: no EVENT_DESC in ' + src)
+    off, size = struct.unpack_from('<QQ', d, data_off + data_size + 16 * bits.index(12))
+    # EVENT_DESC: count, attr size, then per event its attr, ids, name (padded) and ids
+    nr, asz = struct.unpack_from('<II', d, off)
+    entries, at = [], off + 8
+    for _i in range(nr):
+        nids, slen = struct.unpack_from('<II', d, at + asz)
+        entries.append((at, at + asz + 8, slen))
+        at += asz + 8 + slen + 8 * nids
+    for spec in specs:
+        i, typ, config, name = spec.split(':')
+        i, typ, config = int(i), int(typ, 0), int(config, 0)
+        if i >= attrs_size // attr_size or i >= nr or len(name) >= entries[i][2]:
+            sys.exit('retype: no event %d, or its name too long' % i)
+        for a in (attrs_off + i * attr_size, entries[i][0]):
+            struct.pack_into('<I', d, a, typ)
+            struct.pack_into('<Q', d, a + 8, config)
+        name_at, slen = entries[i][1], entries[i][2]
+        d[name_at:name_at + slen] = name.encode().ljust(slen, b'\0')
+        # its EVENT_UPDATE scale (a clock's 1e-6, perf record's) as a counter's: 1
+        ids_off, ids_size = struct.unpack_from('<QQ', d, attrs_off + i * attr_size + attr_size - 16)
+        ids = set(struct.unpack_from('<%dQ' % (ids_size // 8), d, ids_off))
+        for roff, rtyp, _size, _extra in records(d, data_off, data_off + data_size):
+            if rtyp == 78 and struct.unpack_from('<QQ', d, roff + 8) [0] == 1 and \
+                    struct.unpack_from('<Q', d, roff + 16)[0] in ids:
+                struct.pack_into('<d', d, roff + 24, 1.0)
+    open(dst, 'wb').write(bytes(d))
 
 
 if __name__ == '__main__':
@@ -436,8 +565,15 @@ if __name__ == '__main__':
         weight(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
         nochain(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == 'synth' and sys.argv[4] in '012345678':
+        synth(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif len(sys.argv) == 5 and sys.argv[1] == 'retype':
+        retype(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
+    elif len(sys.argv) == 4 and sys.argv[1] == 'bpf-output':
+        bpf_output(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'fields':
         fields(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
-                 'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,...')
+                 'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
+                 'bpf-output IN OUT | synth IN OUT KIND | retype IN OUT I:TYPE:CONFIG:NAME,...')

@@ -167,6 +167,8 @@ enum jrec_feature {
 #define PERF_RECORD_HEADER_ATTR 64
 #define PERF_RECORD_HEADER_EVENT_TYPE 65
 #define PERF_RECORD_HEADER_TRACING_DATA 66
+#define PERF_RECORD_EVENT_UPDATE 78 /* an event's unit, scale, name or CPUs (perf's event.h) */
+#define PERF_EVENT_UPDATE_SCALE 1    /* its type: the scale, a double */
 #define PERF_RECORD_HEADER_FEATURE 80
 #define PERF_RECORD_FINISHED_INIT 82
 

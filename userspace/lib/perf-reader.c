@@ -641,6 +641,11 @@ uint64_t perf_reader__data_offset(const struct perf_reader *r)
 	return r->data.offset;
 }
 
+const struct pr_attr *perf_reader__attr_by_id(const struct perf_reader *r, uint64_t id)
+{
+	return pr_attr_by_id(r, id);
+}
+
 const struct pr_attr *pr_attr_by_id(const struct perf_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi = r->nr_ids;

@@ -88,6 +88,14 @@ struct pr_sample {
 	/* PERF_SAMPLE_RAW: a tracepoint's record (its fields, in the recording machine's order) */
 	const void *raw;
 	uint32_t raw_size;
+	/*
+	 * PERF_SAMPLE_READ: the counters' values (one, or a group's), each
+	 * read_stride u64s in file order starting with the value; its id the
+	 * read_id_at'th of them (0: read_format has no ids)
+	 */
+	const void *read;
+	uint64_t read_nr;
+	uint32_t read_stride, read_id_at;
 	bool swapped; /* the file's byte order is not the host's: for the accessors below */
 };
 
@@ -150,6 +158,13 @@ struct pr_lost {
 	uint64_t id, lost;
 };
 
+/* EVENT_UPDATE: the scale of the event with sample id @id (scale_set), perf stat's unit factor */
+struct pr_event_update {
+	uint64_t id;
+	double scale;
+	bool scale_set;
+};
+
 /* SWITCH_CPU_WIDE: the task coming in (after a switch-out) or the one that left (a switch-in) */
 struct pr_switch {
 	uint32_t next_prev_pid, next_prev_tid;
@@ -169,6 +184,7 @@ struct pr_event {
 		struct pr_task task;
 		struct pr_lost lost;
 		struct pr_switch sw;
+		struct pr_event_update update;
 	};
 	const void *raw; /* the whole record, in file byte order */
 };
@@ -223,6 +239,8 @@ const char *pr_cut_str(enum pr_cut cut);
 uint64_t perf_reader__nr_bad(const struct perf_reader *r);
 size_t perf_reader__nr_attrs(const struct perf_reader *r);
 const struct pr_attr *perf_reader__attr(const struct perf_reader *r, size_t i);
+/* The attr whose ids include @id (a sample's or a read counter's), NULL when none; the one attr of a file of one. */
+const struct pr_attr *perf_reader__attr_by_id(const struct perf_reader *r, uint64_t id);
 uint64_t perf_reader__data_size(const struct perf_reader *r);
 uint64_t perf_reader__data_offset(const struct perf_reader *r);
 

@@ -120,18 +120,26 @@ static void parse_trailer(const struct perf_reader *r, const struct pr_attr *a,
 		cur_u64(&c, &id->id);
 }
 
-static bool skip_read(struct cursor *c, uint64_t rf)
+/* PERF_SAMPLE_READ: the values in @s (read_format's layout), stepped over. */
+static bool take_read(struct cursor *c, uint64_t rf, struct pr_sample *s)
 {
 	uint64_t nr = 1, per = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
 	uint64_t hdr = !!(rf & PERF_FORMAT_TOTAL_TIME_ENABLED) +
 		       !!(rf & PERF_FORMAT_TOTAL_TIME_RUNNING);
 
+	if ((rf & PERF_FORMAT_GROUP) && (!cur_u64(c, &nr) || nr > 4096))
+		return false;
 	if (rf & PERF_FORMAT_GROUP) {
-		if (!cur_u64(c, &nr) || nr > 4096)
+		/* the times come before a group's values, after a single one's value */
+		if (!cur_skip(c, hdr * 8))
 			return false;
-		return cur_skip(c, (hdr + nr * per) * 8);
+		hdr = 0;
 	}
-	return cur_skip(c, (hdr + per) * 8);
+	s->read = c->p;
+	s->read_nr = nr;
+	s->read_stride = (uint32_t)(per + hdr);
+	s->read_id_at = (rf & PERF_FORMAT_ID) ? (uint32_t)(1 + hdr) : 0;
+	return cur_skip(c, (hdr + nr * per) * 8);
 }
 
 /*
@@ -232,6 +240,8 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->branches = NULL;
 	s->raw = NULL;
 	s->raw_size = 0;
+	s->read = NULL;
+	s->read_nr = 0;
 	s->weight = s->data_src = s->phys_addr = s->data_page_size = s->code_page_size = 0;
 	s->ins_lat = 0;
 	s->iregs_abi = 0;
@@ -264,7 +274,7 @@ static int parse_sample(const struct perf_reader *r, struct pr_event *ev, const 
 	s->period = a->freq ? 1 : a->sample_period;
 	if ((st & PERF_SAMPLE_PERIOD) && !cur_u64(&c, &s->period))
 		return -EBADMSG;
-	if ((st & PERF_SAMPLE_READ) && !skip_read(&c, a->read_format))
+	if ((st & PERF_SAMPLE_READ) && !take_read(&c, a->read_format, s))
 		return -EBADMSG;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		if (!cur_u64(&c, &s->nr_callchain))
@@ -382,6 +392,18 @@ static __attribute__((noinline)) int decode_other(const struct perf_reader *r,
 	const uint8_t *body = rec + 8, *end = rec + ev->size, *tend = end;
 
 	memset(&ev->mmap, 0, sizeof(ev->mmap)); /* the largest member of the union */
+	if (ev->type == PERF_RECORD_EVENT_UPDATE) {
+		/* type, id, then the type's payload: only the scale is taken */
+		ev->update.scale_set = false;
+		if (end - body >= 24 && pr_u64(r, body) == PERF_EVENT_UPDATE_SCALE) {
+			uint64_t bits = pr_u64(r, body + 16);
+
+			ev->update.id = pr_u64(r, body + 8);
+			memcpy(&ev->update.scale, &bits, sizeof(bits));
+			ev->update.scale_set = true;
+		}
+		return 0;
+	}
 	if (ev->type >= PR_RECORD_USER_TYPE_START)
 		return 0;
 	ev->attr = trailer_attr(r, body, end);

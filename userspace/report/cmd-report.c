@@ -394,6 +394,9 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 		i = 0;
 	r->tui_meta = *r->meta;
 	r->tui_meta.event = nattr ? samples__event(&r->it, i)->name : "";
+	/* as perf's browser, zoomed into a file: its Shared Object column left out, as --dsos does */
+	if (r->zoom.dso_set)
+		r->tui_meta.pin[SK_DSO] = r->zoom.dso_name;
 	d->h = &r->hs[i];
 	d->m = &r->tui_meta;
 	d->trees_later = r->trees_later;

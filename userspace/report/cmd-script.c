@@ -30,7 +30,7 @@ static const char script_usage[] =
 	"                          data_page_size,code_page_size,flags,callindent,ipc,\n"
 	"                          srccode,insn,insnlen,trace,\n"
 	"                          brstack,brstacksym,brstackoff,brstackinsn,\n"
-	"                          brstackinsnlen;\n"
+	"                          brstackinsnlen,bpf-output,synth,metric;\n"
 	"                          \"+f,-f\" add to or remove from the defaults;\n"
 	"                          \"TYPE:LIST\" for one event type (hw, sw, trace, raw,\n"
 	"                          break, synth)\n"
@@ -129,6 +129,10 @@ static int on_record(const struct pr_event *ev, void *ctx)
 {
 	struct script *sc = ctx;
 	uint64_t t = session__time(ev);
+	int err = script_format__record(&sc->fmt, &sc->it, ev);
+
+	if (err)
+		return err;
 
 	if (script_switch__is(ev)) {
 		if (!sc->switches)

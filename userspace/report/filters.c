@@ -303,15 +303,30 @@ static bool in_time(const struct filters *f, uint64_t t)
 	return false;
 }
 
+bool filters__time(const struct filters *f, uint64_t time)
+{
+	return !f->has_time || in_time(f, time);
+}
+
 bool filters__task(const struct filters *f, uint32_t pid, uint32_t tid, uint64_t time)
 {
 	if (f->nr_pids && !in_u32(f->pids, f->nr_pids, pid))
 		return false;
 	if (f->nr_tids && !in_u32(f->tids, f->nr_tids, tid))
 		return false;
-	if (f->has_time && !in_time(f, time))
-		return false;
-	return true;
+	return filters__time(f, time);
+}
+
+const char *filters__pinned(const struct filters *f, int kind)
+{
+	char *const *v = kind == 'c' ? f->comms : kind == 'd' ? f->dsos : kind == 'S' ? f->syms : NULL;
+	size_t n = kind == 'c' ? f->nr_comms : kind == 'd' ? f->nr_dsos : kind == 'S' ? f->nr_syms : 0;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (strcmp(v[i], v[0]))
+			return NULL;
+	return n ? v[0] : NULL;
 }
 
 bool filters__cpu(const struct filters *f, uint32_t cpu)

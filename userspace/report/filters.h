@@ -42,9 +42,17 @@ bool filters__cpu(const struct filters *f, uint32_t cpu);
 /* "SEC.FRAC" into ns; -EINVAL on junk. */
 int filters__parse_seconds(const char *s, size_t len, uint64_t *ns);
 bool filters__task(const struct filters *f, uint32_t pid, uint32_t tid, uint64_t time);
+/* Only --time's part of filters__task(). */
+bool filters__time(const struct filters *f, uint64_t time);
 bool filters__comm(const struct filters *f, const char *comm);
 bool filters__dso(const struct filters *f, const struct dso *d, const char *anon);
 bool filters__sym(const struct filters *f, const char *sym);
+/*
+ * The one value that --comm ('c'), --dsos ('d') or --symbols ('S') keeps,
+ * NULL when that filter is not given or keeps several (perf's lists of one
+ * entry, repeated names counted once).
+ */
+const char *filters__pinned(const struct filters *f, int kind);
 void filters__release(struct filters *f);
 
 #endif

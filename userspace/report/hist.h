@@ -231,7 +231,19 @@ struct report_meta {
 	int sym_params; /* enum sym_style */
 	const char *field_sep; /* -t: columns apart by this, unaligned, no rule lines */
 	const struct hist_fields *fields; /* -F: the columns and their order, NULL: perf's default */
+	/*
+	 * the value a filter pins a key to (--comm, --dsos, --symbols of one
+	 * value), NULL: none; its column is left out (hist__hidden()) and the
+	 * header says "# comm: VALUE", as perf report's
+	 */
+	const char *pin[SK_MAX];
 };
+
+/*
+ * Whether key @k's column of @h is left out: a filter pins it to one value
+ * (m->pin), unless every key is pinned, which perf shows all the same.
+ */
+bool hist__hidden(const struct hist *h, const struct report_meta *m, enum sort_key k);
 
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
 

@@ -184,13 +184,23 @@ static void print_num(const struct hist *h, const struct hist_entry *e, int col,
 		fprintf(out, "%*llu", w, (unsigned long long)num_of(e, col));
 }
 
+/* Whether column @col is a key's that a filter pins (hist__hidden()). */
+static bool hidden(const struct hist *h, const struct report_meta *m, int col)
+{
+	return col < SK_MAX && hist__hidden(h, m, (enum sort_key)col);
+}
+
 void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
 {
 	const struct hist_fields *f = m->fields;
 	struct rank_ctx rc = { h, m };
-	size_t width[SK_MAX] = { 0 }, *order, i, c;
+	size_t width[SK_MAX] = { 0 }, *order, i, c, last = 0;
 	char buf[1200];
+	bool first;
 
+	for (c = 0; c < f->nr; c++)
+		if (!hidden(h, m, f->col[c]))
+			last = c;
 	hist__print_title(h, m, out);
 	order = malloc((h->nr ? h->nr : 1) * sizeof(*order));
 	if (!order) {
@@ -213,21 +223,28 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 			if (l > width[f->col[c]])
 				width[f->col[c]] = l;
 		}
-	for (c = 0; c < f->nr; c++) {
+	for (c = 0, first = true; c < f->nr; c++) {
 		int col = f->col[c];
 
+		if (hidden(h, m, col))
+			continue;
 		if (col >= SK_MAX)
-			fprintf(out, "%s%*s", c ? "  " : "# ", num_width[col - HF_OVERHEAD],
+			fprintf(out, "%s%*s", first ? "# " : "  ", num_width[col - HF_OVERHEAD],
 				num_titles[col - HF_OVERHEAD]);
 		else
-			fprintf(out, "%s%-*s", c ? "  " : "# ", (int)width[col], hist__headers[col]);
+			fprintf(out, "%s%-*s", first ? "# " : "  ", (int)width[col],
+				hist__headers[col]);
+		first = false;
 	}
 	fputs("\n", out);
-	for (c = 0; c < f->nr; c++) {
+	for (c = 0, first = true; c < f->nr; c++) {
 		size_t w = f->col[c] >= SK_MAX ? (size_t)num_width[f->col[c] - HF_OVERHEAD]
 					       : width[f->col[c]];
 
-		fputs(c ? "  " : "# ", out);
+		if (hidden(h, m, f->col[c]))
+			continue;
+		fputs(first ? "# " : "  ", out);
+		first = false;
 		while (w--)
 			fputc('.', out);
 	}
@@ -251,13 +268,14 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 		for (c = 0; c < f->nr; c++) {
 			int col = f->col[c];
 
+			if (hidden(h, m, col))
+				continue;
 			fputs("  ", out);
 			if (col >= SK_MAX) {
 				print_num(h, e, col, out);
 				continue;
 			}
-			fprintf(out, "%-*.*s",
-				c + 1 < f->nr || hist__padded_last(col) ? (int)width[col] : 0,
+			fprintf(out, "%-*.*s", c < last || hist__padded_last(col) ? (int)width[col] : 0,
 				hist__cell_prec((enum sort_key)col, width[col]),
 				hist__cell(e, (enum sort_key)col, m->sym_params, buf, sizeof(buf)));
 		}

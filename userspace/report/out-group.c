@@ -157,7 +157,8 @@ static void print_header(const struct hist *const *hs, size_t n, const size_t *w
 	if (m->show_nr_samples)
 		fprintf(out, "  %*s", (int)(12 * n), "Samples");
 	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "  %-*s", (int)width[h->keys[k]], hist__headers[h->keys[k]]);
+		if (!hist__hidden(h, m, h->keys[k]))
+			fprintf(out, "  %-*s", (int)width[h->keys[k]], hist__headers[h->keys[k]]);
 	fputs("\n# ", out);
 	dots(out, 8 * n);
 	if (h->children) {
@@ -169,6 +170,8 @@ static void print_header(const struct hist *const *hs, size_t n, const size_t *w
 		dots(out, 12 * n);
 	}
 	for (k = 0; k < h->nr_keys; k++) {
+		if (hist__hidden(h, m, h->keys[k]))
+			continue;
 		fputs("  ", out);
 		dots(out, width[h->keys[k]]);
 	}
@@ -225,6 +228,9 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	}
 	gm.event = name;
 	gm.events_plural = true;
+	/* (the keys, for the lines of those a filter pins) */
+	memcpy(sum.keys, hs[0]->keys, sizeof(sum.keys));
+	sum.nr_keys = hs[0]->nr_keys;
 	hist__print_title(&sum, &gm, out);
 	if (build_rows(hs, n, &rows, &cells, &nr)) {
 		fputs("# (out of memory)\n", out);

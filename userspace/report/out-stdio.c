@@ -129,6 +129,47 @@ void hist__print_count(FILE *out, const char *label, uint64_t n)
 	fprintf(out, "# %s: %llu%c", label, (unsigned long long)n, units[u]);
 }
 
+bool hist__hidden(const struct hist *h, const struct report_meta *m, enum sort_key k)
+{
+	size_t i;
+
+	if (!m->pin[k])
+		return false;
+	for (i = 0; i < h->nr_keys; i++)
+		if (!m->pin[h->keys[i]])
+			return true;
+	return false;
+}
+
+/* The index in h->keys of the last column shown. */
+static size_t last_shown(const struct hist *h, const struct report_meta *m)
+{
+	size_t k = h->nr_keys;
+
+	while (k > 1 && hist__hidden(h, m, h->keys[k - 1]))
+		k--;
+	return k ? k - 1 : 0;
+}
+
+/*
+ * perf's lines after the file's first: a blank one, then one for each key a
+ * filter pins, in the columns' order (said even when every column is, and
+ * so none is left out).
+ */
+static void print_pins(const struct hist *h, const struct report_meta *m, FILE *out)
+{
+	size_t k;
+
+	fputs("#\n", out);
+	for (k = 0; k < h->nr_keys; k++) {
+		enum sort_key key = h->keys[k];
+
+		if (m->pin[key])
+			fprintf(out, "# %s: %s\n", key == SK_SYM ? "symbol" : hist__key_name(key),
+				m->pin[key]);
+	}
+}
+
 void hist__stdio_widths(const struct hist *h, const struct report_meta *m, size_t width[SK_MAX])
 {
 	size_t i, k;
@@ -171,19 +212,24 @@ void hist__print_columns(const struct hist *h, const struct report_meta *m,
 		if (m->show_nr_samples)
 			fprintf(out, "%s     Samples", sep);
 		for (k = 0; k < h->nr_keys; k++)
-			fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]], hist__headers[h->keys[k]]);
+			if (!hist__hidden(h, m, h->keys[k]))
+				fprintf(out, "%s%-*s", sep, (int)width[h->keys[k]],
+					hist__headers[h->keys[k]]);
 		fputc('\n', out);
 		return;
 	}
 	fprintf(out, "# %s%s", h->children ? "Children      Self" : "Overhead",
 		m->show_nr_samples ? "       Samples" : "");
 	for (k = 0; k < h->nr_keys; k++)
-		fprintf(out, "  %-*s", (int)width[h->keys[k]], hist__headers[h->keys[k]]);
+		if (!hist__hidden(h, m, h->keys[k]))
+			fprintf(out, "  %-*s", (int)width[h->keys[k]], hist__headers[h->keys[k]]);
 	fprintf(out, "\n# ........%s%s", h->children ? "  ........" : "",
 		m->show_nr_samples ? "  ............" : "");
 	for (k = 0; k < h->nr_keys; k++) {
 		size_t w;
 
+		if (hist__hidden(h, m, h->keys[k]))
+			continue;
 		fputs("  ", out);
 		for (w = 0; w < width[h->keys[k]]; w++)
 			fputc('.', out);
@@ -196,7 +242,7 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 {
 	const char *sep = m->field_sep;
 	char buf[1200];
-	size_t k;
+	size_t k, last;
 
 	if (sep) {
 		print_sep_pct(out, hist__pct(h->children ? e->children : e->period, h->total_period));
@@ -207,10 +253,12 @@ void hist__print_row(const struct hist *h, const struct hist_entry *e, const str
 		if (m->show_nr_samples)
 			fprintf(out, "%s%llu", sep, (unsigned long long)e->samples);
 		/* the last column unpadded, as perf prints it */
+		last = last_shown(h, m);
 		for (k = 0; k < h->nr_keys; k++)
-			fprintf(out, "%s%-*.*s", sep, k + 1 < h->nr_keys ? (int)width[h->keys[k]] : 0,
-				hist__cell_prec(h->keys[k], width[h->keys[k]]),
-				hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
+			if (!hist__hidden(h, m, h->keys[k]))
+				fprintf(out, "%s%-*.*s", sep, k < last ? (int)width[h->keys[k]] : 0,
+					hist__cell_prec(h->keys[k], width[h->keys[k]]),
+					hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf)));
 		fputc('\n', out);
 		return;
 	}
@@ -226,13 +274,16 @@ void hist__print_cells(const struct hist *h, const struct hist_entry *e,
 		       const struct report_meta *m, const size_t width[SK_MAX], FILE *out)
 {
 	char buf[1200];
-	size_t k;
+	size_t k, last = last_shown(h, m);
 
 	for (k = 0; k < h->nr_keys; k++) {
-		const char *c = hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+		const char *c;
 		int prec = hist__cell_prec(h->keys[k], width[h->keys[k]]);
 
-		if (k + 1 == h->nr_keys && !hist__padded_last(h->keys[k]))
+		if (hist__hidden(h, m, h->keys[k]))
+			continue;
+		c = hist__cell(e, h->keys[k], m->sym_params, buf, sizeof(buf));
+		if (k == last && !hist__padded_last(h->keys[k]))
 			fprintf(out, "  %.*s", prec, c);
 		else
 			fprintf(out, "  %-*.*s", (int)width[h->keys[k]], prec, c);
@@ -249,6 +300,7 @@ void hist__print_title(const struct hist *h, const struct report_meta *m, FILE *
 		if (m->cut_short)
 			fprintf(out, "# WARNING: recording cut short: %s; reporting what it holds\n",
 				m->cut_short);
+		print_pins(h, m, out);
 		fprintf(out, "#\n# Total Lost Samples: %llu\n", (unsigned long long)m->lost);
 	}
 	fputs("#\n", out);

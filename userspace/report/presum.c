@@ -107,8 +107,14 @@ static int pass1_sample(const struct pr_event *ev, uint64_t time, void *ctx)
 void presum__attach(struct presum *p, struct session *s)
 {
 	/* the check that the sums change nothing: the samples counted in a pass of their own */
+	size_t i;
+
 	if (getenv("JREC_REPORT_SECOND_PASS"))
 		return;
+	/* a sample that read its counters is one per counter (samples.c): not summed as one */
+	for (i = 0; i < perf_reader__nr_attrs(s->r); i++)
+		if (perf_reader__attr(s->r, i)->sample_type & PERF_SAMPLE_READ)
+			return;
 	s->pass1_sample = pass1_sample;
 	s->pass1_ctx = p;
 }

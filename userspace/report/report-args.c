@@ -66,7 +66,7 @@ static const char report_usage[] =
 	"      --header-only       only that\n"
 	"      --pid PIDS          only these processes (comma-separated)\n"
 	"      --tid TIDS          only these threads\n"
-	"  -c, --comm COMMS        only these commands\n"
+	"  -c, --comms COMMS       only these commands\n"
 	"  -d, --dsos DSOS         only these shared objects (base name or path)\n"
 	"  -S, --symbols SYMS      only these symbols (percentages stay the whole\n"
 	"                          profile's; with call chains, their Children too)\n"
@@ -103,6 +103,7 @@ static const struct option report_opts[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "comm", required_argument, NULL, 'c' },
+	{ "comms", required_argument, NULL, 'c' },
 	{ "dsos", required_argument, NULL, 'd' },
 	{ "symbols", required_argument, NULL, 'S' },
 	{ "time", required_argument, NULL, OPT_TIME },
@@ -292,5 +293,9 @@ int report_args__parse(struct report *r, struct report_args *a, struct report_me
 			return -EINVAL;
 		}
 	}
+	/* as perf: a column that a filter pins to one value is left out, the value said above */
+	meta->pin[SK_COMM] = filters__pinned(&r->f, 'c');
+	meta->pin[SK_DSO] = filters__pinned(&r->f, 'd');
+	meta->pin[SK_SYM] = filters__pinned(&r->f, 'S');
 	return 0;
 }

@@ -342,11 +342,17 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 		fprintf(stderr, "\rjrec report: %3.0f%% of the samples", 100.0 * samples__progress(it));
 	h = &r->hs[smp->event < r->nr_hs && !r->wall ? smp->event : 0];
 	/* --time selects the samples the report is of, as perf's; the other filters hide */
-	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time) ||
+	if (!filters__time(&r->f, smp->time) ||
 	    !browser_zoom__keeps_task(&r->zoom, smp->pid, smp->tid))
 		return 0;
 	if (r->event && strcmp(smp->event_name, r->event))
 		return 0;
+	if (!filters__task(&r->f, smp->pid, smp->tid, smp->time)) {
+		/* --pid, --tid: as perf's --percentage absolute, shares stay those of all samples */
+		if (!r->relative)
+			hist__count(h, smp->period);
+		return 0;
+	}
 	comm = r->need_comm ? samples__comm(it) : NULL;
 	if (self_only_sample(r, smp)) {
 		if (!r->self_memo && !(r->self_memo = calloc(SELF_MEMO_SIZE, sizeof(*r->self_memo))))

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "byteorder.h"
 #include "elf-image.h"
 #include "samples.h"
 #include "session.h"
@@ -99,6 +100,7 @@ void samples__release(struct samples *it)
 	unwinder__delete(it->unwinder);
 	wall_clock__release(&it->wall_clock);
 	free(it->chain);
+	free(it->read_last);
 	free(it->res);
 	free(it->ips);
 	memset(it, 0, sizeof(*it));
@@ -353,15 +355,12 @@ static int wall_sample(struct samples *it, struct sample *smp)
 	return wall_clock__period(&it->wall_clock, smp->tid, smp->time, in, &smp->period);
 }
 
-static int on_event(const struct pr_event *ev, void *arg)
+/* The current sample to the pass, as an offcpu-time or --wall one where it is. */
+static int deliver(struct pass *p)
 {
-	struct pass *p = arg;
 	struct samples *it = p->it;
 	int skip = 0;
 
-	if (ev->type != PERF_RECORD_SAMPLE)
-		return p->on_record ? p->on_record(ev, p->ctx) : 0;
-	sample_set(it, ev);
 	if (it->cur.event == it->cs_event)
 		skip = offcpu_sample(it, &it->cur);
 	else if (it->wall)
@@ -369,6 +368,98 @@ static int on_event(const struct pr_event *ev, void *arg)
 	if (skip)
 		return skip < 0 ? skip : 0;
 	return p->on_sample(it, &it->cur, p->ctx);
+}
+
+struct read_last {
+	uint64_t id, value;
+	bool used;
+};
+
+/* The slot of counter @id's last value in it->read_last, made when new; NULL: no memory. */
+static struct read_last *read_slot(struct samples *it, uint64_t id)
+{
+	size_t i, mask;
+
+	if (2 * (it->read_nr + 1) > it->read_cap) {
+		size_t cap = it->read_cap ? 2 * it->read_cap : 64, j;
+		struct read_last *t = calloc(cap, sizeof(*t)), *old = it->read_last;
+
+		if (!t)
+			return NULL;
+		for (j = 0; j < it->read_cap; j++) {
+			if (!old[j].used)
+				continue;
+			for (i = old[j].id * 0x9e3779b97f4a7c15ULL >> 7 & (cap - 1); t[i].used;
+			     i = (i + 1) & (cap - 1))
+				;
+			t[i] = old[j];
+		}
+		free(old);
+		it->read_last = t;
+		it->read_cap = cap;
+	}
+	mask = it->read_cap - 1;
+	for (i = id * 0x9e3779b97f4a7c15ULL >> 7 & mask; it->read_last[i].used; i = (i + 1) & mask)
+		if (it->read_last[i].id == id)
+			return &it->read_last[i];
+	it->read_last[i].used = true;
+	it->read_last[i].id = id;
+	it->read_nr++;
+	return &it->read_last[i];
+}
+
+/*
+ * A sample that read its counters (PERF_SAMPLE_READ, perf record -e
+ * '{a,b}:S'), as perf delivers it: a sample of each counter's event, its
+ * period what the counter counted since its last read; none for a counter
+ * that did not move, or whose id the recording does not know (a read
+ * without ids).
+ */
+static int deliver_read(struct pass *p, const struct pr_event *ev)
+{
+	struct samples *it = p->it;
+	const struct pr_sample *ps = &ev->sample;
+	const uint8_t *v = ps->read;
+	uint64_t i;
+	int err = 0;
+
+	for (i = 0; i < ps->read_nr && !err; i++, v += 8 * ps->read_stride) {
+		uint64_t value = bo_u64(v, ps->swapped), id;
+		const struct pr_attr *a;
+		struct read_last *last;
+
+		if (!ps->read_id_at)
+			break;
+		id = bo_u64(v + 8 * ps->read_id_at, ps->swapped);
+		a = perf_reader__attr_by_id(it->s->r, id);
+		if (!a)
+			continue;
+		last = read_slot(it, id);
+		if (!last)
+			return -ENOMEM;
+		if (value == last->value)
+			continue;
+		sample_set(it, ev);
+		it->cur.period = value - last->value;
+		last->value = value;
+		it->cur.event = (size_t)(a - it->attr0);
+		it->cur.event_name = a->name;
+		err = deliver(p);
+	}
+	return err;
+}
+
+static int on_event(const struct pr_event *ev, void *arg)
+{
+	struct pass *p = arg;
+	struct samples *it = p->it;
+
+	if (ev->type != PERF_RECORD_SAMPLE)
+		return p->on_record ? p->on_record(ev, p->ctx) : 0;
+	if (ev->sample.read)
+		return deliver_read(p, ev);
+	sample_set(it, ev);
+	return deliver(p);
 }
 
 int samples__feed(struct samples *it, const struct pr_event *ev, sample_fn on_sample, void *ctx)
@@ -382,6 +473,9 @@ int samples__for_each(struct samples *it, sample_fn on_sample, record_fn on_reco
 	struct pass p = { it, on_sample, on_record, ctx };
 
 	it->cs_event = cs_event(it);
+	it->read_nr = 0; /* each pass counts from the start */
+	if (it->read_last)
+		memset(it->read_last, 0, it->read_cap * sizeof(*it->read_last));
 	return perf_reader__for_each_event(it->s->r, on_event, &p);
 }
 
@@ -439,6 +533,9 @@ int samples__for_each_ordered(struct samples *it, sample_fn on_sample, record_fn
 	int err;
 
 	it->cs_event = cs_event(it);
+	it->read_nr = 0;
+	if (it->read_last)
+		memset(it->read_last, 0, it->read_cap * sizeof(*it->read_last));
 	err = perf_reader__for_each_event(it->s->r, collect, &o);
 	if (!err)
 		qsort(o.recs, o.nr, sizeof(*o.recs), by_time);

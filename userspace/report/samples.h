@@ -73,6 +73,12 @@ struct samples {
 	bool wall; /* samples__set_wall() */
 	size_t wall_event; /* --wall: the on-CPU event counted with the off-CPU one */
 	struct wall_clock wall_clock;
+	/*
+	 * PERF_SAMPLE_READ: each counter's last value by its id, for the
+	 * periods of the samples a read is split into (open addressing)
+	 */
+	struct read_last *read_last;
+	size_t read_cap, read_nr;
 	/* call chains */
 	struct unwinder *unwinder; /* made for the first sample with a user stack copy */
 	uint64_t *chain;

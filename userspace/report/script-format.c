@@ -25,7 +25,9 @@
 #include "script-brinsn.h"
 #include "script-code.h"
 #include "script-hw.h"
+#include "script-metric.h"
 #include "script-srccode.h"
+#include "script-synth.h"
 #include "script-trace.h"
 #include "session.h"
 
@@ -59,16 +61,16 @@ static const struct {
 	{ "flags", SF_FLAGS },
 	{ "data_src", SF_DATA_SRC },
 	{ "weight", SF_WEIGHT },
-	{ "bpf-output", 0 },
+	{ "bpf-output", SF_BPF_OUTPUT },
 	{ "brstackinsn", SF_BRSTACKINSN },
 	{ "brstackinsnlen", SF_BRSTACKINSNLEN },
 	{ "brstackoff", SF_BRSTACKOFF },
 	{ "callindent", SF_CALLINDENT },
 	{ "insn", SF_INSN },
 	{ "insnlen", SF_INSNLEN },
-	{ "synth", 0 },
+	{ "synth", SF_SYNTH },
 	{ "phys_addr", SF_PHYS_ADDR },
-	{ "metric", 0 },
+	{ "metric", SF_METRIC },
 	{ "misc", SF_MISC },
 	{ "srccode", SF_SRCCODE },
 	{ "ipc", SF_IPC },
@@ -89,8 +91,10 @@ void script_format__init(struct script_format *f)
 	memset(f, 0, sizeof(*f));
 	for (t = 0; t < SF_T_MAX; t++)
 		f->fields[t] = SF_DEFAULT;
+	f->fields[SF_T_SW] |= SF_BPF_OUTPUT;
 	f->fields[SF_T_TRACE] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
-	f->fields[SF_T_SYNTH] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT;
+	f->fields[SF_T_SYNTH] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM |
+				SF_SYMOFF | SF_DSO | SF_SYNTH;
 	f->fields[SF_T_RAW] |= SF_ADDR;
 	f->max_stack = 127; /* perf's kernel.perf_event_max_stack default */
 }
@@ -188,7 +192,7 @@ badmix:
 
 static size_t output_type(uint32_t attr_type)
 {
-	if (attr_type == 0x80000000u) /* PERF_TYPE_SYNTH */
+	if (attr_type == SCRIPT_SYNTH_TYPE)
 		return SF_T_SYNTH;
 	return attr_type < SF_T_SYNTH ? attr_type : SF_T_OTHER;
 }
@@ -201,7 +205,7 @@ static const char *const field_msg[] = { "comm", "tid", "pid", "time", "cpu",
 					 "data_src", "iregs", "uregs", "phys_addr",
 					 "data_page_size", "code_page_size", "ins_lat",
 					 "flags", "callindent", "ipc", "srccode",
-					 "brstackinsn", "brstackinsnlen" };
+					 "brstackinsn", "brstackinsnlen", "bpf-output", "synth", "metric" };
 
 /*
  * The fields of one event with sample type @st: those its samples lack
@@ -268,6 +272,13 @@ static int event_fields(const struct script_format *f, const struct pr_attr *a, 
 			return -EINVAL;
 		}
 	}
+	/* the payload of the events perf synthesizes, in their raw data */
+	if (a->type != SCRIPT_SYNTH_TYPE || !(a->sample_type & PERF_SAMPLE_RAW))
+		fl &= ~SF_SYNTH;
+	/* printed for BPF-output events only, those whose samples carry its raw data */
+	if (a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_BPF_OUTPUT ||
+	    !(a->sample_type & PERF_SAMPLE_RAW))
+		fl &= ~SF_BPF_OUTPUT;
 	*out = t == SF_T_TRACE ? fl : fl & ~SF_TRACE;
 	return 0;
 }
@@ -572,19 +583,12 @@ static void mark_used(struct script_format *f, struct samples *it, bool chain)
 			fr->res[i].dso->script_used = true;
 }
 
-int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
-			  FILE *out)
+/* The fields a sample's line starts with, which its metric lines repeat: command, thread, CPU, time. */
+static void print_start(const struct script_format *f, struct samples *it, const struct sample *smp,
+			uint64_t fl, bool chain, FILE *out)
 {
-	uint64_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
-	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
-	const struct pr_sample *ps = &smp->ev->sample;
 	uint64_t t = smp->time;
 
-	if (f->brstackoff)
-		mark_used(f, it, chain);
-	/* (perf prints no line at all for flags alone) */
-	if (!fl || fl == SF_FLAGS)
-		return 0;
 	if (fl & SF_COMM)
 		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
 	/* signed, as perf prints them: -1 for a sample of no task */
@@ -611,6 +615,38 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 				 (unsigned long long)(t % 1000000000ULL / 1000));
 		fprintf(out, "%12s: ", buf);
 	}
+}
+
+struct metric_line {
+	const struct script_format *f;
+	struct samples *it;
+	const struct sample *smp;
+	uint64_t fl;
+	bool chain;
+	FILE *out;
+};
+
+static void print_metric_line(const char *text, void *ctx)
+{
+	const struct metric_line *ml = ctx;
+
+	print_start(ml->f, ml->it, ml->smp, ml->fl, ml->chain, ml->out);
+	fprintf(ml->out, "\tmetric: %s\n", text);
+}
+
+int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,
+			  FILE *out)
+{
+	uint64_t fl = smp->event < f->nr_events ? f->ev_fields[smp->event] : 0;
+	bool chain = smp->event < f->nr_events && f->ev_chain[smp->event] && (fl & SF_IP);
+	const struct pr_sample *ps = &smp->ev->sample;
+
+	if (f->brstackoff)
+		mark_used(f, it, chain);
+	/* (perf prints no line at all for flags alone) */
+	if (!fl || fl == SF_FLAGS)
+		return 0;
+	print_start(f, it, smp, fl, chain, out);
 	if (fl & SF_PERIOD)
 		fprintf(out, "%10llu ", (unsigned long long)smp->period);
 	if (fl & SF_EVENT)
@@ -621,6 +657,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if ((fl & SF_TRACE) && smp->ev->sample.raw)
 		script_trace__print(f->trace, smp->ev->sample.raw, smp->ev->sample.raw_size,
 				    (int)smp->cpu, out);
+	if (fl & SF_SYNTH)
+		script_synth__print(ps, (unsigned long long)smp->ev->attr->config, out);
 	if (fl & SF_ADDR) {
 		fprintf(out, "%16llx", (unsigned long long)smp->ev->sample.addr);
 		if ((fl & (SF_SYM | SF_DSO)) && resolve__names_data_addr(smp->ev->attr))
@@ -650,6 +688,8 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 		script_hw__regs(ps, ps->regs_abi, ps->regs, smp->ev->attr->sample_regs_user, out);
 	if (fl & (SF_BRSTACK | SF_BRSTACKSYM | SF_BRSTACKOFF))
 		print_brstack(it, smp, fl, out);
+	if (fl & SF_BPF_OUTPUT)
+		script_hw__bpf_output(ps->raw, ps->raw_size, out);
 	if (fl & (SF_INSN | SF_INSNLEN))
 		print_insn(f, it->s, samples__self(it), fl, out);
 	if (fl & (SF_BRSTACKINSN | SF_BRSTACKINSNLEN))
@@ -662,9 +702,33 @@ int script_format__sample(struct script_format *f, struct samples *it, const str
 	if (fl & SF_CODE_PAGE_SIZE)
 		script_hw__page_size(ps->code_page_size, out);
 	fputc('\n', out);
-	if (fl & SF_SRCCODE)
-		return script_srccode__print(&f->srccode, samples__self(it), smp->tid, out);
+	if (fl & SF_SRCCODE) {
+		int err = script_srccode__print(&f->srccode, samples__self(it), smp->tid, out);
+
+		if (err)
+			return err;
+	}
+	if (fl & SF_METRIC) {
+		struct metric_line ml = { f, it, smp, fl, chain, out };
+
+		return script_metric__sample(&f->metric, samples__event(it, 0), f->nr_events,
+					     smp->event, smp->period, print_metric_line, &ml);
+	}
 	return 0;
+}
+
+int script_format__record(struct script_format *f, const struct samples *it,
+			  const struct pr_event *ev)
+{
+	const struct pr_attr *a;
+
+	if (ev->type != PERF_RECORD_EVENT_UPDATE || !ev->update.scale_set)
+		return 0;
+	a = perf_reader__attr_by_id(it->s->r, ev->update.id);
+	if (!a || a < samples__event(it, 0) || (size_t)(a - samples__event(it, 0)) >= f->nr_events)
+		return 0;
+	return script_metric__scale(&f->metric, f->nr_events, (size_t)(a - samples__event(it, 0)),
+				    ev->update.scale);
 }
 
 void script_format__release(struct script_format *f)
@@ -678,6 +742,8 @@ void script_format__release(struct script_format *f)
 	script_code__release(&f->code);
 	script_srccode__delete(f->srccode);
 	f->srccode = NULL;
+	script_metric__delete(f->metric);
+	f->metric = NULL;
 	f->ev_fields = NULL;
 	f->ev_chain = NULL;
 }

@@ -68,6 +68,9 @@ enum sf_field_hi {
 	SF_SRCCODE = 1ULL << 32, /* the source line of the sample's address, below its line */
 	SF_BRSTACKINSN = 1ULL << 33,	/* the instructions of the branch stack's blocks */
 	SF_BRSTACKINSNLEN = 1ULL << 34, /* the same, each with its length */
+	SF_BPF_OUTPUT = 1ULL << 35,	/* a BPF-output event's raw data, dumped (script-hw.h) */
+	SF_SYNTH = 1ULL << 36,		/* a synthesized event's payload (script-synth.h) */
+	SF_METRIC = 1ULL << 37,		/* a group's derived figures, after it (script-metric.h) */
 };
 
 /* perf's output types: attr.type below PERF_TYPE_MAX, then synthesized and any other PMU. */
@@ -92,9 +95,16 @@ struct script_format {
 	size_t nr_events;
 	int name_width;
 	int data_src_width;
+	struct script_metric *metric;	/* the groups' counts for the metric lines */
 	struct script_srccode *srccode; /* each thread's last source line printed */ /* the widest data_src printed so far: perf pads to it */
 };
 
+/*
+ * A record of the recording other than a sample, for what the fields take
+ * from it: an EVENT_UPDATE's scale, for the metric field. 0 or -ENOMEM.
+ */
+int script_format__record(struct script_format *f, const struct samples *it,
+			  const struct pr_event *ev);
 /* perf's default fields. */
 void script_format__init(struct script_format *f);
 /*

@@ -7,6 +7,7 @@
  */
 #include <linux/perf_event.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "perf-reader.h"
@@ -215,4 +216,49 @@ void script_hw__page_size(uint64_t size, FILE *out)
 		i++;
 	}
 	fprintf(out, " %llu%c", (unsigned long long)size, unit[i]);
+}
+
+/* perf's isprint(), its own table's: ASCII's and Latin-1's printable characters (0xa0 on) */
+static bool perf_isprint(uint8_t ch)
+{
+	return (ch >= 0x20 && ch < 0x7f) || ch >= 0xa0;
+}
+
+void script_hw__bpf_output(const uint8_t *raw, uint32_t size, FILE *out)
+{
+	bool printable = true, hit_nul = false;
+	uint32_t i, j, last;
+
+	fputc('\n', out);
+	for (i = 0; i < size; i += 8) {
+		last = size - i < 8 ? size - i : 8;
+		fprintf(out, "%17s %04x:", i ? "" : "BPF output:", i);
+		for (j = 0; j < 8; j++)
+			if (j < last)
+				fprintf(out, " %02x", raw[i + j]);
+			else
+				fputs("   ", out);
+		fputs("  ", out);
+		for (j = 0; j < last; j++) {
+			uint8_t ch = raw[i + j];
+
+			/* a string: printable characters, then NULs only */
+			if (hit_nul && ch)
+				printable = false;
+			if (perf_isprint(ch)) {
+				fputc(ch, out);
+				continue;
+			}
+			fputc('.', out);
+			if (printable && !ch)
+				hit_nul = true;
+			else
+				printable = false;
+		}
+		for (; j < 8; j++)
+			fputc(' ', out);
+		fputc('\n', out);
+	}
+	if (printable && hit_nul)
+		fprintf(out, "%17s \"%s\"\n", "BPF string:", (const char *)raw);
 }
