@@ -101,6 +101,12 @@ u32 jmmap_wants(u32 tgid);
 /* Whether any session asked for non-executable mappings: no walk, a flag. */
 bool jmmap_data_wanted(void);
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
+/*
+ * The same for a record without a file (fixed-rec.h: MUNMAP, MMAP3 of
+ * anonymous memory) about @f->pid, laid out in each session's ring in place.
+ */
+struct jmmap_fixed_rec;
+void jmmap_emit_fixed(const struct jmmap_fixed_rec *f, enum jmmap_want want);
 
 /*
  * A record with the cookie of @file at byte @cookie_off (struct

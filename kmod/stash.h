@@ -18,6 +18,12 @@
  * none, allocates nothing and never sleeps, on PREEMPT_RT too. When every
  * slot of the window is taken the caller counts its record lost. The
  * lookups are inline: every mapping call of a traced task makes some.
+ *
+ * The unmap class is claimed only where a new mapping replaces code, so
+ * it is almost always empty, and every munmap() of a traced task looks in
+ * it: a count of its claimed slots lets the lookup answer "none" without
+ * hashing. A task's own claim is counted before it can look for it; the
+ * count is exact once no hook runs (jmmap_stash_clear()).
  */
 #ifndef JMMAP_STASH_H
 #define JMMAP_STASH_H
@@ -44,6 +50,8 @@ struct stash {
 
 /* [0]: the map class, [1]: the unmap class (stash.c) */
 extern struct stash *jmmap_stash_table[2];
+/* slots of the unmap class claimed */
+extern atomic_t jmmap_stash_unmap_claimed;
 
 /* Task context, at load and unload: the table, charged to the loader. */
 int jmmap_stash_init(void);
@@ -59,8 +67,11 @@ static inline struct stash *stash_slot(bool unmap, u32 h, u32 i)
 /* @task's stash of the class, still claimed, or NULL. */
 static inline struct stash *stash_find(struct task_struct *task, bool unmap)
 {
-	u32 h = hash_ptr(task, STASH_BITS), i;
+	u32 h, i;
 
+	if (unmap && !atomic_read(&jmmap_stash_unmap_claimed))
+		return NULL;
+	h = hash_ptr(task, STASH_BITS);
 	for (i = 0; i < STASH_PROBE; i++) {
 		struct stash *st = stash_slot(unmap, h, i);
 
@@ -89,8 +100,11 @@ static inline struct stash *stash_claim(bool unmap)
 			free[n_free++] = st;
 	}
 	for (i = 0; i < n_free; i++) {
-		if (!cmpxchg(&free[i]->task, NULL, me))
+		if (!cmpxchg(&free[i]->task, NULL, me)) {
+			if (unmap)
+				atomic_inc(&jmmap_stash_unmap_claimed);
 			return free[i];
+		}
 	}
 	return NULL;
 }
@@ -98,8 +112,11 @@ static inline struct stash *stash_claim(bool unmap)
 /* NULL-safe; the slot may be claimed by another task at once. */
 static inline void stash_release(struct stash *st)
 {
-	if (st)
-		smp_store_release(&st->task, NULL);
+	if (!st)
+		return;
+	if (st >= jmmap_stash_table[1] && st < jmmap_stash_table[1] + STASH_SLOTS)
+		atomic_dec(&jmmap_stash_unmap_claimed);
+	smp_store_release(&st->task, NULL);
 }
 
 #endif
