@@ -134,7 +134,11 @@ void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
 int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out,
 		     bool *added);
 void jmmap_target_remove(struct jmmap_session *s, u32 tgid);
-bool jmmap_session_follows(struct jmmap_session *s, u32 tgid);
+/* Inline: every hook asks it, of each open session. */
+static inline bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
+{
+	return tgid && tgid < PID_MAX_LIMIT && test_bit(tgid, s->targets);
+}
 /* Any context: follow @tgid or not. */
 void jmmap_target_set(struct jmmap_session *s, u32 tgid, bool follow);
 
