@@ -19,11 +19,12 @@
  * slot of the window is taken the caller counts its record lost. The
  * lookups are inline: every mapping call of a traced task makes some.
  *
- * The unmap class is claimed only where a new mapping replaces code, so
- * it is almost always empty, and every munmap() of a traced task looks in
- * it: a count of its claimed slots lets the lookup answer "none" without
- * hashing. A task's own claim is counted before it can look for it; the
- * count is exact once no hook runs (jmmap_stash_clear()).
+ * Most lookups find nothing: every mmap() and munmap() of a traced task
+ * looks for a stale stash, and the unmap class is claimed only where a new
+ * mapping replaces code. A count of each class's claimed slots lets a
+ * lookup answer "none" without hashing while the class is empty. A task's
+ * own claim is counted before it can look for it; the counts are exact
+ * once no hook runs (jmmap_stash_clear()).
  */
 #ifndef JMMAP_STASH_H
 #define JMMAP_STASH_H
@@ -50,8 +51,8 @@ struct stash {
 
 /* [0]: the map class, [1]: the unmap class (stash.c) */
 extern struct stash *jmmap_stash_table[2];
-/* slots of the unmap class claimed */
-extern atomic_t jmmap_stash_unmap_claimed;
+/* slots of each class claimed */
+extern atomic_t jmmap_stash_claimed[2];
 
 /* Task context, at load and unload: the table, charged to the loader. */
 int jmmap_stash_init(void);
@@ -69,7 +70,7 @@ static inline struct stash *stash_find(struct task_struct *task, bool unmap)
 {
 	u32 h, i;
 
-	if (unmap && !atomic_read(&jmmap_stash_unmap_claimed))
+	if (!atomic_read(&jmmap_stash_claimed[unmap]))
 		return NULL;
 	h = hash_ptr(task, STASH_BITS);
 	for (i = 0; i < STASH_PROBE; i++) {
@@ -101,8 +102,7 @@ static inline struct stash *stash_claim(bool unmap)
 	}
 	for (i = 0; i < n_free; i++) {
 		if (!cmpxchg(&free[i]->task, NULL, me)) {
-			if (unmap)
-				atomic_inc(&jmmap_stash_unmap_claimed);
+			atomic_inc(&jmmap_stash_claimed[unmap]);
 			return free[i];
 		}
 	}
@@ -114,8 +114,8 @@ static inline void stash_release(struct stash *st)
 {
 	if (!st)
 		return;
-	if (st >= jmmap_stash_table[1] && st < jmmap_stash_table[1] + STASH_SLOTS)
-		atomic_dec(&jmmap_stash_unmap_claimed);
+	atomic_dec(&jmmap_stash_claimed[st >= jmmap_stash_table[1] &&
+					st < jmmap_stash_table[1] + STASH_SLOTS]);
 	smp_store_release(&st->task, NULL);
 }
 
