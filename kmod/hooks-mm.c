@@ -75,7 +75,7 @@ static int current_syscall(void)
  * variable on the stack (INIT_STACK_ALL_ZERO, as Debian's are) zeroes it
  * where it is declared.
  */
-static unsigned long current_syscall_arg(unsigned int i)
+static __always_inline unsigned long current_syscall_arg(unsigned int i)
 {
 	unsigned long args[6];
 
