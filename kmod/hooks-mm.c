@@ -39,6 +39,7 @@
 
 #include "compat.h"
 #include "defer.h"
+#include "fixed-rec.h"
 #include "hooks.h"
 #include "stash.h"
 
@@ -66,6 +67,20 @@ static int current_syscall(void)
 	if (in_compat_syscall())
 		return -1;
 	return syscall_get_nr(current, task_pt_regs(current));
+}
+
+/*
+ * Argument @i of the current system call. The array is declared here, where
+ * a caller has made its cheap checks already: a kernel built to zero every
+ * variable on the stack (INIT_STACK_ALL_ZERO, as Debian's are) zeroes it
+ * where it is declared.
+ */
+static __always_inline unsigned long current_syscall_arg(unsigned int i)
+{
+	unsigned long args[6];
+
+	syscall_get_arguments(current, task_pt_regs(current), args);
+	return args[i];
 }
 
 static u32 vm_prot(unsigned long vm_flags)
@@ -164,76 +179,63 @@ static void exec_overlaps(struct mm_struct *mm, struct exec_walk *w)
 }
 
 /*
- * A record with no file (MUNMAP, or the MMAP3 of an anonymous mapping),
- * built in place: the fixed part, then for an MMAP3 the name "//anon"
- * padded to 8 bytes, as jmmap_pending_finish() would write it.
+ * A record with no file (MUNMAP, or the MMAP3 of an anonymous mapping):
+ * nothing to read for it, so it is given to the sessions at once, written
+ * straight into their rings (fixed-rec.h), unless records of the task's
+ * are queued for task_work ahead of it (an exec's, a file mapping's): then
+ * it goes behind them.
  */
-#define ANON_NAME "//anon\0"
-struct anon_mmap3 {
-	struct jmmap_rec_mmap3 mmap3;
-	char name[sizeof(ANON_NAME)];
-};
-
-/*
- * Nothing to read for such a record: it is given to the sessions at once,
- * unless records of the task's are queued for task_work ahead of it (an
- * exec's, a file mapping's): then it goes behind them. @rec->size is set;
- * @fixed_size is the size of its fixed part.
- */
-static void emit_fileless(const struct jmmap_rec_header *rec, size_t fixed_size, u32 tgid,
-			  enum jmmap_want want)
+static void emit_fileless(const struct jmmap_fixed_rec *f, enum jmmap_want want)
 {
 	struct jmmap_pending *p;
 
-	BUILD_BUG_ON(sizeof(ANON_NAME) != 8 || sizeof(struct jmmap_rec_mmap3) % 8 ||
-		     sizeof(struct anon_mmap3) != sizeof(struct jmmap_rec_mmap3) + 8);
 	if (!jmmap_defer_queued()) {
-		jmmap_emit(rec, tgid, want);
+		jmmap_emit_fixed(f, want);
 		return;
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(rec->type, tgid, want, NULL);
+		jmmap_lost_alloc(f->type, f->pid, want, NULL);
 		return;
 	}
-	p->tgid = tgid;
+	p->tgid = f->pid;
 	p->want = want;
-	memcpy(&p->r, rec, fixed_size);
+	jmmap_fixed_rec_fill(&p->r, f, false);
 	jmmap_defer(p);
 }
 
 static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
 {
-	struct jmmap_rec_munmap rec = {
-		.hdr = { .type = JMMAP_REC_MUNMAP, .size = sizeof(rec) },
+	struct jmmap_fixed_rec f = {
+		.type = JMMAP_REC_MUNMAP,
+		.cause = cause,
 		.pid = (u32)current->tgid,
 		.tid = (u32)current->pid,
 		.time = time,
 		.start = start,
 		.len = end - start,
-		.cause = cause,
 	};
 
-	emit_fileless(&rec.hdr, sizeof(rec), rec.pid, JMMAP_WANT_EXEC_MAPS);
+	emit_fileless(&f, JMMAP_WANT_EXEC_MAPS);
 }
 
-/* @r as the MMAP3 of [start, start + len) inside @vma. */
-static void fill_mmap3(struct jmmap_rec_mmap3 *r, u64 time, unsigned long start,
+/* @f as the MMAP3 of [start, start + len) inside @vma. */
+static void fill_mmap3(struct jmmap_fixed_rec *f, u64 time, unsigned long start,
 		       unsigned long len, u64 pgoff, struct vm_area_struct *vma, bool has_file,
 		       u32 prot, u16 cause)
 {
-	r->hdr.type = JMMAP_REC_MMAP3;
-	r->pid = (u32)current->tgid;
-	r->tid = (u32)current->pid;
-	r->time = time;
-	r->start = start;
-	r->len = len;
-	r->vma_start = vma->vm_start;
-	r->vma_end = vma->vm_end;
-	r->pgoff = has_file ? pgoff : 0;
-	r->prot = prot;
-	r->flags = vm_map_flags(vma->vm_flags, !has_file);
-	r->cause = current->in_execve ? JMMAP_CAUSE_EXEC : cause;
+	f->type = JMMAP_REC_MMAP3;
+	f->cause = current->in_execve ? JMMAP_CAUSE_EXEC : cause;
+	f->pid = (u32)current->tgid;
+	f->tid = (u32)current->pid;
+	f->time = time;
+	f->start = start;
+	f->len = len;
+	f->vma_start = vma->vm_start;
+	f->vma_end = vma->vm_end;
+	f->pgoff = has_file ? pgoff : 0;
+	f->prot = prot;
+	f->flags = vm_map_flags(vma->vm_flags, !has_file);
 }
 
 static enum jmmap_want want_of_prot(u32 prot)
@@ -248,26 +250,23 @@ static enum jmmap_want want_of_prot(u32 prot)
 static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pgoff,
 			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
 {
-	u32 tgid = (u32)current->tgid;
+	struct jmmap_fixed_rec f;
 	struct jmmap_pending *p;
 
+	fill_mmap3(&f, time, start, len, pgoff, vma, file != NULL, prot, cause);
 	if (!file) {
-		/* zeroed once, the name with it; whose it is, jmmap_emit() tells */
-		struct anon_mmap3 rec = { .name = ANON_NAME };
-
-		fill_mmap3(&rec.mmap3, time, start, len, pgoff, vma, false, prot, cause);
-		rec.mmap3.hdr.size = sizeof(rec);
-		emit_fileless(&rec.mmap3.hdr, sizeof(rec.mmap3), tgid, want_of_prot(prot));
+		/* whose it is, jmmap_emit_fixed() tells */
+		emit_fileless(&f, want_of_prot(prot));
 		return;
 	}
 	p = jmmap_pending_new();
 	if (!p) {
-		jmmap_lost_alloc(JMMAP_REC_MMAP3, tgid, want_of_prot(prot), NULL);
+		jmmap_lost_alloc(JMMAP_REC_MMAP3, f.pid, want_of_prot(prot), NULL);
 		return;
 	}
-	p->tgid = tgid;
+	p->tgid = f.pid;
 	p->want = want_of_prot(prot);
-	fill_mmap3(&p->r.mmap3, time, start, len, pgoff, vma, true, prot, cause);
+	jmmap_fixed_rec_fill(&p->r, &f, false);
 	p->file = get_file(file);
 	jmmap_defer(p);
 }
@@ -317,12 +316,9 @@ static void drop_stale_stash(void)
  */
 static bool may_replace(void)
 {
-	unsigned long args[6];
-
 	if (current_syscall() != __NR_mmap)
 		return true;
-	syscall_get_arguments(current, task_pt_regs(current), args);
-	return args[3] & MAP_FIXED;
+	return current_syscall_arg(3) & MAP_FIXED;
 }
 
 /*
@@ -397,21 +393,22 @@ static void mprotect_pre(struct pt_regs *regs)
 
 	if (!current_is_user())
 		return;
-	drop_stale_stash();
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
 	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
 	newflags = jmmap_entry_arg(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
-	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start)
-		return;
 	/*
 	 * Only a process some session follows claims a slot: a call that fails
 	 * after this hook leaves its stash until the task's next mapping call,
-	 * and tasks nobody follows must not be able to take every slot.
+	 * and tasks nobody follows must not be able to take every slot. A stale
+	 * stash of the task's is dropped, or taken over by stash_new().
 	 */
-	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
+	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start ||
+	    !jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS)) {
+		drop_stale_stash();
 		return;
+	}
 	stash_new(newflags & VM_EXEC ? STASH_MPROTECT_EXEC : STASH_MPROTECT_NOEXEC, jmmap_now(),
 		  start, end - start,
 		  ((unsigned long)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), newflags);
@@ -429,15 +426,14 @@ static void mprotect_pre(struct pt_regs *regs)
  */
 static void brk_grown(struct vm_area_struct *vma)
 {
-	unsigned long args[6], start, end;
+	unsigned long start, end;
 
 	if (!(vma->vm_flags & VM_EXEC) || current_syscall() != __NR_brk)
 		return;
 	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
 		return;
-	syscall_get_arguments(current, task_pt_regs(current), args);
 	start = PAGE_ALIGN(current->mm->brk);
-	end = PAGE_ALIGN(args[0]);
+	end = PAGE_ALIGN(current_syscall_arg(0));
 	if (end <= start || start < vma->vm_start || end > vma->vm_end)
 		return;
 	queue_mmap3(jmmap_now(), start, end - start, 0, vma, NULL, vm_prot(vma->vm_flags),
@@ -590,9 +586,12 @@ static bool mremap_resolve(struct jmmap_pending *p)
 	vma = find_vma(mm, start);
 	if (vma && vma->vm_start <= start && start + len <= vma->vm_end &&
 	    (vma->vm_flags & VM_EXEC)) {
-		fill_mmap3(&p->r.mmap3, jmmap_now(), start, len,
+		struct jmmap_fixed_rec f;
+
+		fill_mmap3(&f, jmmap_now(), start, len,
 			   ((u64)vma->vm_pgoff << PAGE_SHIFT) + (start - vma->vm_start), vma,
 			   vma->vm_file != NULL, vm_prot(vma->vm_flags), JMMAP_CAUSE_MREMAP);
+		jmmap_fixed_rec_fill(&p->r, &f, false);
 		if (vma->vm_file)
 			p->file = get_file(vma->vm_file);
 		found = true;

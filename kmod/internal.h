@@ -101,6 +101,12 @@ u32 jmmap_wants(u32 tgid);
 /* Whether any session asked for non-executable mappings: no walk, a flag. */
 bool jmmap_data_wanted(void);
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
+/*
+ * The same for a record without a file (fixed-rec.h: MUNMAP, MMAP3 of
+ * anonymous memory) about @f->pid, laid out in each session's ring in place.
+ */
+struct jmmap_fixed_rec;
+void jmmap_emit_fixed(const struct jmmap_fixed_rec *f, enum jmmap_want want);
 
 /*
  * A record with the cookie of @file at byte @cookie_off (struct
@@ -128,7 +134,11 @@ void jmmap_targets_fork(u32 parent_tgid, u32 child_tgid);
 int jmmap_target_add(struct jmmap_session *s, const struct jmmap_target *t, u32 *tgid_out,
 		     bool *added);
 void jmmap_target_remove(struct jmmap_session *s, u32 tgid);
-bool jmmap_session_follows(struct jmmap_session *s, u32 tgid);
+/* Inline: every hook asks it, of each open session. */
+static inline bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
+{
+	return tgid && tgid < PID_MAX_LIMIT && test_bit(tgid, s->targets);
+}
 /* Any context: follow @tgid or not. */
 void jmmap_target_set(struct jmmap_session *s, u32 tgid, bool follow);
 

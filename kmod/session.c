@@ -24,6 +24,7 @@
 #include <linux/vmalloc.h>
 
 #include "compat.h"
+#include "fixed-rec.h"
 #include "internal.h"
 
 static LIST_HEAD(jmmap_sessions);
@@ -280,7 +281,7 @@ static bool ring_has_room(struct jmmap_session *s, u32 len)
 	return (u64)ring_fill(s, len) + len <= s->size;
 }
 
-/* Lock held; the record is the reader's once data_head moves past it. */
+/* Lock held: @len bytes at the head, wrapping at the ring's end if need be. */
 static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
 {
 	u32 off = (u32)(s->head & (s->size - 1));
@@ -289,16 +290,32 @@ static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
 	memcpy(s->buf + off, src, first);
 	if (first < len)
 		memcpy(s->buf, (const u8 *)src + first, len - first);
-	s->head += len;
-	smp_store_release(&s->page->data_head, s->head);
 }
 
-/* Queue the LOST record owed, if it and @then_bytes more fit. Lock held. */
-static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
+/*
+ * Lock held: the record of @len bytes written at the head is the reader's
+ * once data_head moves past it. Whether that fill is worth a wake-up (the
+ * tail was looked up again by ring_has_room() if it could be).
+ */
+static bool ring_commit(struct jmmap_session *s, u32 len, u32 type)
+{
+	s->head += len;
+	smp_store_release(&s->page->data_head, s->head);
+	s->emitted[type]++;
+	return fill_ready(s, (u32)(s->head - s->tail_seen));
+}
+
+/*
+ * Queue the LOST record owed, if it and @then_bytes more fit. Lock held.
+ * Apart from the check every write makes (queue_lost_locked()): the kernels
+ * built to zero every variable on the stack (INIT_STACK_ALL_ZERO, as
+ * Debian's are) would zero the record at each call.
+ */
+static noinline void queue_lost_record(struct jmmap_session *s, u32 then_bytes)
 {
 	struct jmmap_rec_lost lost;
 
-	if (!s->lost_owed || !ring_has_room(s, sizeof(lost) + then_bytes))
+	if (!ring_has_room(s, sizeof(lost) + then_bytes))
 		return;
 	memset(&lost, 0, sizeof(lost));
 	lost.hdr.type = JMMAP_REC_LOST;
@@ -309,7 +326,13 @@ static void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
 	memset(s->lost_pending, 0, sizeof(s->lost_pending));
 	s->lost_owed = false;
 	ring_copy_in(s, &lost, sizeof(lost));
-	s->emitted[JMMAP_REC_LOST]++;
+	ring_commit(s, sizeof(lost), JMMAP_REC_LOST);
+}
+
+static inline void queue_lost_locked(struct jmmap_session *s, u32 then_bytes)
+{
+	if (s->lost_owed)
+		queue_lost_record(s, then_bytes);
 }
 
 static void count_lost_locked(struct jmmap_session *s, u32 type)
@@ -370,26 +393,71 @@ static void wake_readers(struct jmmap_session *s)
 }
 
 /*
- * Queue one whole record, or count it lost. Once a record is lost, later
- * ones are dropped too until the LOST record fits ahead of them, so that a
- * reader sees the gap where it happened.
+ * Lock held: whether a record of @len bytes may go at the head now. Once a
+ * record is lost, later ones are dropped too until the LOST record fits
+ * ahead of them, so that a reader sees the gap where it happened.
  */
+static bool ring_reserve(struct jmmap_session *s, u32 len)
+{
+	queue_lost_locked(s, len);
+	return !s->lost_owed && ring_has_room(s, len);
+}
+
+/* Queue one whole record, or count it lost. */
 void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header *rec)
 {
 	u32 type = rec->type < JMMAP_REC_MAX ? rec->type : 0;
 	unsigned long flags;
-	bool wake = false;
+	bool wake;
 
 	raw_spin_lock_irqsave(&s->lock, flags);
-	queue_lost_locked(s, rec->size);
-	if (!s->lost_owed && ring_has_room(s, rec->size)) {
+	if (ring_reserve(s, rec->size)) {
 		ring_copy_in(s, rec, rec->size);
-		s->emitted[type]++;
-		/* a tail looked up again by ring_has_room() if this is enough */
-		wake = fill_ready(s, (u32)(s->head - s->tail_seen));
+		wake = ring_commit(s, rec->size, type);
 	} else {
 		count_lost_locked(s, type);
 		wake = true; /* a reader behind should catch up */
+	}
+	raw_spin_unlock_irqrestore(&s->lock, flags);
+	if (wake)
+		wake_readers(s);
+}
+
+/*
+ * Lock held: a record without a file that wraps at the ring's end, laid
+ * out on the stack and copied in two parts; out of line, so that the
+ * buffer is not zeroed for the others (see queue_lost_record()).
+ */
+static noinline void ring_fill_fixed_wrapped(struct jmmap_session *s,
+					     const struct jmmap_fixed_rec *f, u32 len)
+{
+	u8 wrap[sizeof(struct jmmap_rec_mmap3) + sizeof(JMMAP_ANON_NAME)] __aligned(8);
+
+	jmmap_fixed_rec_fill(wrap, f, true);
+	ring_copy_in(s, wrap, len);
+}
+
+/*
+ * The same for a record without a file, laid out from @f straight into
+ * the ring where it fits before the ring's end.
+ */
+static void session_write_fixed(struct jmmap_session *s, const struct jmmap_fixed_rec *f)
+{
+	u32 len = jmmap_fixed_rec_size(f), off;
+	unsigned long flags;
+	bool wake;
+
+	raw_spin_lock_irqsave(&s->lock, flags);
+	if (ring_reserve(s, len)) {
+		off = (u32)(s->head & (s->size - 1));
+		if (off + len <= s->size)
+			jmmap_fixed_rec_fill(s->buf + off, f, true);
+		else
+			ring_fill_fixed_wrapped(s, f, len);
+		wake = ring_commit(s, len, f->type);
+	} else {
+		count_lost_locked(s, f->type);
+		wake = true;
 	}
 	raw_spin_unlock_irqrestore(&s->lock, flags);
 	if (wake)
@@ -442,6 +510,18 @@ void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want wa
 	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
 		if (session_wants(s, tgid, want))
 			jmmap_session_write(s, rec);
+	}
+	rcu_read_unlock();
+}
+
+void jmmap_emit_fixed(const struct jmmap_fixed_rec *f, enum jmmap_want want)
+{
+	struct jmmap_session *s;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+		if (session_wants(s, f->pid, want))
+			session_write_fixed(s, f);
 	}
 	rcu_read_unlock();
 }

@@ -6,6 +6,7 @@
 #include "stash.h"
 
 struct stash *jmmap_stash_table[2];
+atomic_t jmmap_stash_claimed[2];
 
 static size_t table_bytes(void)
 {
@@ -35,4 +36,6 @@ void jmmap_stash_clear(void)
 {
 	memset(jmmap_stash_table[0], 0, table_bytes());
 	memset(jmmap_stash_table[1], 0, table_bytes());
+	atomic_set(&jmmap_stash_claimed[0], 0);
+	atomic_set(&jmmap_stash_claimed[1], 0);
 }

@@ -18,6 +18,13 @@
  * none, allocates nothing and never sleeps, on PREEMPT_RT too. When every
  * slot of the window is taken the caller counts its record lost. The
  * lookups are inline: every mapping call of a traced task makes some.
+ *
+ * Most lookups find nothing: every mmap() and munmap() of a traced task
+ * looks for a stale stash, and the unmap class is claimed only where a new
+ * mapping replaces code. A count of each class's claimed slots lets a
+ * lookup answer "none" without hashing while the class is empty. A task's
+ * own claim is counted before it can look for it; the counts are exact
+ * once no hook runs (jmmap_stash_clear()).
  */
 #ifndef JMMAP_STASH_H
 #define JMMAP_STASH_H
@@ -44,6 +51,8 @@ struct stash {
 
 /* [0]: the map class, [1]: the unmap class (stash.c) */
 extern struct stash *jmmap_stash_table[2];
+/* slots of each class claimed */
+extern atomic_t jmmap_stash_claimed[2];
 
 /* Task context, at load and unload: the table, charged to the loader. */
 int jmmap_stash_init(void);
@@ -59,8 +68,11 @@ static inline struct stash *stash_slot(bool unmap, u32 h, u32 i)
 /* @task's stash of the class, still claimed, or NULL. */
 static inline struct stash *stash_find(struct task_struct *task, bool unmap)
 {
-	u32 h = hash_ptr(task, STASH_BITS), i;
+	u32 h, i;
 
+	if (!atomic_read(&jmmap_stash_claimed[unmap]))
+		return NULL;
+	h = hash_ptr(task, STASH_BITS);
 	for (i = 0; i < STASH_PROBE; i++) {
 		struct stash *st = stash_slot(unmap, h, i);
 
@@ -89,8 +101,10 @@ static inline struct stash *stash_claim(bool unmap)
 			free[n_free++] = st;
 	}
 	for (i = 0; i < n_free; i++) {
-		if (!cmpxchg(&free[i]->task, NULL, me))
+		if (!cmpxchg(&free[i]->task, NULL, me)) {
+			atomic_inc(&jmmap_stash_claimed[unmap]);
 			return free[i];
+		}
 	}
 	return NULL;
 }
@@ -98,8 +112,11 @@ static inline struct stash *stash_claim(bool unmap)
 /* NULL-safe; the slot may be claimed by another task at once. */
 static inline void stash_release(struct stash *st)
 {
-	if (st)
-		smp_store_release(&st->task, NULL);
+	if (!st)
+		return;
+	atomic_dec(&jmmap_stash_claimed[st >= jmmap_stash_table[1] &&
+					st < jmmap_stash_table[1] + STASH_SLOTS]);
+	smp_store_release(&st->task, NULL);
 }
 
 #endif

@@ -16,11 +16,6 @@
 
 #include "internal.h"
 
-bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
-{
-	return tgid && tgid < PID_MAX_LIMIT && test_bit(tgid, s->targets);
-}
-
 void jmmap_target_set(struct jmmap_session *s, u32 tgid, bool follow)
 {
 	if (!tgid || tgid >= PID_MAX_LIMIT)
