@@ -383,8 +383,10 @@ int BPF_PROG(offcpu_exit, struct task_struct *t)
 SEC("iter/task")
 int offcpu_flush(struct bpf_iter__task *ctx)
 {
-	if (ctx->task)
-		flush_task(ctx->task);
+	struct task_struct *t = ctx->task;
+
+	if (t)
+		flush_task(t);
 	return 0;
 }
 
