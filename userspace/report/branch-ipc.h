@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * branch-ipc: perf report's "IPC   [IPC Coverage]" column of the branch
+ * view, counted as perf counts it. Each sample whose newest branch has
+ * cycles gives, for each branch with cycles, the basic block that ends at
+ * the branch's source: it starts at the previous (older) branch's target
+ * when that is in the same function (and before the source), and the
+ * longest block seen for a source is the one counted. Once the samples are
+ * counted, each function's code is read and decoded: a block's
+ * instructions are those of the function between its start and its end
+ * (both counted); going from the function's last source down, a block
+ * counts when it covers an instruction no block counted before it covered.
+ * The function's IPC is the counted blocks' instructions (times how often
+ * each ran) over their cycles; its coverage, the instructions they cover
+ * over all of the function's instructions.
+ */
+#ifndef JREC_BRANCH_IPC_H
+#define JREC_BRANCH_IPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "samples.h"
+
+struct bipc_fn;
+struct bipc_block;
+
+struct branch_ipc {
+	struct session *s;
+	struct bipc_fn *fns; /* the functions a branch with cycles left */
+	size_t nr_fns, cap_fns;
+	struct bipc_block *blocks; /* by (function, source) */
+	size_t nr_blocks, cap_blocks;
+	uint32_t *fn_slots, *block_slots; /* open addressing: index + 1, 0 empty */
+	size_t nr_fn_slots, nr_block_slots;
+	bool computed; /* the functions' counts are made (branch_ipc__fill()) */
+};
+
+void branch_ipc__init(struct branch_ipc *b, struct session *s);
+/* Forget what was counted (a new count of the same recording). */
+void branch_ipc__reset(struct branch_ipc *b);
+/* @smp's branch stack's blocks with cycles. 0 or -ENOMEM. */
+int branch_ipc__sample(struct branch_ipc *b, struct samples *it, const struct sample *smp);
+/*
+ * Each function's IPC and coverage, from its code, into the branch view's
+ * entries of @h that name it as their target (hist_entry's ipc fields).
+ * The first call computes them: count no more samples after it. 0 or -ENOMEM.
+ */
+int branch_ipc__fill(struct branch_ipc *b, struct hist *h);
+void branch_ipc__release(struct branch_ipc *b);
+
+#endif
