@@ -336,42 +336,31 @@ static int fn_insns(struct annotate *an, struct disasm **dis, uint16_t *dis_mach
 	return 0;
 }
 
-/* Function @f's @nblk blocks (the last source first), over its @n instructions at @offs. */
-static int fn_compute(struct bipc_fn *f, const struct bipc_block *blk, size_t nblk,
-		      const uint64_t *offs, size_t n)
+/*
+ * Function @f's @nblk blocks, over its @n instructions at @offs: as perf
+ * 7.2 counts them, a block counts when its source is one of the function's
+ * instructions, and covers that instruction.
+ */
+static void fn_compute(struct bipc_fn *f, const struct bipc_block *blk, size_t nblk,
+		       const uint64_t *offs, size_t n)
 {
-	bool *covered;
-	size_t i, j;
+	size_t i;
 
 	f->total_insn = n;
-	if (!n)
-		return 0;
-	covered = calloc(n, sizeof(*covered));
-	if (!covered)
-		return -ENOMEM;
 	for (i = 0; i < nblk; i++) {
 		const struct bipc_block *x = &blk[i];
-		size_t lo, hi, cover = 0;
+		size_t lo, hi;
 
 		if (!x->have_start || !x->cycles || !x->num || x->reset >= RESET_HIDE)
 			continue;
 		lo = first_at(offs, n, x->start);
 		hi = first_at(offs, n, x->end + 1); /* the source's instruction is the block's */
-		if (lo >= hi)
+		if (lo >= hi || offs[hi - 1] != x->end)
 			continue;
-		for (j = lo; j < hi; j++)
-			if (!covered[j]) {
-				covered[j] = true;
-				cover++;
-			}
-		if (cover) {
-			f->hit_cycles += x->cycles;
-			f->hit_insn += (hi - lo) * x->num;
-			f->cover_insn += cover;
-		}
+		f->hit_cycles += x->cycles;
+		f->hit_insn += (hi - lo) * x->num;
+		f->cover_insn++;
 	}
-	free(covered);
-	return 0;
 }
 
 /* Each function's counts, from its code. 0 or -ENOMEM. */
@@ -396,7 +385,7 @@ static int compute(struct branch_ipc *b)
 			;
 		err = fn_insns(&an, &dis, &dis_machine, f, &offs, &n);
 		if (!err)
-			err = fn_compute(f, &b->blocks[i], j - i, offs, n);
+			fn_compute(f, &b->blocks[i], j - i, offs, n);
 		i = j;
 	}
 	free(offs);

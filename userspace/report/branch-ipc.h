@@ -7,12 +7,13 @@
  * when that is in the same function (and before the source), and the
  * longest block seen for a source is the one counted. Once the samples are
  * counted, each function's code is read and decoded: a block's
- * instructions are those of the function between its start and its end
- * (both counted); going from the function's last source down, a block
- * counts when it covers an instruction no block counted before it covered.
- * The function's IPC is the counted blocks' instructions (times how often
- * each ran) over their cycles; its coverage, the instructions they cover
- * over all of the function's instructions.
+ * instructions are those of the function between its start and its source
+ * (both counted), and a block counts when its source is one of them. The
+ * function's IPC is the counted blocks' instructions (times how often each
+ * ran) over their cycles; its coverage, as perf 7.2 prints it, the counted
+ * blocks' sources over all of the function's instructions (perf 6.1's
+ * source marked every instruction of the blocks covered; perf's refactor of
+ * its per-line cycles since keeps that mark on the branch sources only).
  */
 #ifndef JREC_BRANCH_IPC_H
 #define JREC_BRANCH_IPC_H
