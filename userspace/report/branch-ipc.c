@@ -12,27 +12,12 @@
 #include "disasm.h"
 #include "perf-reader.h"
 
-/* perf's bound on how often a longer block replaced a source's: past it, the block is not shown */
-#define RESET_MAX 0xffff
-#define RESET_HIDE 0x7fff
 
 /* A function some branch with cycles left. */
 struct bipc_fn {
 	struct resolved res; /* the first such branch's source */
 	struct hist_side side; /* as the branch view's entries name it */
-	uint64_t hit_cycles, hit_insn;
-	uint64_t cover_insn, total_insn;
-};
-
-/* The basic block(s) ending at one branch source of a function. */
-struct bipc_block {
-	uint32_t fn;
-	uint64_t end;	/* the source's offset in the function */
-	uint64_t start; /* the block's first offset, when have_start */
-	uint64_t cycles;
-	uint64_t num;
-	uint32_t reset;
-	bool have_start;
+	struct bipc_figures fig;
 };
 
 void branch_ipc__init(struct branch_ipc *b, struct session *s)
@@ -188,12 +173,7 @@ static struct bipc_block *block_of(struct branch_ipc *b, uint32_t fn, uint64_t e
 	return x;
 }
 
-/*
- * One block with @cycles ending at @x's source: the longest start seen
- * wins (a shorter one is dropped, a longer one starts the count again);
- * one without a start counts only while none with a start was seen.
- */
-static void block_count(struct bipc_block *x, bool have_start, uint64_t start, unsigned int cycles)
+void bipc_block__count(struct bipc_block *x, bool have_start, uint64_t start, unsigned int cycles)
 {
 	if (!have_start && x->have_start)
 		return;
@@ -202,7 +182,7 @@ static void block_count(struct bipc_block *x, bool have_start, uint64_t start, u
 			x->have_start = false;
 			x->cycles = 0;
 			x->num = 0;
-			if (x->reset < RESET_MAX)
+			if (x->reset < BIPC_RESET_MAX)
 				x->reset++;
 		} else if (x->start < start) {
 			return;
@@ -259,7 +239,7 @@ int branch_ipc__sample(struct branch_ipc *b, struct samples *it, const struct sa
 				x = block_of(b, (uint32_t)fn, end);
 				if (!x)
 					return -ENOMEM;
-				block_count(x, have_start, start, cycles);
+				bipc_block__count(x, have_start, start, cycles);
 			}
 		}
 		branch_view__resolve_end(it, smp, t, &prev_to);
@@ -336,30 +316,26 @@ static int fn_insns(struct annotate *an, struct disasm **dis, uint16_t *dis_mach
 	return 0;
 }
 
-/*
- * Function @f's @nblk blocks, over its @n instructions at @offs: as perf
- * 7.2 counts them, a block counts when its source is one of the function's
- * instructions, and covers that instruction.
- */
-static void fn_compute(struct bipc_fn *f, const struct bipc_block *blk, size_t nblk,
-		       const uint64_t *offs, size_t n)
+void bipc__figures(const struct bipc_block *blk, size_t nblk, const uint64_t *offs, size_t n,
+		   struct bipc_figures *fig)
 {
 	size_t i;
 
-	f->total_insn = n;
+	memset(fig, 0, sizeof(*fig));
+	fig->total_insn = n;
 	for (i = 0; i < nblk; i++) {
 		const struct bipc_block *x = &blk[i];
 		size_t lo, hi;
 
-		if (!x->have_start || !x->cycles || !x->num || x->reset >= RESET_HIDE)
+		if (!x->have_start || !x->cycles || !x->num || x->reset >= BIPC_RESET_HIDE)
 			continue;
 		lo = first_at(offs, n, x->start);
 		hi = first_at(offs, n, x->end + 1); /* the source's instruction is the block's */
 		if (lo >= hi || offs[hi - 1] != x->end)
 			continue;
-		f->hit_cycles += x->cycles;
-		f->hit_insn += (hi - lo) * x->num;
-		f->cover_insn++;
+		fig->hit_cycles += x->cycles;
+		fig->hit_insn += (hi - lo) * x->num;
+		fig->cover_insn++;
 	}
 }
 
@@ -385,7 +361,7 @@ static int compute(struct branch_ipc *b)
 			;
 		err = fn_insns(&an, &dis, &dis_machine, f, &offs, &n);
 		if (!err)
-			fn_compute(f, &b->blocks[i], j - i, offs, n);
+			bipc__figures(&b->blocks[i], j - i, offs, n, &f->fig);
 		i = j;
 	}
 	free(offs);
@@ -411,11 +387,12 @@ int branch_ipc__fill(struct branch_ipc *b, struct hist *h)
 
 		if (!e->k.to.level || !e->k.to.sym || (fi = find_fn(b, &e->k.to)) < 0)
 			continue;
-		if (b->fns[fi].hit_cycles)
-			e->ipc = (double)b->fns[fi].hit_insn / (double)b->fns[fi].hit_cycles;
-		if (b->fns[fi].total_insn)
-			e->ipc_cover = (double)b->fns[fi].cover_insn * 100.0 /
-				       (double)b->fns[fi].total_insn;
+		const struct bipc_figures *g = &b->fns[fi].fig;
+
+		if (g->hit_cycles)
+			e->ipc = (double)g->hit_insn / (double)g->hit_cycles;
+		if (g->total_insn)
+			e->ipc_cover = (double)g->cover_insn * 100.0 / (double)g->total_insn;
 	}
 	return 0;
 }

@@ -26,7 +26,40 @@
 #include "samples.h"
 
 struct bipc_fn;
-struct bipc_block;
+
+/* The basic blocks ending at one branch source of a function (perf's cyc_hist). */
+struct bipc_block {
+	uint32_t fn;	/* the function's index (branch_ipc's fns) */
+	uint64_t end;	/* the source's offset in the function */
+	uint64_t start; /* the counted blocks' first offset, when have_start */
+	uint64_t cycles; /* theirs, summed */
+	uint64_t num;	 /* how many */
+	uint32_t reset;	 /* how often a longer block started the count again */
+	bool have_start;
+};
+
+/* perf's bound on @reset, and the count past which the source's blocks are not shown */
+#define BIPC_RESET_MAX 0xffff
+#define BIPC_RESET_HIDE 0x7fff
+
+/* A function's figures: IPC hit_insn / hit_cycles, coverage cover_insn / total_insn. */
+struct bipc_figures {
+	uint64_t hit_cycles, hit_insn, cover_insn, total_insn;
+};
+
+/*
+ * One more block with @cycles ending at @x's source, from offset @start
+ * when @have_start: the longest start seen wins (a shorter one is dropped,
+ * a longer one starts the count again); one without a start counts only
+ * while none with a start was seen.
+ */
+void bipc_block__count(struct bipc_block *x, bool have_start, uint64_t start, unsigned int cycles);
+/*
+ * The figures of a function whose @n instructions are at offsets @offs (in
+ * order), from its @nblk blocks, into @fig.
+ */
+void bipc__figures(const struct bipc_block *blk, size_t nblk, const uint64_t *offs, size_t n,
+		   struct bipc_figures *fig);
 
 struct branch_ipc {
 	struct session *s;
