@@ -12,10 +12,9 @@
 #include "disasm.h"
 #include "perf-reader.h"
 
-
 /* A function some branch with cycles left. */
 struct bipc_fn {
-	struct resolved res; /* the first such branch's source */
+	struct resolved res;   /* the first such branch's source */
 	struct hist_side side; /* as the branch view's entries name it */
 	struct bipc_figures fig;
 };
@@ -229,7 +228,8 @@ int branch_ipc__sample(struct branch_ipc *b, struct samples *it, const struct sa
 					if (same_fn(&ps_side, &fs) ||
 					    (prev_to.dso == from.dso &&
 					     annotate__addr_of(&prev_to) == from.sym_start)) {
-						start = annotate__addr_of(&prev_to) - from.sym_start;
+						start =
+						    annotate__addr_of(&prev_to) - from.sym_start;
 						have_start = start < end;
 					}
 				}
@@ -296,8 +296,8 @@ static int fn_insns(struct annotate *an, struct disasm **dis, uint16_t *dis_mach
 		disasm__delete(*dis);
 		*dis = NULL;
 	}
-	if (!*dis && (!disasm__supported(code.machine) ||
-		      disasm__new(code.machine, DISASM_ATT, dis))) {
+	if (!*dis &&
+	    (!disasm__supported(code.machine) || disasm__new(code.machine, DISASM_ATT, dis))) {
 		ann_code__release(&code);
 		return 0;
 	}

@@ -29,9 +29,9 @@ struct bipc_fn;
 
 /* The basic blocks ending at one branch source of a function (perf's cyc_hist). */
 struct bipc_block {
-	uint32_t fn;	/* the function's index (branch_ipc's fns) */
-	uint64_t end;	/* the source's offset in the function */
-	uint64_t start; /* the counted blocks' first offset, when have_start */
+	uint32_t fn;	 /* the function's index (branch_ipc's fns) */
+	uint64_t end;	 /* the source's offset in the function */
+	uint64_t start;	 /* the counted blocks' first offset, when have_start */
 	uint64_t cycles; /* theirs, summed */
 	uint64_t num;	 /* how many */
 	uint32_t reset;	 /* how often a longer block started the count again */
@@ -39,7 +39,7 @@ struct bipc_block {
 };
 
 /* perf's bound on @reset, and the count past which the source's blocks are not shown */
-#define BIPC_RESET_MAX 0xffff
+#define BIPC_RESET_MAX	0xffff
 #define BIPC_RESET_HIDE 0x7fff
 
 /* A function's figures: IPC hit_insn / hit_cycles, coverage cover_insn / total_insn. */

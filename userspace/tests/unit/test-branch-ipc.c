@@ -15,7 +15,7 @@
 int main(void)
 {
 	/* a function of 6 instructions, at these offsets */
-	static const uint64_t offs[] = { 0, 2, 5, 7, 9, 12 };
+	static const uint64_t offs[] = {0, 2, 5, 7, 9, 12};
 	struct bipc_block x, blk[4];
 	struct bipc_figures fig;
 
@@ -37,20 +37,24 @@ int main(void)
 	memset(&x, 0, sizeof(x));
 	bipc_block__count(&x, false, 0, 8);
 	bipc_block__count(&x, false, 0, 2);
-	check(!x.have_start && x.cycles == 10 && x.num == 2, "blocks without a start counted together");
+	check(!x.have_start && x.cycles == 10 && x.num == 2,
+	      "blocks without a start counted together");
 	bipc_block__count(&x, true, 0, 5);
 	check(x.have_start && !x.start && x.cycles == 5 && x.num == 1 && x.reset == 1,
 	      "a block with a start replaces those without");
 
 	memset(blk, 0, sizeof(blk));
 	/* 2..9: 4 instructions, 3 times in 6 cycles */
-	blk[0] = (struct bipc_block){ .end = 9, .start = 2, .cycles = 6, .num = 3, .have_start = true };
+	blk[0] =
+	    (struct bipc_block){.end = 9, .start = 2, .cycles = 6, .num = 3, .have_start = true};
 	/* no start: not counted */
-	blk[1] = (struct bipc_block){ .end = 5, .cycles = 50, .num = 1 };
+	blk[1] = (struct bipc_block){.end = 5, .cycles = 50, .num = 1};
 	/* a source that is not an instruction's start: not counted */
-	blk[2] = (struct bipc_block){ .end = 8, .start = 0, .cycles = 70, .num = 1, .have_start = true };
+	blk[2] =
+	    (struct bipc_block){.end = 8, .start = 0, .cycles = 70, .num = 1, .have_start = true};
 	/* 0..2: 2 instructions, once in 2 cycles */
-	blk[3] = (struct bipc_block){ .end = 2, .start = 0, .cycles = 2, .num = 1, .have_start = true };
+	blk[3] =
+	    (struct bipc_block){.end = 2, .start = 0, .cycles = 2, .num = 1, .have_start = true};
 	bipc__figures(blk, 4, offs, 6, &fig);
 	check(fig.hit_insn == 4 * 3 + 2 && fig.hit_cycles == 8,
 	      "IPC: the counted blocks' instructions, times their count, over their cycles");
