@@ -34,6 +34,11 @@
 #       flags vary: predicted or mispredicted, cycles on most entries, an
 #       entry in a transaction, and every eleventh sample's newest aborted.
 #       The other samples get an empty stack.
+#   perf-data-edit.py blocks IN OUT PROGRAM LIST
+#       the same, and each stack written to LIST, a line a sample that has
+#       one: its entries newest first, FROM:TO:CYCLES each, FROM and TO
+#       PROGRAM's addresses (hex), for tests to recompute what the stacks
+#       say without reading OUT back.
 #   perf-data-edit.py weight IN OUT
 #       IN as if recorded with -W: each sample a weight (PERF_SAMPLE_WEIGHT).
 #   perf-data-edit.py nochain IN OUT
@@ -237,7 +242,7 @@ def program_code(program):
     return {f: v for f, v in funcs.items() if v[2] is not None and f in calls}, calls, bias
 
 
-def blocks(src, dst, program):
+def blocks(src, dst, program, listing=None):
     import os
     funcs, calls, bias = program_code(program)
     d = bytes(open(src, 'rb').read())
@@ -253,6 +258,7 @@ def blocks(src, dst, program):
     real = os.path.realpath(program)
     maps = []  # (start, end, pgoff) of PROGRAM's code
     data = bytearray()
+    listed = []  # each stack written, for LIST
     n = 0
     for off, typ, size, extra in records(d, data_off, data_off + data_size):
         rec = d[off:off + size + extra]
@@ -281,11 +287,16 @@ def blocks(src, dst, program):
                     ents = [(back, head, f0), (back, head, f1), (calls[fn], lo, f2)]
                     stack = struct.pack('<Q', len(ents)) + b''.join(
                         struct.pack('<QQQ', a + rt, b + rt, f) for a, b, f in ents)
+                    listed.append(' '.join('%x:%x:%d' % (a, b, f >> 4 & 0xffff)
+                                           for a, b, f in ents))
             rec = struct.pack('<IHH', typ, struct.unpack_from('<H', rec, 4)[0],
                               size + len(stack)) + rec[8:size] + stack
             n += 1
         data += rec
     write_edited(d, dst, attrs, data, FEAT_BRANCH_STACK)
+    if listing:
+        with open(listing, 'w') as f:
+            f.write(''.join(line + '\n' for line in listed))
 
 
 def write_edited(d, dst, attrs, data, add_feat=None):
@@ -559,8 +570,8 @@ if __name__ == '__main__':
         if len(sys.argv) == 5 and sys.argv[4] not in ('flags', 'ahead'):
             sys.exit('branches: the fourth argument is "flags", "ahead" or nothing')
         branches(sys.argv[2], sys.argv[3], sys.argv[4:] == ['flags'], sys.argv[4:] == ['ahead'])
-    elif len(sys.argv) == 5 and sys.argv[1] == 'blocks':
-        blocks(sys.argv[2], sys.argv[3], sys.argv[4])
+    elif len(sys.argv) in (5, 6) and sys.argv[1] == 'blocks':
+        blocks(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5] if len(sys.argv) == 6 else None)
     elif len(sys.argv) == 4 and sys.argv[1] == 'weight':
         weight(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 4 and sys.argv[1] == 'nochain':
@@ -575,5 +586,5 @@ if __name__ == '__main__':
         fields(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
-                 'blocks IN OUT PROGRAM | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
+                 'blocks IN OUT PROGRAM [LIST] | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
                  'bpf-output IN OUT | synth IN OUT KIND | retype IN OUT I:TYPE:CONFIG:NAME,...')

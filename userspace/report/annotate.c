@@ -133,6 +133,21 @@ static uint64_t sym_addr(const struct resolved *r)
 	return r->addr;
 }
 
+uint64_t annotate__addr_of(const struct resolved *r)
+{
+	return sym_addr(r);
+}
+
+void annotate__sym_of(struct annotate *a, const struct resolved *r, struct ann_sym *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->res = *r;
+	out->name = r->sym;
+	out->start = r->sym_start;
+	out->end = sym_end(a, r);
+	out->shown = true;
+}
+
 static void merge_hits(struct ann_sym *y);
 
 /*

@@ -92,6 +92,10 @@ struct ann_code {
 	struct ko_code ko;
 };
 
+/* @r's address in its function's own addresses (ann_sym's start and end): a file's vaddr. */
+uint64_t annotate__addr_of(const struct resolved *r);
+/* @r's function, for annotate__code(), without counting it. */
+void annotate__sym_of(struct annotate *a, const struct resolved *r, struct ann_sym *out);
 /*
  * Find @sym's code. 0; -ENOENT with the reason in @why (@whylen bytes)
  * when it cannot be had; -ENOMEM.

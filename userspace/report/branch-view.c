@@ -70,8 +70,6 @@ int branch_view__add(struct samples *it, const struct sample *smp, const struct 
 			return err;
 		hist__note_level(h, idx, base->level, smp->time);
 		hist__note_thread(h, idx, smp->pid, smp->tid, smp->time);
-		if (cycles)
-			h->e[idx].cycles_seen = true;
 	}
 	return 0;
 }

@@ -21,14 +21,15 @@ void hist__add_ipc(struct hist *h)
 	}
 }
 
-const char *hist__ipc_cell(const struct hist_entry *e)
+const char *hist__ipc_cell(const struct hist_entry *e, char *buf, size_t len)
 {
 	if (!e->k.to.level) /* not a branch's */
 		return "-      -";
-	if (!e->k.sym || e->cycles_seen)
+	if (!e->k.sym)
 		return "-";
-	/* no cycles: no instruction counted, none covered */
-	return "0.00  [  0.0%]";
+	/* perf's: no cycles, no code: no instruction counted, none covered */
+	snprintf(buf, len, "%-5.2f [%5.1f%%]", e->ipc, e->ipc_cover);
+	return buf;
 }
 
 const char *hist__key_name(enum sort_key k)

@@ -86,7 +86,8 @@ struct hist_entry {
 	const char *thread_comm;
 	uint64_t thread_time; /* hist__note_thread(): the earliest sample's, whose thread k names */
 	uint64_t first_time; /* hist__note_level(): the time of the earliest sample, whose level it shows */
-	bool cycles_seen;    /* the branch view: a branch of the entry had cycles */
+	/* the IPC column (branch-ipc.h): its target function's IPC and coverage (%) */
+	double ipc, ipc_cover;
 };
 
 /*
@@ -145,9 +146,9 @@ void hist__add_ipc(struct hist *h);
  * Entry @e's IPC cell: "-      -" outside the branch view (perf's column
  * without branches); in it, "-" for a target no function names, else the
  * IPC and the share of the function's instructions its branches' blocks
- * cover; "-" too where the branches had cycles, which are not counted yet.
+ * cover (branch_ipc__fill()), into @buf.
  */
-const char *hist__ipc_cell(const struct hist_entry *e);
+const char *hist__ipc_cell(const struct hist_entry *e, char *buf, size_t len);
 /* A sample's own address: self period, and a new sample for hist__add_chain(). */
 int hist__add(struct hist *h, const struct hist_key *k, uint64_t period);
 /* The same, and the entry's index in *@idx: it stays the entry's until the hist is freed. */

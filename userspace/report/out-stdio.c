@@ -91,7 +91,7 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 		snprintf(buf, len, "%u", e->k.cycles);
 		return buf;
 	case SK_IPC:
-		return hist__ipc_cell(e);
+		return hist__ipc_cell(e, buf, len);
 	default:
 		return "";
 	}

@@ -390,7 +390,10 @@ static int on_sample(struct samples *it, const struct sample *smp, void *ctx)
 	}
 	if (r->branch_mode) {
 		fill_key(r, smp, comm, res, &k);
-		return branch_view__add(it, smp, &k, h);
+		err = branch_view__add(it, smp, &k, h);
+		if (!err && h->has[SK_IPC])
+			err = branch_ipc__sample(&r->ipc, it, smp);
+		return err;
 	}
 	if (filters__sym(&r->f, res->sym)) {
 		self = &k;
@@ -461,6 +464,18 @@ static void report_weight(void *ctx, uint64_t n)
 	r->flame.weight = n;
 }
 
+/* The branch view's IPC column: each function's, once every sample is counted */
+static int count_ipc(struct report *r)
+{
+	size_t k;
+	int err;
+
+	for (k = 0; k < r->nr_hs; k++)
+		if (r->branch_mode && r->hs[k].has[SK_IPC] && (err = branch_ipc__fill(&r->ipc, &r->hs[k])))
+			return err;
+	return 0;
+}
+
 int report__count(struct report *r)
 {
 	int err;
@@ -472,7 +487,10 @@ int report__count(struct report *r)
 		if (err <= 0)
 			return err;
 	}
-	return samples__for_each(&r->it, on_sample, NULL, r);
+	branch_ipc__reset(&r->ipc);
+	r->ipc.s = &r->s;
+	err = samples__for_each(&r->it, on_sample, NULL, r);
+	return err ? err : count_ipc(r);
 }
 
 void report__forget_frames(struct report *r)
@@ -490,4 +508,5 @@ void report__count_release(struct report *r)
 	free(r->self_memo);
 	r->self_memo = NULL;
 	presum__release(&r->presum);
+	branch_ipc__release(&r->ipc);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "branch-ipc.h"
 #include "browser.h"
 #include "calltree.h"
 #include "filters.h"
@@ -41,6 +42,7 @@ struct report {
 	int group; /* --group 1, --no-group 0, -1: the recording's groups side by side */
 	int branch;	  /* -b 1, --no-branch-stack 0, -1: as the recording has branch stacks */
 	bool branch_mode; /* each sample's branches counted, not the sample (branch-view.h) */
+	struct branch_ipc ipc; /* the branch view's IPC column, when a hist shows it */
 	struct hist_fields fields; /* -F */
 	const char *parent;	/* the current sample's parent (-p), NULL for [other] */
 	bool relative;		/* --percentage relative: shares of the samples the filters keep */
