@@ -73,6 +73,9 @@
 #       samples as they are (a group
 #       that reads its counters, -e '{a,b}:S', as if its members counted
 #       cycles and instructions, which this machine does not count).
+#   perf-data-edit.py retype-desc IN OUT I:TYPE:CONFIG:NAME,...
+#       the same in EVENT_DESC's entry only (its copy of the attr, and the
+#       name): an entry that disagrees with the attr its ids belong to.
 #
 # Little-endian files only (x86-64's).
 import struct
@@ -528,7 +531,7 @@ def rename_event(path, name, attrs):
     open(path, 'wb').write(bytes(out))
 
 
-def retype(src, dst, specs):
+def retype(src, dst, specs, desc_only=False):
     d = bytearray(open(src, 'rb').read())
     attr_size, attrs_off, attrs_size, data_off, data_size = struct.unpack_from('<QQQQQ', d, 16)
     feats = struct.unpack_from('<4Q', d, 72)
@@ -548,11 +551,13 @@ def retype(src, dst, specs):
         i, typ, config = int(i), int(typ, 0), int(config, 0)
         if i >= attrs_size // attr_size or i >= nr or len(name) >= entries[i][2]:
             sys.exit('retype: no event %d, or its name too long' % i)
-        for a in (attrs_off + i * attr_size, entries[i][0]):
+        for a in (entries[i][0],) if desc_only else (attrs_off + i * attr_size, entries[i][0]):
             struct.pack_into('<I', d, a, typ)
             struct.pack_into('<Q', d, a + 8, config)
         name_at, slen = entries[i][1], entries[i][2]
         d[name_at:name_at + slen] = name.encode().ljust(slen, b'\0')
+        if desc_only:
+            continue
         # its EVENT_UPDATE scale (a clock's 1e-6, perf record's) as a counter's: 1
         ids_off, ids_size = struct.unpack_from('<QQ', d, attrs_off + i * attr_size + attr_size - 16)
         ids = set(struct.unpack_from('<%dQ' % (ids_size // 8), d, ids_off))
@@ -578,8 +583,8 @@ if __name__ == '__main__':
         nochain(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'synth' and sys.argv[4] in '012345678':
         synth(sys.argv[2], sys.argv[3], int(sys.argv[4]))
-    elif len(sys.argv) == 5 and sys.argv[1] == 'retype':
-        retype(sys.argv[2], sys.argv[3], sys.argv[4].split(','))
+    elif len(sys.argv) == 5 and sys.argv[1] in ('retype', 'retype-desc'):
+        retype(sys.argv[2], sys.argv[3], sys.argv[4].split(','), sys.argv[1] == 'retype-desc')
     elif len(sys.argv) == 4 and sys.argv[1] == 'bpf-output':
         bpf_output(sys.argv[2], sys.argv[3])
     elif len(sys.argv) == 5 and sys.argv[1] == 'fields':
@@ -587,4 +592,4 @@ if __name__ == '__main__':
     else:
         sys.exit('usage: perf-data-edit.py auxtrace IN OUT [N] | branches IN OUT [flags|ahead] | '
                  'blocks IN OUT PROGRAM [LIST] | weight IN OUT | nochain IN OUT | fields IN OUT FIELD,... | '
-                 'bpf-output IN OUT | synth IN OUT KIND | retype IN OUT I:TYPE:CONFIG:NAME,...')
+                 'bpf-output IN OUT | synth IN OUT KIND | retype[-desc] IN OUT I:TYPE:CONFIG:NAME,...')

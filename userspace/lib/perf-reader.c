@@ -315,8 +315,10 @@ static int read_features(struct perf_reader *r)
 /*
  * perf's EVENT_DESC section: each event's name as it was asked for
  * ("cycles:u", a tracepoint's "sched:sched_switch"), in the order of the
- * attrs section. A name replaces the one made from type and config when
- * the entry's attr is that attr; anything malformed ends the walk.
+ * attrs section. As perf does, an entry names the event its first sample id
+ * belongs to, whatever its copy of the attr says; an entry without ids names
+ * the attr in its place when it is that attr (type and config). Anything
+ * malformed ends the walk.
  */
 void pr_read_event_names(struct perf_reader *r)
 {
@@ -330,8 +332,8 @@ void pr_read_event_names(struct perf_reader *r)
 	asz = perf_reader__u32(r, p + 4);
 	if (asz < 16)
 		return;
-	for (i = 0; i < nr && i < r->nr_attrs; i++) {
-		struct pr_attr *a = &r->attrs_v[i];
+	for (i = 0; i < nr; i++) {
+		struct pr_attr *a = i < r->nr_attrs ? &r->attrs_v[i] : NULL;
 		uint32_t type, nids, slen;
 		uint64_t config;
 		const char *name;
@@ -347,8 +349,15 @@ void pr_read_event_names(struct perf_reader *r)
 		if (slen > len - off || (uint64_t)nids * 8 > len - off - slen)
 			return;
 		name = (const char *)p + off;
-		if (type == a->type && config == a->config && slen && name[0] &&
-		    memchr(name, 0, slen))
+		if (nids) {
+			const struct pr_attr *by_id =
+				pr_attr_by_id(r, perf_reader__u64(r, p + off + slen));
+
+			a = by_id ? &r->attrs_v[by_id - r->attrs_v] : NULL;
+		} else if (a && (type != a->type || config != a->config)) {
+			a = NULL;
+		}
+		if (a && slen && name[0] && memchr(name, 0, slen))
 			snprintf(a->name, sizeof(a->name), "%s", name);
 		off += slen + (uint64_t)nids * 8;
 	}
