@@ -426,18 +426,29 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	struct browser_query q0 = { 0 };
 	const struct hist **shown = NULL;
 	const char **events = NULL;
+	bool *leader = NULL;
 	struct shown_groups groups = { 0 };
 	char kbid[JREC_COOKIE_HEX_LEN];
+	size_t i;
 	struct pager pager = { 0 };
 	FILE *out = stdout;
 	int ret;
 
 	ret = shown_events(r, &shown, &events, &view.nr, &groups);
+	if (!ret && !(leader = calloc(view.nr, sizeof(*leader))))
+		ret = -ENOMEM;
 	if (ret) {
 		browser__close_early();
 		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
 		goto out;
 	}
+	for (i = 0; i < view.nr && !r->wall; i++) {
+		size_t k = (size_t)(shown[i] - r->hs);
+		const struct pr_attr *e = k < samples__nr_events(&r->it) ? samples__event(&r->it, k) : NULL;
+
+		leader[i] = e && e->group_leader == k && e->group_members > 1;
+	}
+	view.leader = leader;
 	meta->file = a->input;
 	meta->lost = r->s.nr_lost;
 	meta->mode = r->s.mode;
@@ -494,6 +505,7 @@ out:
 	pager__finish(&pager);
 	free(shown);
 	free(events);
+	free(leader);
 	free(groups.size);
 	free(groups.names);
 	free(groups.buf);

@@ -63,6 +63,7 @@ static int write_stdio(const struct output_view *v, FILE *out)
 			continue;
 		}
 		m.event = v->events[i];
+		m.events_plural = v->leader && v->leader[i];
 		hist__print_stdio(v->hs[i], &m, out);
 	}
 	return 0;

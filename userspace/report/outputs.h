@@ -36,6 +36,8 @@ struct flame_info {
 struct output_view {
 	const struct hist *const *hs; /* the events' histograms, sorted, those with samples */
 	const char *const *events;    /* their names */
+	/* per histogram: a group's leader with members, "of events" in its title, as perf's */
+	const bool *leader;
 	size_t nr;
 	/*
 	 * perf report --group: NULL, or for each of hs the number of histograms
