@@ -655,9 +655,9 @@ int cmd_record(int argc, char **argv)
 	if (!err && !r.opts.nr_pids && r.opts.system_wide)
 		err = synth__all(&r);
 	if (!err && r.child > 0 && !r.opts.nr_pids)
-		err = watch__pid(&r, (uint32_t)r.child);
+		err = watch__pid(&r, (uint32_t)r.child, recorder__now());
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
-		err = watch__pid(&r, (uint32_t)r.opts.pids[i]);
+		err = watch__pid(&r, (uint32_t)r.opts.pids[i], recorder__now());
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
 		err = offcpu_bpf__follow(&r, r.opts.pids[i]);
 	/* the workload's waits count from here: it waits for the go before its exec */
