@@ -346,6 +346,15 @@ static int main_loop(struct record *r)
 			err = -errno;
 			break;
 		}
+		/*
+		 * A ring whose events ended (their task exited: POLLHUP, as
+		 * long as the descriptor is open) is still drained each pass
+		 * but no longer polled, as perf does: between the workload's
+		 * exit and its reaping it would wake every poll at once.
+		 */
+		for (i = 0; i < r->nr_rings; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				pfd[i].fd = -1;
 		/* first, so that a perf-map line is timed as close to its write as can be */
 		err = watch__inotify(r);
 		if (err)
