@@ -346,6 +346,15 @@ static int main_loop(struct record *r)
 			err = -errno;
 			break;
 		}
+		/*
+		 * A ring whose events ended (their task exited: POLLHUP, as
+		 * long as the descriptor is open) is still drained each pass
+		 * but no longer polled, as perf does: between the workload's
+		 * exit and its reaping it would wake every poll at once.
+		 */
+		for (i = 0; i < r->nr_rings; i++)
+			if (pfd[i].revents & (POLLHUP | POLLERR))
+				pfd[i].fd = -1;
 		/* first, so that a perf-map line is timed as close to its write as can be */
 		err = watch__inotify(r);
 		if (err)
@@ -655,9 +664,9 @@ int cmd_record(int argc, char **argv)
 	if (!err && !r.opts.nr_pids && r.opts.system_wide)
 		err = synth__all(&r);
 	if (!err && r.child > 0 && !r.opts.nr_pids)
-		err = watch__pid(&r, (uint32_t)r.child);
+		err = watch__pid(&r, (uint32_t)r.child, recorder__now());
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
-		err = watch__pid(&r, (uint32_t)r.opts.pids[i]);
+		err = watch__pid(&r, (uint32_t)r.opts.pids[i], recorder__now());
 	for (size_t i = 0; !err && i < r.opts.nr_pids; i++)
 		err = offcpu_bpf__follow(&r, r.opts.pids[i]);
 	/* the workload's waits count from here: it waits for the go before its exec */

@@ -38,7 +38,8 @@ struct perfmap_watch {
 	/* the process's root and mount namespace when the watch was made */
 	uint64_t root_dev, root_ino, mntns_ino;
 	/*
-	 * when the recorder last compared them (recorder__now(), watch.c), and
+	 * when the recorder last compared them (recorder__now() or a mapping's
+	 * time, watch.c), and
 	 * whether a mapping asked for a comparison since
 	 */
 	uint64_t root_seen;

@@ -237,7 +237,13 @@ int watch__record(struct record *r, const struct perf_event_header *h);
 /* The same for a mapping jrec writes itself as MMAP2 (@mm, timed @time), not read back. */
 struct pr_mmap;
 int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time);
-int watch__pid(struct record *r, uint32_t pid);
+/*
+ * Watch @pid's perf map from here on, or look again whether its process
+ * moved to another root (at most once a tick). @time is now or the time of
+ * the mapping that asks (CLOCK_MONOTONIC, as recorder__now()): a mapping's
+ * own time spares a clock read per mapping.
+ */
+int watch__pid(struct record *r, uint32_t pid, uint64_t time);
 /*
  * One of the module's MMAP3s as it is read (@name its filename), after its
  * MMAP2 (synth__mmap3()): a file-backed executable one goes to the cache.

@@ -192,7 +192,10 @@ static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
 	memcpy(room + PR_MMAP2_OFF_PGOFF, &m->pgoff, 8);
 	memcpy(room + PR_MMAP2_OFF_PROT, &m->prot, 4);
 	memcpy(room + PR_MMAP2_OFF_FLAGS, &m->flags, 4);
-	sample_id(room + size - r->anon_mmap2_idlen, r, m->pid, m->tid, m->time);
+	/* of the trailer, only its first fields differ: {pid, tid} and time (sample_id()) */
+	memcpy(room + size - r->anon_mmap2_idlen, &m->pid, 4);
+	memcpy(room + size - r->anon_mmap2_idlen + 4, &m->tid, 4);
+	memcpy(room + size - r->anon_mmap2_idlen + 8, &m->time, 8);
 	perf_writer__commit(r->w, size);
 	r->round_written = 1;
 	return 0;
@@ -217,7 +220,7 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	if (m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major && !m->dev_minor && !m->ino &&
 	    !m->ino_generation && !strcmp(name, "//anon")) {
 		err = emit_anon_mmap2(r, m);
-		return err ? err : watch__pid(r, m->pid);
+		return err ? err : watch__pid(r, m->pid, m->time);
 	}
 	memset(&mm, 0, sizeof(mm));
 	mm.pid = m->pid;

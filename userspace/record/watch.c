@@ -110,13 +110,14 @@ static int rewatch(struct record *r, size_t i)
  * often than that (a page at a time, thousands a second), which is what
  * the recorder cost the program it records. A mapping that comes sooner
  * leaves the comparison owed; watch__tick() makes it, the last one with
- * @force.
+ * @force. @now may be a mapping's time, which can be a little older than
+ * the last comparison: that is soon after it too.
  */
 static int check_root(struct record *r, size_t i, uint64_t now, int force)
 {
 	struct perfmap_watch *pm = r->perfmaps[i];
 
-	if (!force && now - pm->root_seen < RECORDER_TICK_NS) {
+	if (!force && (int64_t)(now - pm->root_seen) < (int64_t)RECORDER_TICK_NS) {
 		pm->root_owed = 1;
 		return 0;
 	}
@@ -125,7 +126,7 @@ static int check_root(struct record *r, size_t i, uint64_t now, int force)
 	return perfmap_watch__moved(pm) ? rewatch(r, i) : 0;
 }
 
-int watch__pid(struct record *r, uint32_t pid)
+int watch__pid(struct record *r, uint32_t pid, uint64_t time)
 {
 	struct perfmap_watch **n, *pm;
 	size_t i;
@@ -136,7 +137,7 @@ int watch__pid(struct record *r, uint32_t pid)
 			continue;
 		if (r->perfmaps[i]->gone)
 			return rewatch(r, i);
-		return check_root(r, i, recorder__now(), 0);
+		return check_root(r, i, time, 0);
 	}
 	if (r->nr_perfmaps >= WATCH_MAX_PERFMAPS)
 		return 0;
@@ -197,7 +198,7 @@ static int start_jitdump(struct record *r, const struct pr_mmap *mm, uint64_t ti
 	if (r->opts.verbose)
 		fprintf(stderr, "jrec record: copying %s\n", mm->filename);
 	/* a JIT with a jitdump may also write a perf map */
-	return watch__pid(r, mm->pid);
+	return watch__pid(r, mm->pid, time);
 }
 
 static int on_exit_pid(struct record *r, uint32_t pid)
@@ -228,7 +229,7 @@ int watch__mapping(struct record *r, const struct pr_mmap *mm, uint64_t time)
 	if (!(mm->prot & PROT_EXEC) || mm->pid == (uint32_t)-1)
 		return 0;
 	if (map_name__is_jit_anon(mm->filename))
-		return watch__pid(r, mm->pid);
+		return watch__pid(r, mm->pid, time);
 	if (map_name__is_jitdump(mm->filename))
 		return start_jitdump(r, mm, time);
 	if (mm->filename[0] != '/' || !r->bid)
