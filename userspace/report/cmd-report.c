@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* jrec report: read a recording and show where the samples went. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,9 +216,26 @@ static void graph_setup(struct report *r, const struct report_args *a, struct re
 }
 
 /*
+ * An error of the report, one line on standard error. The browser's
+ * terminal, opened while the recording is read (browser__open_early()), is
+ * given back first, so that the line stays on the screen.
+ */
+static void __attribute__((format(printf, 1, 2))) report_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	browser__close_early();
+	fputs("jrec report: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
  * After the first pass: --wall needs the switch-outs and the switch records
  * that end them, and -e an event of the recording. 0, or -EINVAL after the
- * error is printed (the browser's early terminal closed first).
+ * error is printed.
  */
 static int check_events(struct report *r, const struct report_args *a)
 {
@@ -226,9 +244,8 @@ static int check_events(struct report *r, const struct report_args *a)
 	int len = 0;
 
 	if (r->wall && samples__set_wall(&r->it)) {
-		browser__close_early();
-		fprintf(stderr, "jrec report: --wall: %s has no off-CPU samples (record with jrec "
-				"record --off-cpu)\n", a->input);
+		report_error("--wall: %s has no off-CPU samples (record with jrec record --off-cpu)",
+			     a->input);
 		return -EINVAL;
 	}
 	if (!r->event || r->wall)
@@ -242,8 +259,7 @@ static int check_events(struct report *r, const struct report_args *a)
 			len += snprintf(names + len, sizeof(names) - (size_t)len, "%s%s", i ? ", " : "",
 					name);
 	}
-	browser__close_early();
-	fprintf(stderr, "jrec report: -e %s: %s has no such event (%s)\n", r->event, a->input, names);
+	report_error("-e %s: %s has no such event (%s)", r->event, a->input, names);
 	return -EINVAL;
 }
 
@@ -438,8 +454,7 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	if (!ret && !(leader = calloc(view.nr, sizeof(*leader))))
 		ret = -ENOMEM;
 	if (ret) {
-		browser__close_early();
-		fprintf(stderr, "jrec report: %s\n", strerror(-ret));
+		report_error("%s", strerror(-ret));
 		goto out;
 	}
 	for (i = 0; i < view.nr && !r->wall; i++) {
@@ -561,10 +576,8 @@ int cmd_report(int argc, char **argv)
 		if (!strcmp(a.format, "tui"))
 			browser__open_early();
 		ret = session__load(&r.s);
-		if (ret) {
-			browser__close_early();
-			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
-		}
+		if (ret)
+			report_error("%s: %s", a.input, strerror(-ret));
 	}
 	if (!ret && filters__time_needs_bounds(&r.f)) {
 		uint64_t first, last;
@@ -572,11 +585,9 @@ int cmd_report(int argc, char **argv)
 		ret = session__sample_span(&r.s, &first, &last);
 		if (!ret && filters__time_bounds(&r.f, first, last))
 			ret = -EINVAL;
-		if (ret) {
-			browser__close_early();
-			fprintf(stderr, "jrec report: --time: %s\n",
-				ret == -ENOENT ? "the samples have no times" : "bad percentages");
-		}
+		if (ret)
+			report_error("--time: %s",
+				     ret == -ENOENT ? "the samples have no times" : "bad percentages");
 	}
 	if (!ret)
 		ret = check_events(&r, &a);
@@ -586,12 +597,10 @@ int cmd_report(int argc, char **argv)
 		ret = report__count(&r);
 		if (r.progress && r.done >= 0x10000 && report__elapsed(&r.t0) > 1.0)
 			fputs("\r\033[K", stderr);
-		if (ret) {
-			browser__close_early();
-			fprintf(stderr, "jrec report: %s: %s\n", a.input, strerror(-ret));
-		} else {
+		if (ret)
+			report_error("%s: %s", a.input, strerror(-ret));
+		else
 			thread_comms(&r);
-		}
 	}
 	if (!ret)
 		ret = write_report(&r, &a, &meta, fmt);
