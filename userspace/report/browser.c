@@ -4,11 +4,6 @@
 #include <fcntl.h>
 #include <locale.h>
 #include <ncurses.h>
-#include <pthread.h>
-#include <term.h>
-/* term.h names capabilities as macros: the browser's own fields are called so */
-#undef lines
-#undef columns
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -19,11 +14,11 @@
 
 #include "array.h"
 #include "browser.h"
+#include "browser-term.h"
 
 /* perf's colours of a share: red from 5%, green from 0.5% */
 #define PCT_RED 5.0
 #define PCT_GREEN 0.5
-enum { PAIR_RED = 1, PAIR_GREEN };
 
 #define KEY_ESC 27
 #define KEY_CTRL_C 3
@@ -52,93 +47,6 @@ struct browser {
 	char msg[512];	 /* shown in the status line until the next key */
 	bool colour;
 };
-
-bool browser__usable(void)
-{
-	static int usable = -1; /* asked before the pass and again after: looked up once */
-	const char *t = getenv("TERM");
-	int err;
-
-	if (usable >= 0)
-		return usable;
-	usable = 0;
-	if (!t || !*t || !strcmp(t, "dumb") || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return false;
-	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
-		return false;
-	del_curterm(cur_term);
-	usable = 1;
-	return true;
-}
-
-/* The terminal set up for the browser: its screen, NULL when it cannot be. */
-static SCREEN *open_screen(bool *colour)
-{
-	/* newterm, not initscr: an unknown TERM is an error to return, not an exit */
-	SCREEN *scr = newterm(NULL, stdout, stdin);
-
-	if (!scr)
-		return NULL;
-	raw();
-	noecho();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	set_escdelay(25);
-	*colour = false;
-	if (has_colors() && start_color() == OK) {
-		use_default_colors();
-		init_pair(PAIR_RED, COLOR_RED, -1);
-		init_pair(PAIR_GREEN, COLOR_GREEN, -1);
-		*colour = true;
-	}
-	return scr;
-}
-
-/* The terminal opened by browser__open_early(), until browser__run() takes it. */
-static struct {
-	pthread_t thread;
-	bool started;
-	SCREEN *scr;
-	bool colour;
-} early;
-
-static void *open_early(void *arg)
-{
-	early.scr = open_screen(&early.colour);
-	return NULL;
-}
-
-void browser__open_early(void)
-{
-	if (early.started)
-		return;
-	/* the characters' encoding, for ncursesw; numbers stay as the stdio report prints them */
-	setlocale(LC_CTYPE, "");
-	early.scr = NULL;
-	early.started = !pthread_create(&early.thread, NULL, open_early, NULL);
-}
-
-/* The early screen once it is open, NULL when there is none; the caller owns it. */
-static SCREEN *take_early(bool *colour)
-{
-	if (!early.started)
-		return NULL;
-	pthread_join(early.thread, NULL);
-	early.started = false;
-	*colour = early.colour;
-	return early.scr;
-}
-
-void browser__close_early(void)
-{
-	bool colour;
-	SCREEN *scr = take_early(&colour);
-
-	if (scr) {
-		endwin();
-		delscreen(scr);
-	}
-}
 
 bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom *b)
 {
@@ -799,7 +707,7 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 	struct browser b = { .src = src, .q = *q0 };
 	double next = now_ms() + src->interval_ms;
 	int err = rebuild(&b);
-	SCREEN *scr = take_early(&b.colour);
+	SCREEN *scr = browser_term__take_early(&b.colour);
 
 	if (err) {
 		if (scr) {
@@ -813,7 +721,7 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 		clearok(curscr, TRUE);
 	} else {
 		setlocale(LC_CTYPE, "");
-		scr = open_screen(&b.colour);
+		scr = browser_term__open(&b.colour);
 		if (!scr) {
 			err = -ENOTTY;
 			goto out;

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * browser-term: the browser's terminal (browser-term.h), set up with
+ * ncurses, on a thread while the report reads its recording or at once.
+ */
+#include <locale.h>
+#include <ncurses.h>
+#include <pthread.h>
+#include <term.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "browser.h"
+#include "browser-term.h"
+
+bool browser__usable(void)
+{
+	static int usable = -1; /* asked before the pass and again after: looked up once */
+	const char *t = getenv("TERM");
+	int err;
+
+	if (usable >= 0)
+		return usable;
+	usable = 0;
+	if (!t || !*t || !strcmp(t, "dumb") || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return false;
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return false;
+	del_curterm(cur_term);
+	usable = 1;
+	return true;
+}
+
+SCREEN *browser_term__open(bool *colour)
+{
+	/* newterm, not initscr: an unknown TERM is an error to return, not an exit */
+	SCREEN *scr = newterm(NULL, stdout, stdin);
+
+	if (!scr)
+		return NULL;
+	raw();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	*colour = false;
+	if (has_colors() && start_color() == OK) {
+		use_default_colors();
+		init_pair(PAIR_RED, COLOR_RED, -1);
+		init_pair(PAIR_GREEN, COLOR_GREEN, -1);
+		*colour = true;
+	}
+	return scr;
+}
+
+/* The terminal opened by browser__open_early(), until browser__run() takes it. */
+static struct {
+	pthread_t thread;
+	bool started;
+	SCREEN *scr;
+	bool colour;
+} early;
+
+static void *open_early(void *arg)
+{
+	early.scr = browser_term__open(&early.colour);
+	return NULL;
+}
+
+void browser__open_early(void)
+{
+	if (early.started)
+		return;
+	/* the characters' encoding, for ncursesw; numbers stay as the stdio report prints them */
+	setlocale(LC_CTYPE, "");
+	early.scr = NULL;
+	early.started = !pthread_create(&early.thread, NULL, open_early, NULL);
+}
+
+SCREEN *browser_term__take_early(bool *colour)
+{
+	if (!early.started)
+		return NULL;
+	pthread_join(early.thread, NULL);
+	early.started = false;
+	*colour = early.colour;
+	return early.scr;
+}
+
+void browser__close_early(void)
+{
+	bool colour;
+	SCREEN *scr = browser_term__take_early(&colour);
+
+	if (scr) {
+		endwin();
+		delscreen(scr);
+	}
+}

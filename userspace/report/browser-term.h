@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * browser-term: the terminal the browser draws on (browser.c): set up with
+ * ncurses, or taken over from browser__open_early() (browser.h).
+ */
+#ifndef JREC_BROWSER_TERM_H
+#define JREC_BROWSER_TERM_H
+
+#include <ncurses.h>
+#include <stdbool.h>
+
+/* the colour pairs of a share: red from 5%, green from 0.5% (browser.c) */
+enum { PAIR_RED = 1, PAIR_GREEN };
+
+/* The terminal set up for the browser: its screen, NULL when it cannot be; @colour whether it has colours. */
+SCREEN *browser_term__open(bool *colour);
+
+/* The screen browser__open_early() opened, once it is open; NULL when there is none. The caller owns it. */
+SCREEN *browser_term__take_early(bool *colour);
+
+#endif
