@@ -52,7 +52,24 @@ SCREEN *browser_term__open(bool *colour)
 		init_pair(PAIR_GREEN, COLOR_GREEN, -1);
 		*colour = true;
 	}
+	/*
+	 * Handed over suspended: the first refresh brings the browser's screen
+	 * up. Until then the terminal stays as it was, for the report's progress
+	 * and error lines. And ncurses writes a screen that was never suspended
+	 * out at every cursor move: some ninety writes for the first one, where
+	 * one resumed takes one.
+	 */
+	endwin();
 	return scr;
+}
+
+void browser_term__close(SCREEN *scr)
+{
+	if (!scr)
+		return;
+	if (!isendwin())
+		endwin();
+	delscreen(scr);
 }
 
 /* The terminal opened by browser__open_early(), until browser__run() takes it. */
@@ -92,10 +109,6 @@ SCREEN *browser_term__take_early(bool *colour)
 void browser__close_early(void)
 {
 	bool colour;
-	SCREEN *scr = browser_term__take_early(&colour);
 
-	if (scr) {
-		endwin();
-		delscreen(scr);
-	}
+	browser_term__close(browser_term__take_early(&colour));
 }

@@ -12,8 +12,15 @@
 /* the colour pairs of a share: red from 5%, green from 0.5% (browser.c) */
 enum { PAIR_RED = 1, PAIR_GREEN };
 
-/* The terminal set up for the browser: its screen, NULL when it cannot be; @colour whether it has colours. */
+/*
+ * The terminal set up for the browser: its screen, NULL when it cannot be;
+ * @colour whether it has colours. The screen comes suspended (endwin()): the
+ * first refresh shows it.
+ */
 SCREEN *browser_term__open(bool *colour);
+
+/* @scr given back: the terminal as it was before browser_term__open(). NULL: nothing. */
+void browser_term__close(SCREEN *scr);
 
 /* The screen browser__open_early() opened, once it is open; NULL when there is none. The caller owns it. */
 SCREEN *browser_term__take_early(bool *colour);

@@ -710,16 +710,10 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 	SCREEN *scr = browser_term__take_early(&b.colour);
 
 	if (err) {
-		if (scr) {
-			endwin();
-			delscreen(scr);
-		}
+		browser_term__close(scr);
 		goto out;
 	}
-	if (scr) {
-		/* what was written on it meanwhile (progress on stderr) is cleared */
-		clearok(curscr, TRUE);
-	} else {
+	if (!scr) {
 		setlocale(LC_CTYPE, "");
 		scr = browser_term__open(&b.colour);
 		if (!scr) {
@@ -754,8 +748,7 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 		if (err)
 			break;
 	}
-	endwin();
-	delscreen(scr);
+	browser_term__close(scr);
 	if (err > 0)
 		err = 0;
 out:
