@@ -127,8 +127,8 @@ static __always_inline int followed(__u32 pid, __u32 tgid)
 static __always_inline __u32 task_state(struct task_struct *t)
 {
 	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
-	return (__u32)BPF_CORE_READ((struct task_struct___old *)t, state);
+		return t->__state;
+	return (__u32)((struct task_struct___old *)t)->state;
 }
 
 static __always_inline __u64 mix(__u64 h, __u64 v)
@@ -148,6 +148,27 @@ static __always_inline unsigned short user_cs(struct pt_regs *regs)
 }
 
 /*
+ * The frames from @fp in the @len bytes of @u->top, hashed into @h; @i the
+ * frames so far. Leaves @fp at the first frame pointer outside them.
+ */
+static __always_inline void walk_frames(struct uscratch *u, __u64 sp, __u32 len, __u64 *fp,
+					__u64 *h, int *i)
+{
+	__u64 fr[2];
+
+	for (; *i < OFFCPU_BPF_MAX_STACK; (*i)++) {
+		__u64 off = *fp - sp;
+
+		if (off > len - sizeof(fr))
+			break;
+		/* frames need not be aligned: neither does the kernel's walk */
+		__builtin_memcpy(fr, (__u8 *)u->top + (off & (OFFCPU_BPF_UREGION - 1)), sizeof(fr));
+		*h = mix(*h, fr[1]);
+		*fp = fr[0];
+	}
+}
+
+/*
  * The user stack of @t, switching out (the thread of @st): its id in the
  * stacks map, < 0 when none.
  *
@@ -155,20 +176,22 @@ static __always_inline unsigned short user_cs(struct pt_regs *regs)
  * from the frame pointer each saved frame pointer and return address, until
  * a read fails. Nearly every walk so ends in a page fault (a frame pointer of
  * 0, or one that a library built without frame pointers left), and that
- * fault is most of what the walk costs. Here the top OFFCPU_BPF_UREGION bytes
- * of the stack are read in one go and the frames that lie in them followed
- * the same way, up to the first frame pointer outside them; a hash of the
- * instruction pointer, those frames and that last frame pointer names the
- * stack. A stack seen before is taken by its hash; a new one is walked by the
+ * fault is most of what the walk costs. Here the top of the stack is read
+ * (OFFCPU_BPF_UFIRST bytes, then up to OFFCPU_BPF_UREGION when the frames go
+ * on past them) and the frames that lie in it followed the same way, up to
+ * the first frame pointer outside it; a hash of the instruction pointer,
+ * those frames and that last frame pointer names the stack. A stack seen
+ * before is taken by its hash; a new one is walked by the
  * kernel and kept under its hash only when the kernel's walk stopped at that
  * same frame pointer, so that its frames are all in the hash. What is taken
  * on trust: that a frame pointer the kernel could not read before is still
  * unreadable (memory mapped there since would let the kernel's walk go on);
  * each stack is walked by the kernel again every OFFCPU_BPF_USTACK_REWALK
  * times it is taken. The thread's last stack is checked first, in its own
- * storage: a loop blocks in one place again and again. A stack that goes on past the bytes read is walked by
- * the kernel, and the thread's next OFFCPU_BPF_USTACK_SKIP directly; a 32-bit
- * thread's always.
+ * storage: a loop blocks in one place again and again. A stack that goes
+ * on past the bytes read, or cannot be read, is walked by the kernel, and
+ * the thread's next OFFCPU_BPF_USTACK_SKIP directly; a 32-bit thread's
+ * always.
  */
 static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 					struct offcpu_bpf_start *st)
@@ -177,10 +200,10 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	struct offcpu_bpf_ucache_val *known, nv;
 	struct mm_struct *mm;
 	struct uscratch *u;
-	__u64 sp, fp, h, fr[2];
-	__u32 zero = 0, len;
+	__u64 sp, fp, h;
+	__u32 zero = 0, len, first;
 	long got;
-	int i;
+	int i = 1;
 
 	if (st->u_skip) {
 		st->u_skip--;
@@ -191,30 +214,30 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	u = bpf_map_lookup_elem(&uscratch, &zero);
 	sp = regs->sp;
 	/* the main thread's stack ends a little above its first frame: read no further */
-	mm = BPF_CORE_READ(t, mm);
+	mm = t->mm;
 	len = sizeof(u->top);
 	if (mm) {
-		__u64 end = BPF_CORE_READ(mm, start_stack);
+		__u64 end = mm->start_stack;
 
 		if (end > sp && end - sp < len)
 			len = (__u32)(end - sp);
 	}
-	if (!u || len < sizeof(fr) || len > sizeof(u->top) ||
-	    bpf_probe_read_user(u->top, len, (void *)sp)) {
-		st->u_skip = OFFCPU_BPF_USTACK_SKIP;
-		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	}
+	first = len < OFFCPU_BPF_UFIRST ? len : OFFCPU_BPF_UFIRST;
+	if (!u || first < 16 || bpf_probe_read_user(u->top, first, (void *)sp))
+		goto deep;
 	h = mix(0, regs->ip);
 	fp = regs->bp;
-	for (i = 1; i < OFFCPU_BPF_MAX_STACK; i++) {
-		__u64 off = fp - sp;
+	walk_frames(u, sp, first, &fp, &h, &i);
+	if (fp - sp <= len - 16 && fp - sp > first - 16) {
+		/* the frames go on past the first bytes: the rest of them */
+		__u32 rest = len - OFFCPU_BPF_UFIRST;
 
-		if (off > len - sizeof(fr))
-			break;
-		/* frames need not be aligned: neither does the kernel's walk */
-		__builtin_memcpy(fr, (__u8 *)u->top + (off & (OFFCPU_BPF_UREGION - 1)), sizeof(fr));
-		h = mix(h, fr[1]);
-		fp = fr[0];
+		if (first != OFFCPU_BPF_UFIRST || !rest ||
+		    rest > OFFCPU_BPF_UREGION - OFFCPU_BPF_UFIRST ||
+		    bpf_probe_read_user((__u8 *)u->top + OFFCPU_BPF_UFIRST, rest,
+					(void *)(sp + OFFCPU_BPF_UFIRST)))
+			goto deep;
+		walk_frames(u, sp, len, &fp, &h, &i);
 	}
 	h = mix(mix(h, fp), (__u64)i);
 	/* the thread's last stack again (a loop that blocks in one place) */
@@ -245,6 +268,9 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 		st->u_uses = 1;
 	}
 	return nv.ustack;
+deep:
+	st->u_skip = OFFCPU_BPF_USTACK_SKIP;
+	return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 }
 
 /*
@@ -309,8 +335,8 @@ static __always_inline void add_pending(struct offcpu_bpf_start *st, __u32 tgid,
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 prev_pid = BPF_CORE_READ(prev, pid), prev_tgid = BPF_CORE_READ(prev, tgid);
-	__u32 next_pid = BPF_CORE_READ(next, pid), next_tgid = BPF_CORE_READ(next, tgid);
+	__u32 prev_pid = prev->pid, prev_tgid = prev->tgid;
+	__u32 next_pid = next->pid, next_tgid = next->tgid;
 	__u64 now = bpf_ktime_get_ns();
 	struct offcpu_bpf_start *st;
 
