@@ -57,7 +57,7 @@ struct offcpu_bpf_start {
 	__u32 state;
 	__s32 kstack;
 	__s32 ustack;
-	__u32 pad;
+	__u32 kc_last; /* the kc[] entry last taken, looked at first */
 	__u32 p_state;
 	__s32 p_kstack;
 	__s32 p_ustack;
@@ -74,11 +74,11 @@ struct offcpu_bpf_start {
 };
 
 /*
- * How many bytes of a user stack are read, from its stack pointer: the first
+ * How many bytes of a user stack are read, from its first frame: the first
  * OFFCPU_BPF_UFIRST, and the rest only when the frames go on past them.
  */
 #define OFFCPU_BPF_UREGION 1024
-#define OFFCPU_BPF_UFIRST  256
+#define OFFCPU_BPF_UFIRST  64
 /* a user stack known by its hash is walked by the kernel again this often */
 #define OFFCPU_BPF_USTACK_REWALK 64
 /* after a stack that goes on past the bytes read, the kernel walks this many directly */

@@ -148,16 +148,17 @@ static __always_inline unsigned short user_cs(struct pt_regs *regs)
 }
 
 /*
- * The frames from @fp in the @len bytes of @u->top, hashed into @h; @i the
- * frames so far. Leaves @fp at the first frame pointer outside them.
+ * The frames from @fp in @u->top, the @len bytes of the stack from @base,
+ * hashed into @h; @i the frames so far. Leaves @fp at the first frame
+ * pointer outside them.
  */
-static __always_inline void walk_frames(struct uscratch *u, __u64 sp, __u32 len, __u64 *fp,
+static __always_inline void walk_frames(struct uscratch *u, __u64 base, __u32 len, __u64 *fp,
 					__u64 *h, int *i)
 {
 	__u64 fr[2];
 
 	for (; *i < OFFCPU_BPF_MAX_STACK; (*i)++) {
-		__u64 off = *fp - sp;
+		__u64 off = *fp - base;
 
 		if (off > len - sizeof(fr))
 			break;
@@ -200,7 +201,7 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	struct offcpu_bpf_ucache_val *known, nv;
 	struct mm_struct *mm;
 	struct uscratch *u;
-	__u64 sp, fp, h;
+	__u64 base, fp, h;
 	__u32 zero = 0, len, first;
 	long got;
 	int i = 1;
@@ -212,32 +213,36 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	if (!regs || user_cs(regs) != USER64_CS)
 		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	u = bpf_map_lookup_elem(&uscratch, &zero);
-	sp = regs->sp;
+	if (!u)
+		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	h = mix(0, regs->ip);
+	fp = base = regs->bp;
 	/* the main thread's stack ends a little above its first frame: read no further */
 	mm = t->mm;
 	len = sizeof(u->top);
 	if (mm) {
 		__u64 end = mm->start_stack;
 
-		if (end > sp && end - sp < len)
-			len = (__u32)(end - sp);
+		if (end > base && end - base < len)
+			len = (__u32)(end - base);
 	}
 	first = len < OFFCPU_BPF_UFIRST ? len : OFFCPU_BPF_UFIRST;
-	if (!u || first < 16 || bpf_probe_read_user(u->top, first, (void *)sp))
+	if (first < 16)
 		goto deep;
-	h = mix(0, regs->ip);
-	fp = regs->bp;
-	walk_frames(u, sp, first, &fp, &h, &i);
-	if (fp - sp <= len - 16 && fp - sp > first - 16) {
-		/* the frames go on past the first bytes: the rest of them */
-		__u32 rest = len - OFFCPU_BPF_UFIRST;
+	/* unreadable: the walk ends at the first frame pointer, as the kernel's does */
+	if (!bpf_probe_read_user(u->top, first, (void *)base)) {
+		walk_frames(u, base, first, &fp, &h, &i);
+		if (fp - base <= len - 16 && fp - base > first - 16) {
+			/* the frames go on past the first bytes: the rest of them */
+			__u32 rest = len - OFFCPU_BPF_UFIRST;
 
-		if (first != OFFCPU_BPF_UFIRST || !rest ||
-		    rest > OFFCPU_BPF_UREGION - OFFCPU_BPF_UFIRST ||
-		    bpf_probe_read_user((__u8 *)u->top + OFFCPU_BPF_UFIRST, rest,
-					(void *)(sp + OFFCPU_BPF_UFIRST)))
-			goto deep;
-		walk_frames(u, sp, len, &fp, &h, &i);
+			if (first != OFFCPU_BPF_UFIRST || !rest ||
+			    rest > OFFCPU_BPF_UREGION - OFFCPU_BPF_UFIRST ||
+			    bpf_probe_read_user((__u8 *)u->top + OFFCPU_BPF_UFIRST, rest,
+						(void *)(base + OFFCPU_BPF_UFIRST)))
+				goto deep;
+			walk_frames(u, base, len, &fp, &h, &i);
+		}
 	}
 	h = mix(mix(h, fp), (__u64)i);
 	/* the thread's last stack again (a loop that blocks in one place) */
@@ -283,22 +288,29 @@ deep:
 static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st, __s32 ustack,
 					  __u32 state)
 {
-	struct offcpu_bpf_kcache *c = NULL;
+	struct offcpu_bpf_kcache *c;
 	__u32 i;
 
 	if (ustack < 0)
 		return bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
-	for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
-		if (st->kc[i].uses && st->kc[i].ustack == ustack && st->kc[i].state == state) {
-			c = &st->kc[i];
-			break;
+	c = &st->kc[st->kc_last & (OFFCPU_BPF_KCACHE - 1)];
+	if (!c->uses || c->ustack != ustack || c->state != state) {
+		c = NULL;
+		for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
+			if (st->kc[i].uses && st->kc[i].ustack == ustack &&
+			    st->kc[i].state == state) {
+				c = &st->kc[i];
+				st->kc_last = i;
+				break;
+			}
 		}
 	}
 	if (c && (++c->uses % OFFCPU_BPF_KSTACK_REWALK))
 		return c->kstack;
 	if (!c) {
 		/* a new one takes the places in turn */
-		c = &st->kc[st->kc_next & (OFFCPU_BPF_KCACHE - 1)];
+		st->kc_last = st->kc_next & (OFFCPU_BPF_KCACHE - 1);
+		c = &st->kc[st->kc_last];
 		st->kc_next++;
 	}
 	c->kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
