@@ -57,7 +57,7 @@ struct offcpu_bpf_start {
 	__u32 state;
 	__s32 kstack;
 	__s32 ustack;
-	__u32 pad;
+	__u32 kc_last; /* the kc[] entry last taken, looked at first */
 	__u32 p_state;
 	__s32 p_kstack;
 	__s32 p_ustack;
@@ -73,8 +73,12 @@ struct offcpu_bpf_start {
 	struct offcpu_bpf_kcache kc[OFFCPU_BPF_KCACHE];
 };
 
-/* How many bytes of a user stack are read at once, from its stack pointer. */
+/*
+ * How many bytes of a user stack are read, from its first frame: the first
+ * OFFCPU_BPF_UFIRST, and the rest only when the frames go on past them.
+ */
 #define OFFCPU_BPF_UREGION 1024
+#define OFFCPU_BPF_UFIRST  64
 /* a user stack known by its hash is walked by the kernel again this often */
 #define OFFCPU_BPF_USTACK_REWALK 64
 /* after a stack that goes on past the bytes read, the kernel walks this many directly */

@@ -127,8 +127,8 @@ static __always_inline int followed(__u32 pid, __u32 tgid)
 static __always_inline __u32 task_state(struct task_struct *t)
 {
 	if (bpf_core_field_exists(t->__state))
-		return BPF_CORE_READ(t, __state);
-	return (__u32)BPF_CORE_READ((struct task_struct___old *)t, state);
+		return t->__state;
+	return (__u32)((struct task_struct___old *)t)->state;
 }
 
 static __always_inline __u64 mix(__u64 h, __u64 v)
@@ -148,6 +148,28 @@ static __always_inline unsigned short user_cs(struct pt_regs *regs)
 }
 
 /*
+ * The frames from @fp in @u->top, the @len bytes of the stack from @base,
+ * hashed into @h; @i the frames so far. Leaves @fp at the first frame
+ * pointer outside them.
+ */
+static __always_inline void walk_frames(struct uscratch *u, __u64 base, __u32 len, __u64 *fp,
+					__u64 *h, int *i)
+{
+	__u64 fr[2];
+
+	for (; *i < OFFCPU_BPF_MAX_STACK; (*i)++) {
+		__u64 off = *fp - base;
+
+		if (off > len - sizeof(fr))
+			break;
+		/* frames need not be aligned: neither does the kernel's walk */
+		__builtin_memcpy(fr, (__u8 *)u->top + (off & (OFFCPU_BPF_UREGION - 1)), sizeof(fr));
+		*h = mix(*h, fr[1]);
+		*fp = fr[0];
+	}
+}
+
+/*
  * The user stack of @t, switching out (the thread of @st): its id in the
  * stacks map, < 0 when none.
  *
@@ -155,20 +177,22 @@ static __always_inline unsigned short user_cs(struct pt_regs *regs)
  * from the frame pointer each saved frame pointer and return address, until
  * a read fails. Nearly every walk so ends in a page fault (a frame pointer of
  * 0, or one that a library built without frame pointers left), and that
- * fault is most of what the walk costs. Here the top OFFCPU_BPF_UREGION bytes
- * of the stack are read in one go and the frames that lie in them followed
- * the same way, up to the first frame pointer outside them; a hash of the
- * instruction pointer, those frames and that last frame pointer names the
- * stack. A stack seen before is taken by its hash; a new one is walked by the
+ * fault is most of what the walk costs. Here the top of the stack is read
+ * (OFFCPU_BPF_UFIRST bytes, then up to OFFCPU_BPF_UREGION when the frames go
+ * on past them) and the frames that lie in it followed the same way, up to
+ * the first frame pointer outside it; a hash of the instruction pointer,
+ * those frames and that last frame pointer names the stack. A stack seen
+ * before is taken by its hash; a new one is walked by the
  * kernel and kept under its hash only when the kernel's walk stopped at that
  * same frame pointer, so that its frames are all in the hash. What is taken
  * on trust: that a frame pointer the kernel could not read before is still
  * unreadable (memory mapped there since would let the kernel's walk go on);
  * each stack is walked by the kernel again every OFFCPU_BPF_USTACK_REWALK
  * times it is taken. The thread's last stack is checked first, in its own
- * storage: a loop blocks in one place again and again. A stack that goes on past the bytes read is walked by
- * the kernel, and the thread's next OFFCPU_BPF_USTACK_SKIP directly; a 32-bit
- * thread's always.
+ * storage: a loop blocks in one place again and again. A stack that goes
+ * on past the bytes read, or cannot be read, is walked by the kernel, and
+ * the thread's next OFFCPU_BPF_USTACK_SKIP directly; a 32-bit thread's
+ * always.
  */
 static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 					struct offcpu_bpf_start *st)
@@ -177,10 +201,10 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	struct offcpu_bpf_ucache_val *known, nv;
 	struct mm_struct *mm;
 	struct uscratch *u;
-	__u64 sp, fp, h, fr[2];
-	__u32 zero = 0, len;
+	__u64 base, fp, h;
+	__u32 zero = 0, len, first;
 	long got;
-	int i;
+	int i = 1;
 
 	if (st->u_skip) {
 		st->u_skip--;
@@ -189,32 +213,36 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	if (!regs || user_cs(regs) != USER64_CS)
 		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	u = bpf_map_lookup_elem(&uscratch, &zero);
-	sp = regs->sp;
+	if (!u)
+		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
+	h = mix(0, regs->ip);
+	fp = base = regs->bp;
 	/* the main thread's stack ends a little above its first frame: read no further */
-	mm = BPF_CORE_READ(t, mm);
+	mm = t->mm;
 	len = sizeof(u->top);
 	if (mm) {
-		__u64 end = BPF_CORE_READ(mm, start_stack);
+		__u64 end = mm->start_stack;
 
-		if (end > sp && end - sp < len)
-			len = (__u32)(end - sp);
+		if (end > base && end - base < len)
+			len = (__u32)(end - base);
 	}
-	if (!u || len < sizeof(fr) || len > sizeof(u->top) ||
-	    bpf_probe_read_user(u->top, len, (void *)sp)) {
-		st->u_skip = OFFCPU_BPF_USTACK_SKIP;
-		return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
-	}
-	h = mix(0, regs->ip);
-	fp = regs->bp;
-	for (i = 1; i < OFFCPU_BPF_MAX_STACK; i++) {
-		__u64 off = fp - sp;
+	first = len < OFFCPU_BPF_UFIRST ? len : OFFCPU_BPF_UFIRST;
+	if (first < 16)
+		goto deep;
+	/* unreadable: the walk ends at the first frame pointer, as the kernel's does */
+	if (!bpf_probe_read_user(u->top, first, (void *)base)) {
+		walk_frames(u, base, first, &fp, &h, &i);
+		if (fp - base <= len - 16 && fp - base > first - 16) {
+			/* the frames go on past the first bytes: the rest of them */
+			__u32 rest = len - OFFCPU_BPF_UFIRST;
 
-		if (off > len - sizeof(fr))
-			break;
-		/* frames need not be aligned: neither does the kernel's walk */
-		__builtin_memcpy(fr, (__u8 *)u->top + (off & (OFFCPU_BPF_UREGION - 1)), sizeof(fr));
-		h = mix(h, fr[1]);
-		fp = fr[0];
+			if (first != OFFCPU_BPF_UFIRST || !rest ||
+			    rest > OFFCPU_BPF_UREGION - OFFCPU_BPF_UFIRST ||
+			    bpf_probe_read_user((__u8 *)u->top + OFFCPU_BPF_UFIRST, rest,
+						(void *)(base + OFFCPU_BPF_UFIRST)))
+				goto deep;
+			walk_frames(u, base, len, &fp, &h, &i);
+		}
 	}
 	h = mix(mix(h, fp), (__u64)i);
 	/* the thread's last stack again (a loop that blocks in one place) */
@@ -245,6 +273,9 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 		st->u_uses = 1;
 	}
 	return nv.ustack;
+deep:
+	st->u_skip = OFFCPU_BPF_USTACK_SKIP;
+	return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 }
 
 /*
@@ -257,22 +288,29 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st, __s32 ustack,
 					  __u32 state)
 {
-	struct offcpu_bpf_kcache *c = NULL;
+	struct offcpu_bpf_kcache *c;
 	__u32 i;
 
 	if (ustack < 0)
 		return bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
-	for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
-		if (st->kc[i].uses && st->kc[i].ustack == ustack && st->kc[i].state == state) {
-			c = &st->kc[i];
-			break;
+	c = &st->kc[st->kc_last & (OFFCPU_BPF_KCACHE - 1)];
+	if (!c->uses || c->ustack != ustack || c->state != state) {
+		c = NULL;
+		for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
+			if (st->kc[i].uses && st->kc[i].ustack == ustack &&
+			    st->kc[i].state == state) {
+				c = &st->kc[i];
+				st->kc_last = i;
+				break;
+			}
 		}
 	}
 	if (c && (++c->uses % OFFCPU_BPF_KSTACK_REWALK))
 		return c->kstack;
 	if (!c) {
 		/* a new one takes the places in turn */
-		c = &st->kc[st->kc_next & (OFFCPU_BPF_KCACHE - 1)];
+		st->kc_last = st->kc_next & (OFFCPU_BPF_KCACHE - 1);
+		c = &st->kc[st->kc_last];
 		st->kc_next++;
 	}
 	c->kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
@@ -309,8 +347,8 @@ static __always_inline void add_pending(struct offcpu_bpf_start *st, __u32 tgid,
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 prev_pid = BPF_CORE_READ(prev, pid), prev_tgid = BPF_CORE_READ(prev, tgid);
-	__u32 next_pid = BPF_CORE_READ(next, pid), next_tgid = BPF_CORE_READ(next, tgid);
+	__u32 prev_pid = prev->pid, prev_tgid = prev->tgid;
+	__u32 next_pid = next->pid, next_tgid = next->tgid;
 	__u64 now = bpf_ktime_get_ns();
 	struct offcpu_bpf_start *st;
 
