@@ -237,8 +237,11 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 			__u32 rest = len - OFFCPU_BPF_UFIRST;
 
 			if (first != OFFCPU_BPF_UFIRST || !rest ||
-			    rest > OFFCPU_BPF_UREGION - OFFCPU_BPF_UFIRST ||
-			    bpf_probe_read_user((__u8 *)u->top + OFFCPU_BPF_UFIRST, rest,
+			    rest > OFFCPU_BPF_UREGION - OFFCPU_BPF_UFIRST)
+				goto deep;
+			/* the bound again where 6.1's verifier sees it */
+			rest &= OFFCPU_BPF_UREGION - 1;
+			if (bpf_probe_read_user((__u8 *)u->top + OFFCPU_BPF_UFIRST, rest,
 						(void *)(base + OFFCPU_BPF_UFIRST)))
 				goto deep;
 			walk_frames(u, base, len, &fp, &h, &i);
