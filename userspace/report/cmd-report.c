@@ -25,6 +25,24 @@
 static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
 			const char *sort);
 
+/*
+ * What @h's order of entries of equal share depends on (hist__sort()), as
+ * perf's: --children, the function's name as shown, -n, and with call
+ * chains in use (not -g none) the caller above its callees, by the order
+ * the chains are walked in.
+ */
+static void hist_order(const struct report *r, struct hist *h, const struct report_args *a,
+		       const struct report_meta *meta)
+{
+	bool chains = samples__have_chains(&r->it) && !(a->graph_set && r->graph.mode == GRAPH_NONE);
+
+	h->children = r->children;
+	h->sym_style = meta->sym_params;
+	h->rank_samples = meta->show_nr_samples;
+	h->depth_order = !r->children || !chains ? 0 :
+			 !r->graph.order_set || r->graph.caller ? 1 : -1;
+}
+
 /* What each sample's key needs resolved for the sort keys of @h. */
 static void set_needs(struct report *r, const struct hist *h)
 {
@@ -178,7 +196,7 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		/* as perf report, which appends its IPC column to such a --sort */
 		if (a->sort_typed && strstr(a->sort_typed, "symbol"))
 			hist__add_ipc(&r->hs[i]);
-		r->hs[i].children = r->children;
+		hist_order(r, &r->hs[i], a, meta);
 		r->hs[i].flame_root = CT_NONE;
 	}
 	/* as perf report --stdio: each entry's call tree whenever the samples have chains */
@@ -385,7 +403,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 			hist__release(&r->hs[i]);
 			if (hist__set_sort(&r->hs[i], q->sort, bad, sizeof(bad)))
 				return -EINVAL;
-			r->hs[i].children = r->children;
+			hist_order(r, &r->hs[i], r->args, r->meta);
 			r->hs[i].flame_root = CT_NONE;
 		}
 		calltree__release(&r->ct);

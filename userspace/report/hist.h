@@ -77,6 +77,11 @@ struct hist_entry {
 	uint64_t period, samples; /* self: samples whose own address is this entry */
 	uint64_t children; /* period of the samples with this entry anywhere in their call chain */
 	uint64_t stamp;    /* the sample that last added to children */
+	/*
+	 * --children: the most frames of a sample's chain from this entry on,
+	 * in the order the chain was walked (perf's callchain max_depth)
+	 */
+	uint32_t depth;
 	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
 	uint64_t tree_stamp; /* the sample that last added to the tree */
 	/*
@@ -124,6 +129,15 @@ struct hist {
 	uint64_t seq;  /* the current sample, for hist__add_chain() */
 	uint64_t weight; /* the samples one add stands for (presum.h); 0 is 1 */
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
+	/* hist__sort()'s order of entries of equal share, as perf's: */
+	int sym_style;	   /* functions by their names as shown (enum sym_style) */
+	bool rank_samples; /* -n: by the samples too, after the keys */
+	/*
+	 * --children with call chains: of one thread's entries of equal
+	 * children, the deeper first (1, chains walked from the caller) or the
+	 * shallower (-1, from the callee): the caller above its callees; 0: not
+	 */
+	int depth_order;
 };
 
 /* The key of a sample of @pid/@tid running @comm at @res (no srcline, no state). */
@@ -163,13 +177,16 @@ void hist__count(struct hist *h, uint64_t period);
 /*
  * An entry of the current sample's call chain (the sample's own entry too):
  * its children period grows by @period once per sample, however often the
- * chain passes through it (recursion).
+ * chain passes through it (recursion); @depth is the number of the chain's
+ * frames from this one on, in the order the chain is walked (its first
+ * place), the whole chain's for the sample's own entry.
  */
-int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period);
+int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t depth);
 /* The same, and the entry's index in *@idx: it stays the entry's until the hist is freed. */
-int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx);
+int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t depth,
+		       uint32_t *idx);
 /* The same, for the entry at @idx (from hist__add_chain_at()). */
-void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period);
+void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period, uint32_t depth);
 /*
  * Entry @idx, whose key leaves the level out (as perf's), added to at @time
  * in mode @level: it shows the mode of its earliest sample, as perf's does,
@@ -191,7 +208,13 @@ int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum d
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period);
 /* Whether @a and @b are one entry under @h's sort keys. */
 bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct hist_key *b);
-/* Sort entries by period, highest first. */
+/*
+ * The entries in perf report's order (hist-sort.c): highest share first;
+ * of equal share, by the sort keys in their order, each as perf sorts it
+ * (names in byte order, numbers rising, branch files and cycles falling,
+ * what is missing last), then as perf tells them apart (a function by its
+ * address), then in the order they were made.
+ */
 void hist__sort(struct hist *h);
 void hist__release(struct hist *h);
 

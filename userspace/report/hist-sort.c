@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's order of entries, perf report's: highest share first, and
+ * entries of equal share by the sort keys themselves, each key in its own
+ * direction (names in byte order, numbers rising, what is missing last),
+ * then by what makes them two entries (a function's address), then by the
+ * order they were made in. Every view takes its rows in this order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "demangle.h"
+#include "hist.h"
+
+/* An entry being ranked, with what it is compared by that costs to make. */
+struct rank {
+	struct hist_entry *e;
+	const char *sym; /* the function's name as perf compares it, once named */
+	char *own;	 /* that name when made here (demangled, "@plt") */
+	size_t at;	 /* its place before: the last tie-break */
+	bool named;
+};
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	int c = strcmp(a ? a : "", b ? b : "");
+
+	return (c > 0) - (c < 0);
+}
+
+/* What one of two has and the other lacks: the one without it after. */
+static int missing_last(const void *a, const void *b)
+{
+	return !a - !b;
+}
+
+/* A file's name as perf's dso key shows it, NULL where perf has no file ([unknown]). */
+static const char *file_name(struct dso *dso, const char *anon)
+{
+	return dso ? dso->short_name : anon;
+}
+
+/* The dso key: by name, no file last. */
+static int cmp_file(struct dso *da, const char *aa, struct dso *db, const char *ab)
+{
+	const char *a = file_name(da, aa), *b = file_name(db, ab);
+
+	return a && b ? cmp_str(a, b) : missing_last(a, b);
+}
+
+/* A function's name as perf compares it: shown as the table shows it (demangled, "@plt"). */
+static const char *rank_sym(struct rank *r, int style)
+{
+	const struct hist_key *k = &r->e->k;
+	char *dm;
+
+	if (r->named)
+		return r->sym;
+	r->named = true;
+	if (!k->sym)
+		return r->sym = NULL;
+	dm = style == SYM_RAW ? NULL : jrec_demangle(k->sym, style == SYM_PARAMS);
+	if (k->plt) {
+		if (asprintf(&r->own, "%s@plt", dm ? dm : k->sym) < 0)
+			r->own = NULL;
+		free(dm);
+	} else {
+		r->own = dm;
+	}
+	return r->sym = r->own ? r->own : k->sym;
+}
+
+static struct hist_side own_side(const struct hist_key *k)
+{
+	return (struct hist_side){ k->dso, k->anon, k->sym, k->sym_start,
+				   k->sym_by_name, k->plt, k->addr, k->level };
+}
+
+/*
+ * Two functions by where they are, as perf tells entries apart: no function
+ * on either side by address; else (when @file) by file first; a function
+ * before none; one function is a tie; else by where each starts. Functions
+ * known by name alone (JIT code, inlined) by name.
+ */
+static int cmp_function(const struct hist_side *a, const struct hist_side *b, bool file)
+{
+	int c;
+
+	if (!a->sym && !b->sym)
+		return cmp_u64(a->addr, b->addr);
+	if (file && (c = cmp_file(a->dso, a->anon, b->dso, b->anon)))
+		return c;
+	if (!a->sym || !b->sym)
+		return missing_last(a->sym, b->sym);
+	if (a->sym == b->sym && (a->sym_by_name || b->sym_by_name || a->sym_start == b->sym_start))
+		return 0;
+	if (a->sym_by_name || b->sym_by_name) {
+		c = cmp_str(a->sym, b->sym);
+		if (c)
+			return c;
+	}
+	return cmp_u64(a->sym_start, b->sym_start);
+}
+
+/* The IPC column's function: the entry's own, the branch's target in the branch view. */
+static struct hist_side ipc_side(const struct hist_key *k)
+{
+	return k->to.level ? k->to : own_side(k);
+}
+
+/*
+ * Key @key of @x and @y, in perf's order of its rows (@exact: the order
+ * that tells entries apart, perf's comparison of the key rather than its
+ * sort; it differs for the function, by address rather than by name).
+ */
+static int cmp_key(const struct hist *h, enum sort_key key, struct rank *x, struct rank *y,
+		   bool exact)
+{
+	const struct hist_key *a = &x->e->k, *b = &y->e->k;
+	char ba[1200], bb[1200];
+	struct hist_side sa, sb;
+	const char *na, *nb;
+
+	switch (key) {
+	case SK_COMM:
+		return cmp_str(a->comm, b->comm);
+	case SK_PID:
+	case SK_TID:
+		return cmp_u64(a->tid, b->tid);
+	case SK_CPU:
+		return (a->cpu > b->cpu) - (a->cpu < b->cpu);
+	case SK_DSO:
+		return cmp_file(a->dso, a->anon, b->dso, b->anon);
+	case SK_SYM:
+		if (exact) {
+			sa = own_side(a);
+			sb = own_side(b);
+			return cmp_function(&sa, &sb, true);
+		}
+		na = rank_sym(x, h->sym_style);
+		nb = rank_sym(y, h->sym_style);
+		return na && nb ? cmp_str(na, nb) : missing_last(na, nb);
+	case SK_PARENT:
+		return a->parent && b->parent ? cmp_str(a->parent, b->parent)
+					      : missing_last(a->parent, b->parent);
+	case SK_DSO_FROM:
+	case SK_DSO_TO:
+		/* perf compares a branch's files the other way round, no file first */
+		sa = key == SK_DSO_FROM ? a->from : a->to;
+		sb = key == SK_DSO_FROM ? b->from : b->to;
+		return -cmp_file(sa.dso, sa.anon, sb.dso, sb.anon);
+	case SK_SYM_FROM:
+		return cmp_function(&a->from, &b->from, false);
+	case SK_SYM_TO:
+		return cmp_function(&a->to, &b->to, false);
+	case SK_CYCLES:
+		return -cmp_u64(a->cycles, b->cycles); /* the most cycles first */
+	case SK_IPC:
+		sa = ipc_side(a);
+		sb = ipc_side(b);
+		return cmp_function(&sa, &sb, true);
+	default:
+		/* srcline, srcfile, build-id, state: by their text */
+		return cmp_str(hist__cell(x->e, key, h->sym_style, ba, sizeof(ba)),
+			       hist__cell(y->e, key, h->sym_style, bb, sizeof(bb)));
+	}
+}
+
+/*
+ * perf's output sort: the numbers (children, then a caller above its
+ * callees of one thread, then self), the keys, the samples when -n shows
+ * them; then the order perf's entries come in to it (the keys' comparison),
+ * then the order they were made in.
+ */
+static int rank_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct hist *h = arg;
+	/* (the elements are this file's array: naming them is a cache in place) */
+	struct rank *x = (struct rank *)pa, *y = (struct rank *)pb;
+	const struct hist_entry *a = x->e, *b = y->e;
+	size_t i;
+	int c;
+
+	if (h->children) {
+		if (a->children != b->children)
+			return a->children > b->children ? -1 : 1;
+		if (h->depth_order && a->k.pid == b->k.pid && a->k.tid == b->k.tid &&
+		    a->depth != b->depth)
+			return (a->depth < b->depth ? -1 : 1) * h->depth_order;
+	}
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	for (i = 0; i < h->nr_keys; i++)
+		if ((c = cmp_key(h, h->keys[i], x, y, false)))
+			return c;
+	if (h->rank_samples && a->samples != b->samples)
+		return a->samples > b->samples ? -1 : 1;
+	for (i = 0; i < h->nr_keys; i++)
+		if ((c = cmp_key(h, h->keys[i], x, y, true)))
+			return c;
+	return cmp_u64(x->at, y->at);
+}
+
+static int unres_cmp(const void *a, const void *b)
+{
+	const struct unres_entry *x = a, *y = b;
+
+	return x->period > y->period ? -1 : x->period < y->period;
+}
+
+/* The entries in perf's order; -ENOMEM leaves them by share alone. */
+static int sort_entries(struct hist *h)
+{
+	struct rank *r = malloc(h->nr * sizeof(*r));
+	struct hist_entry *e = malloc(h->nr * sizeof(*e));
+	size_t i;
+
+	if (!r || !e) {
+		free(r);
+		free(e);
+		return -ENOMEM;
+	}
+	for (i = 0; i < h->nr; i++)
+		r[i] = (struct rank){ .e = &h->e[i], .at = i };
+	qsort_r(r, h->nr, sizeof(*r), rank_cmp, h);
+	for (i = 0; i < h->nr; i++) {
+		e[i] = *r[i].e;
+		free(r[i].own);
+	}
+	free(r);
+	memcpy(h->e, e, h->nr * sizeof(*e));
+	free(e);
+	return 0;
+}
+
+static int share_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct hist_entry *a = pa, *b = pb;
+	const struct hist *h = arg;
+
+	if (h->children && a->children != b->children)
+		return a->children > b->children ? -1 : 1;
+	return a->period > b->period ? -1 : a->period < b->period;
+}
+
+void hist__sort(struct hist *h)
+{
+	if (h->nr && sort_entries(h))
+		qsort_r(h->e, h->nr, sizeof(*h->e), share_cmp, h);
+	if (h->nr_u)
+		qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
+	if (h->nr_img)
+		qsort(h->img, h->nr_img, sizeof(*h->img), unres_cmp);
+	free(h->idx); /* order changed: the index is stale */
+	h->idx = NULL;
+	h->cap = 0;
+}
