@@ -174,16 +174,30 @@ static int cmp_key(const struct hist *h, enum sort_key key, struct rank *x, stru
 }
 
 /*
- * perf's output sort: the numbers (children, then a caller above its
- * callees of one thread, then self), the keys, the samples when -n shows
- * them; then the order perf's entries come in to it (the keys' comparison),
- * then the order they were made in.
+ * perf's order in which entries come to its output sort: each key's
+ * comparison that tells entries apart (a function by its address), then
+ * the order they were made in.
  */
-static int rank_cmp(const void *pa, const void *pb, void *arg)
+static int input_cmp(const void *pa, const void *pb, void *arg)
 {
 	const struct hist *h = arg;
-	/* (the elements are this file's array: naming them is a cache in place) */
 	struct rank *x = (struct rank *)pa, *y = (struct rank *)pb;
+	size_t i;
+	int c;
+
+	for (i = 0; i < h->nr_keys; i++)
+		if ((c = cmp_key(h, h->keys[i], x, y, true)))
+			return c;
+	return cmp_u64(x->at, y->at);
+}
+
+/*
+ * perf's output sort: negative when @x goes before @y. The numbers
+ * (children, then, of one thread's entries, the caller above its callees,
+ * then self), the keys, the samples when -n shows them.
+ */
+static int output_cmp(const struct hist *h, struct rank *x, struct rank *y)
+{
 	const struct hist_entry *a = x->e, *b = y->e;
 	size_t i;
 	int c;
@@ -193,7 +207,7 @@ static int rank_cmp(const void *pa, const void *pb, void *arg)
 			return a->children > b->children ? -1 : 1;
 		if (h->depth_order && a->k.pid == b->k.pid && a->k.tid == b->k.tid &&
 		    a->depth != b->depth)
-			return (a->depth < b->depth ? -1 : 1) * h->depth_order;
+			return (a->depth > b->depth ? -1 : 1) * h->depth_order;
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
@@ -202,10 +216,134 @@ static int rank_cmp(const void *pa, const void *pb, void *arg)
 			return c;
 	if (h->rank_samples && a->samples != b->samples)
 		return a->samples > b->samples ? -1 : 1;
-	for (i = 0; i < h->nr_keys; i++)
-		if ((c = cmp_key(h, h->keys[i], x, y, true)))
-			return c;
-	return cmp_u64(x->at, y->at);
+	return 0;
+}
+
+/*
+ * The output order is made as perf makes it: each entry, in input_cmp()'s
+ * order, put into a red-black tree by output_cmp(), a tie to the right.
+ * The caller-above-callee rule holds within a thread only, so output_cmp()
+ * is no order over all entries, and where it is not, the rows are where
+ * perf's tree puts them: the tree is built as perf's (the kernel's
+ * red-black insertion), not sorted.
+ */
+#define NIL UINT32_MAX
+
+struct tree {
+	uint32_t *left, *right, *up;
+	bool *red;
+	uint32_t root;
+};
+
+static void rotate(struct tree *t, uint32_t x, bool to_left)
+{
+	uint32_t *down = to_left ? t->right : t->left, *other = to_left ? t->left : t->right;
+	uint32_t y = down[x], p = t->up[x];
+
+	down[x] = other[y];
+	if (other[y] != NIL)
+		t->up[other[y]] = x;
+	t->up[y] = p;
+	if (p == NIL)
+		t->root = y;
+	else if (t->left[p] == x)
+		t->left[p] = y;
+	else
+		t->right[p] = y;
+	other[y] = x;
+	t->up[x] = y;
+}
+
+static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, uint32_t z)
+{
+	uint32_t p = NIL, at = t->root, g, u;
+	bool left = false;
+
+	while (at != NIL) {
+		p = at;
+		left = output_cmp(h, &r[z], &r[at]) < 0;
+		at = left ? t->left[at] : t->right[at];
+	}
+	t->up[z] = p;
+	t->left[z] = t->right[z] = NIL;
+	t->red[z] = true;
+	if (p == NIL)
+		t->root = z;
+	else if (left)
+		t->left[p] = z;
+	else
+		t->right[p] = z;
+	while ((p = t->up[z]) != NIL && t->red[p]) {
+		bool p_left;
+
+		g = t->up[p];
+		p_left = t->left[g] == p;
+		u = p_left ? t->right[g] : t->left[g];
+		if (u != NIL && t->red[u]) {
+			t->red[p] = t->red[u] = false;
+			t->red[g] = true;
+			z = g;
+			continue;
+		}
+		if (z == (p_left ? t->right[p] : t->left[p])) {
+			rotate(t, p, p_left);
+			z = p;
+			p = t->up[z];
+		}
+		t->red[p] = false;
+		t->red[g] = true;
+		rotate(t, g, !p_left);
+	}
+	t->red[t->root] = false;
+}
+
+/* The entries in perf's order; -ENOMEM leaves them unsorted. */
+static int sort_entries(struct hist *h)
+{
+	size_t n = h->nr, i, made = 0;
+	struct rank *r = malloc(n * sizeof(*r));
+	struct hist_entry *e = malloc(n * sizeof(*e));
+	uint32_t *links = malloc(3 * n * sizeof(*links)), at;
+	struct tree t = { .root = NIL, .red = malloc(n) };
+	int err = -ENOMEM;
+
+	if (!r || !e || !links || !t.red)
+		goto out;
+	t.left = links;
+	t.right = links + n;
+	t.up = links + 2 * n;
+	for (made = 0; made < n; made++)
+		r[made] = (struct rank){ .e = &h->e[made], .at = made };
+	qsort_r(r, n, sizeof(*r), input_cmp, h);
+	for (i = 0; i < n; i++)
+		tree_insert(&t, h, r, (uint32_t)i);
+	/* in order: the leftmost, then each one's successor */
+	for (at = t.root; at != NIL && t.left[at] != NIL; at = t.left[at])
+		;
+	for (i = 0; at != NIL; i++) {
+		e[i] = *r[at].e;
+		if (t.right[at] != NIL) {
+			for (at = t.right[at]; t.left[at] != NIL; at = t.left[at])
+				;
+		} else {
+			uint32_t from;
+
+			do {
+				from = at;
+				at = t.up[at];
+			} while (at != NIL && t.right[at] == from);
+		}
+	}
+	memcpy(h->e, e, n * sizeof(*e));
+	err = 0;
+out:
+	for (i = 0; i < made; i++)
+		free(r[i].own);
+	free(r);
+	free(e);
+	free(links);
+	free(t.red);
+	return err;
 }
 
 static int unres_cmp(const void *a, const void *b)
@@ -215,45 +353,10 @@ static int unres_cmp(const void *a, const void *b)
 	return x->period > y->period ? -1 : x->period < y->period;
 }
 
-/* The entries in perf's order; -ENOMEM leaves them by share alone. */
-static int sort_entries(struct hist *h)
-{
-	struct rank *r = malloc(h->nr * sizeof(*r));
-	struct hist_entry *e = malloc(h->nr * sizeof(*e));
-	size_t i;
-
-	if (!r || !e) {
-		free(r);
-		free(e);
-		return -ENOMEM;
-	}
-	for (i = 0; i < h->nr; i++)
-		r[i] = (struct rank){ .e = &h->e[i], .at = i };
-	qsort_r(r, h->nr, sizeof(*r), rank_cmp, h);
-	for (i = 0; i < h->nr; i++) {
-		e[i] = *r[i].e;
-		free(r[i].own);
-	}
-	free(r);
-	memcpy(h->e, e, h->nr * sizeof(*e));
-	free(e);
-	return 0;
-}
-
-static int share_cmp(const void *pa, const void *pb, void *arg)
-{
-	const struct hist_entry *a = pa, *b = pb;
-	const struct hist *h = arg;
-
-	if (h->children && a->children != b->children)
-		return a->children > b->children ? -1 : 1;
-	return a->period > b->period ? -1 : a->period < b->period;
-}
-
 void hist__sort(struct hist *h)
 {
-	if (h->nr && sort_entries(h))
-		qsort_r(h->e, h->nr, sizeof(*h->e), share_cmp, h);
+	if (h->nr)
+		sort_entries(h); /* (out of memory: as they are) */
 	if (h->nr_u)
 		qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
 	if (h->nr_img)
