@@ -19,13 +19,20 @@ struct rank {
 	struct hist_entry *e;
 	const char *sym; /* the function's name as perf compares it, once named */
 	char *own;	 /* that name when made here (demangled, "@plt") */
-	size_t at;	 /* its place before: the last tie-break */
 	bool named;
 };
 
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return (a > b) - (a < b);
+}
+
+/* Two addresses as perf compares them: by the sign of their difference. */
+static int cmp_addr(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return (d > 0) - (d < 0);
 }
 
 static int cmp_str(const char *a, const char *b)
@@ -94,7 +101,7 @@ static int cmp_function(const struct hist_side *a, const struct hist_side *b, bo
 	int c;
 
 	if (!a->sym && !b->sym)
-		return cmp_u64(a->addr, b->addr);
+		return cmp_addr(a->addr, b->addr);
 	if (file && (c = cmp_file(a->dso, a->anon, b->dso, b->anon)))
 		return c;
 	if (!a->sym || !b->sym)
@@ -106,7 +113,7 @@ static int cmp_function(const struct hist_side *a, const struct hist_side *b, bo
 		if (c)
 			return c;
 	}
-	return cmp_u64(a->sym_start, b->sym_start);
+	return cmp_addr(a->sym_start, b->sym_start);
 }
 
 /* The IPC column's function: the entry's own, the branch's target in the branch view. */
@@ -174,21 +181,19 @@ static int cmp_key(const struct hist *h, enum sort_key key, struct rank *x, stru
 }
 
 /*
- * perf's order in which entries come to its output sort: each key's
- * comparison that tells entries apart (a function by its address), then
- * the order they were made in.
+ * How perf files entries as it makes them, negative when @x goes before
+ * @y: each key's comparison that tells entries apart (a function by its
+ * address).
  */
-static int input_cmp(const void *pa, const void *pb, void *arg)
+static int input_cmp(const struct hist *h, struct rank *x, struct rank *y)
 {
-	const struct hist *h = arg;
-	struct rank *x = (struct rank *)pa, *y = (struct rank *)pb;
 	size_t i;
 	int c;
 
 	for (i = 0; i < h->nr_keys; i++)
 		if ((c = cmp_key(h, h->keys[i], x, y, true)))
 			return c;
-	return cmp_u64(x->at, y->at);
+	return 0;
 }
 
 /*
@@ -220,12 +225,16 @@ static int output_cmp(const struct hist *h, struct rank *x, struct rank *y)
 }
 
 /*
- * The output order is made as perf makes it: each entry, in input_cmp()'s
- * order, put into a red-black tree by output_cmp(), a tie to the right.
- * The caller-above-callee rule holds within a thread only, so output_cmp()
- * is no order over all entries, and where it is not, the rows are where
- * perf's tree puts them: the tree is built as perf's (the kernel's
- * red-black insertion), not sorted.
+ * The order is made as perf makes it, in red-black trees (the kernel's
+ * insertion), an entry going left of a node when the comparison puts it
+ * first, else right: the entries in the order they were made (their first
+ * samples' order) into a tree by input_cmp() (perf's entries as they come
+ * in), once more into another when a key is the command (perf collapses
+ * such entries), then in that order into a tree by output_cmp(); the rows
+ * are the last tree's in order. Neither comparison is an order over all
+ * entries (a function's address is compared within its file only when one
+ * of two has a name; the caller-above-callee rule holds within a thread),
+ * and where it is not, the rows are where perf's trees put them.
  */
 #define NIL UINT32_MAX
 
@@ -234,6 +243,8 @@ struct tree {
 	bool *red;
 	uint32_t root;
 };
+
+typedef int (*rank_cmp_fn)(const struct hist *h, struct rank *x, struct rank *y);
 
 static void rotate(struct tree *t, uint32_t x, bool to_left)
 {
@@ -254,14 +265,15 @@ static void rotate(struct tree *t, uint32_t x, bool to_left)
 	t->up[x] = y;
 }
 
-static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, uint32_t z)
+static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, rank_cmp_fn cmp,
+			uint32_t z)
 {
 	uint32_t p = NIL, at = t->root, g, u;
 	bool left = false;
 
 	while (at != NIL) {
 		p = at;
-		left = output_cmp(h, &r[z], &r[at]) < 0;
+		left = cmp(h, &r[z], &r[at]) < 0;
 		at = left ? t->left[at] : t->right[at];
 	}
 	t->up[z] = p;
@@ -297,13 +309,39 @@ static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, ui
 	t->red[t->root] = false;
 }
 
-/* The entries in perf's order; -ENOMEM leaves them unsorted. */
+/* @order's @n ranks put into a new tree by @cmp, then read back into @order in the tree's order. */
+static void tree_pass(struct tree *t, const struct hist *h, struct rank *r, rank_cmp_fn cmp,
+		      uint32_t *order, size_t n)
+{
+	uint32_t at, from;
+	size_t i;
+
+	t->root = NIL;
+	for (i = 0; i < n; i++)
+		tree_insert(t, h, r, cmp, order[i]);
+	for (at = t->root; at != NIL && t->left[at] != NIL; at = t->left[at])
+		;
+	for (i = 0; at != NIL; i++) {
+		order[i] = at;
+		if (t->right[at] != NIL) {
+			for (at = t->right[at]; t->left[at] != NIL; at = t->left[at])
+				;
+			continue;
+		}
+		do {
+			from = at;
+			at = t->up[at];
+		} while (at != NIL && t->right[at] == from);
+	}
+}
+
+/* The entries in perf's order; -ENOMEM leaves them as they are. */
 static int sort_entries(struct hist *h)
 {
 	size_t n = h->nr, i, made = 0;
 	struct rank *r = malloc(n * sizeof(*r));
 	struct hist_entry *e = malloc(n * sizeof(*e));
-	uint32_t *links = malloc(3 * n * sizeof(*links)), at;
+	uint32_t *links = malloc(4 * n * sizeof(*links)), *order;
 	struct tree t = { .root = NIL, .red = malloc(n) };
 	int err = -ENOMEM;
 
@@ -312,28 +350,17 @@ static int sort_entries(struct hist *h)
 	t.left = links;
 	t.right = links + n;
 	t.up = links + 2 * n;
-	for (made = 0; made < n; made++)
-		r[made] = (struct rank){ .e = &h->e[made], .at = made };
-	qsort_r(r, n, sizeof(*r), input_cmp, h);
-	for (i = 0; i < n; i++)
-		tree_insert(&t, h, r, (uint32_t)i);
-	/* in order: the leftmost, then each one's successor */
-	for (at = t.root; at != NIL && t.left[at] != NIL; at = t.left[at])
-		;
-	for (i = 0; at != NIL; i++) {
-		e[i] = *r[at].e;
-		if (t.right[at] != NIL) {
-			for (at = t.right[at]; t.left[at] != NIL; at = t.left[at])
-				;
-		} else {
-			uint32_t from;
-
-			do {
-				from = at;
-				at = t.up[at];
-			} while (at != NIL && t.right[at] == from);
-		}
+	order = links + 3 * n;
+	for (made = 0; made < n; made++) {
+		r[made] = (struct rank){ .e = &h->e[made] };
+		order[made] = (uint32_t)made;
 	}
+	tree_pass(&t, h, r, input_cmp, order, n);
+	if (h->has[SK_COMM])
+		tree_pass(&t, h, r, input_cmp, order, n);
+	tree_pass(&t, h, r, output_cmp, order, n);
+	for (i = 0; i < n; i++)
+		e[i] = h->e[order[i]];
 	memcpy(h->e, e, n * sizeof(*e));
 	err = 0;
 out:
