@@ -48,10 +48,12 @@ static int missing_last(const void *a, const void *b)
 	return !a - !b;
 }
 
-/* A file's name as perf's dso key shows it, NULL where perf has no file ([unknown]). */
+/* A file's name as perf's dso key shows it, NULL where perf has no mapping ([unknown]). */
 static const char *file_name(struct dso *dso, const char *anon)
 {
-	return dso ? dso->short_name : anon;
+	if (dso)
+		return dso->short_name;
+	return anon && strcmp(anon, RES_UNMAPPED) ? anon : NULL;
 }
 
 /* The dso key: by name, no file last. */
