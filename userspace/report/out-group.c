@@ -67,7 +67,7 @@ static uint64_t rank_of(const struct hist_entry *e, bool children)
 	return !e ? 0 : children ? e->children : e->period;
 }
 
-/* qsort_r: the leader's period first, then each member's, highest first */
+/* qsort_r: the leader's period first, then each member's, highest first, then as made */
 static int row_cmp(const void *a, const void *b, void *arg)
 {
 	const struct group_row *x = a, *y = b;
@@ -80,7 +80,8 @@ static int row_cmp(const void *a, const void *b, void *arg)
 		if (p != q)
 			return p > q ? -1 : 1;
 	}
-	return 0;
+	/* then as made: the leader's rows in its order (hist__sort()), then the others' */
+	return (x->of > y->of) - (x->of < y->of);
 }
 
 /* The rows: the leader's entries, then those only later members have. */
