@@ -39,6 +39,9 @@ static void hist_order(const struct report *r, struct hist *h, const struct repo
 	h->children = r->children;
 	h->sym_style = meta->sym_params;
 	h->rank_samples = meta->show_nr_samples;
+	h->nr_rank = meta->fields ? meta->fields->nr_rank : 0;
+	if (h->nr_rank)
+		memcpy(h->rank, meta->fields->rank, h->nr_rank * sizeof(*h->rank));
 	h->depth_order = !r->children || !chains ? 0 :
 			 !r->graph.order_set || r->graph.caller ? 1 : -1;
 }
@@ -60,10 +63,23 @@ static void set_needs(struct report *r, const struct hist *h)
  * named (entries that only call chains pass through are rows all the same,
  * as perf's). 0, or -EINVAL after the error is printed.
  */
+static bool rank_has(const struct hist_fields *f, int col)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_rank; i++)
+		if (f->rank[i] == col)
+			return true;
+	return false;
+}
+
 static int fields_setup(struct report *r, struct report_args *a, struct report_meta *meta)
 {
 	bool user_sort = a->sort_given;
+	const char *user_keys = a->sort;
+	struct hist keys = { 0 };
 	char bad[64];
+	size_t i;
 
 	if (hist_fields__parse(&r->fields, a->fields, NULL, bad, sizeof(bad)))
 		goto bad;
@@ -81,7 +97,14 @@ static int fields_setup(struct report *r, struct report_args *a, struct report_m
 	/* --sort's keys that -F leaves out follow; the default sort's do not, as in perf */
 	if (hist_fields__parse(&r->fields, a->fields, user_sort ? a->sort : NULL, bad, sizeof(bad)))
 		goto bad;
-	r->fields.rank_numbers = !user_sort;
+	/* perf's sort list: --sort's keys, then the columns not among them */
+	r->fields.nr_rank = 0;
+	if (user_sort && !hist__set_sort(&keys, user_keys, bad, sizeof(bad)))
+		for (i = 0; i < keys.nr_keys; i++)
+			r->fields.rank[r->fields.nr_rank++] = keys.keys[i];
+	for (i = 0; i < r->fields.nr; i++)
+		if (!rank_has(&r->fields, r->fields.col[i]))
+			r->fields.rank[r->fields.nr_rank++] = r->fields.col[i];
 	meta->fields = &r->fields;
 	return 0;
 bad:

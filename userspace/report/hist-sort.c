@@ -183,46 +183,90 @@ static int cmp_key(const struct hist *h, enum sort_key key, struct rank *x, stru
 }
 
 /*
+ * perf's sort list: @h's columns the rows are ranked by (-F's), else perf
+ * report's default: Children (--children), Overhead, the keys, Samples (-n).
+ */
+static size_t rank_list(const struct hist *h, int *col)
+{
+	size_t n = 0, i;
+
+	if (h->nr_rank) {
+		memcpy(col, h->rank, h->nr_rank * sizeof(*col));
+		return h->nr_rank;
+	}
+	if (h->children)
+		col[n++] = HF_CHILDREN;
+	col[n++] = HF_OVERHEAD;
+	for (i = 0; i < h->nr_keys; i++)
+		col[n++] = h->keys[i];
+	if (h->rank_samples)
+		col[n++] = HF_SAMPLE;
+	return n;
+}
+
+/* What the comparisons read: the entries' hist and its sort list. */
+struct rank_ctx {
+	const struct hist *h;
+	int col[HIST_COLS];
+	size_t nr;
+};
+
+/*
  * How perf files entries as it makes them, negative when @x goes before
  * @y: each key's comparison that tells entries apart (a function by its
- * address).
+ * address), in the sort list's order.
  */
-static int input_cmp(const struct hist *h, struct rank *x, struct rank *y)
+static int input_cmp(const struct rank_ctx *c, struct rank *x, struct rank *y)
 {
 	size_t i;
-	int c;
+	int d;
 
-	for (i = 0; i < h->nr_keys; i++)
-		if ((c = cmp_key(h, h->keys[i], x, y, true)))
-			return c;
+	for (i = 0; i < c->nr; i++)
+		if (c->col[i] < SK_MAX && (d = cmp_key(c->h, c->col[i], x, y, true)))
+			return d;
 	return 0;
 }
 
-/*
- * perf's output sort: negative when @x goes before @y. The numbers
- * (children, then, of one thread's entries, the caller above its callees,
- * then self), the keys, the samples when -n shows them.
- */
-static int output_cmp(const struct hist *h, struct rank *x, struct rank *y)
+static int cmp_more(uint64_t a, uint64_t b)
 {
+	return -cmp_u64(a, b);
+}
+
+/*
+ * perf's output sort, negative when @x goes before @y: the sort list's
+ * columns in order, numbers highest first (Children, then, of one
+ * thread's entries, the caller above its callees), keys each in its own
+ * order.
+ */
+static int output_cmp(const struct rank_ctx *c, struct rank *x, struct rank *y)
+{
+	const struct hist *h = c->h;
 	const struct hist_entry *a = x->e, *b = y->e;
 	size_t i;
-	int c;
+	int d;
 
-	if (h->children) {
-		if (a->children != b->children)
-			return a->children > b->children ? -1 : 1;
-		if (h->depth_order && a->k.pid == b->k.pid && a->k.tid == b->k.tid &&
-		    a->depth != b->depth)
-			return (a->depth > b->depth ? -1 : 1) * h->depth_order;
+	for (i = 0; i < c->nr; i++) {
+		switch (c->col[i]) {
+		case HF_CHILDREN:
+			if (!h->children)
+				continue;
+			d = cmp_more(a->children, b->children);
+			if (!d && h->depth_order && a->k.pid == b->k.pid && a->k.tid == b->k.tid)
+				d = cmp_more(a->depth, b->depth) * h->depth_order;
+			break;
+		case HF_OVERHEAD:
+		case HF_PERIOD:
+			d = cmp_more(a->period, b->period);
+			break;
+		case HF_SAMPLE:
+			d = cmp_more(a->samples, b->samples);
+			break;
+		default:
+			d = cmp_key(h, c->col[i], x, y, false);
+		}
+		if (d)
+			return d;
 	}
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	for (i = 0; i < h->nr_keys; i++)
-		if ((c = cmp_key(h, h->keys[i], x, y, false)))
-			return c;
-	if (h->rank_samples && a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
 	return 0;
 }
 
@@ -246,7 +290,7 @@ struct tree {
 	uint32_t root;
 };
 
-typedef int (*rank_cmp_fn)(const struct hist *h, struct rank *x, struct rank *y);
+typedef int (*rank_cmp_fn)(const struct rank_ctx *c, struct rank *x, struct rank *y);
 
 static void rotate(struct tree *t, uint32_t x, bool to_left)
 {
@@ -267,7 +311,7 @@ static void rotate(struct tree *t, uint32_t x, bool to_left)
 	t->up[x] = y;
 }
 
-static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, rank_cmp_fn cmp,
+static void tree_insert(struct tree *t, const struct rank_ctx *c, struct rank *r, rank_cmp_fn cmp,
 			uint32_t z)
 {
 	uint32_t p = NIL, at = t->root, g, u;
@@ -275,7 +319,7 @@ static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, ra
 
 	while (at != NIL) {
 		p = at;
-		left = cmp(h, &r[z], &r[at]) < 0;
+		left = cmp(c, &r[z], &r[at]) < 0;
 		at = left ? t->left[at] : t->right[at];
 	}
 	t->up[z] = p;
@@ -312,7 +356,7 @@ static void tree_insert(struct tree *t, const struct hist *h, struct rank *r, ra
 }
 
 /* @order's @n ranks put into a new tree by @cmp, then read back into @order in the tree's order. */
-static void tree_pass(struct tree *t, const struct hist *h, struct rank *r, rank_cmp_fn cmp,
+static void tree_pass(struct tree *t, const struct rank_ctx *c, struct rank *r, rank_cmp_fn cmp,
 		      uint32_t *order, size_t n)
 {
 	uint32_t at, from;
@@ -320,7 +364,7 @@ static void tree_pass(struct tree *t, const struct hist *h, struct rank *r, rank
 
 	t->root = NIL;
 	for (i = 0; i < n; i++)
-		tree_insert(t, h, r, cmp, order[i]);
+		tree_insert(t, c, r, cmp, order[i]);
 	for (at = t->root; at != NIL && t->left[at] != NIL; at = t->left[at])
 		;
 	for (i = 0; at != NIL; i++) {
@@ -345,6 +389,7 @@ static int sort_entries(struct hist *h)
 	struct hist_entry *e = malloc(n * sizeof(*e));
 	uint32_t *links = malloc(4 * n * sizeof(*links)), *order;
 	struct tree t = { .root = NIL, .red = malloc(n) };
+	struct rank_ctx c = { .h = h };
 	int err = -ENOMEM;
 
 	if (!r || !e || !links || !t.red)
@@ -357,10 +402,11 @@ static int sort_entries(struct hist *h)
 		r[made] = (struct rank){ .e = &h->e[made] };
 		order[made] = (uint32_t)made;
 	}
-	tree_pass(&t, h, r, input_cmp, order, n);
+	c.nr = rank_list(h, c.col);
+	tree_pass(&t, &c, r, input_cmp, order, n);
 	if (h->has[SK_COMM])
-		tree_pass(&t, h, r, input_cmp, order, n);
-	tree_pass(&t, h, r, output_cmp, order, n);
+		tree_pass(&t, &c, r, input_cmp, order, n);
+	tree_pass(&t, &c, r, output_cmp, order, n);
 	for (i = 0; i < n; i++)
 		e[i] = h->e[order[i]];
 	memcpy(h->e, e, n * sizeof(*e));

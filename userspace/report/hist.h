@@ -21,6 +21,9 @@ enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID,
 		SK_IPC, /* perf's IPC column, never typed: hist__add_ipc() */
 		SK_MAX };
 
+/* The table's numbers, as columns beside the sort keys (-F, the order of rows). */
+enum hist_field { HF_OVERHEAD = SK_MAX, HF_CHILDREN, HF_SAMPLE, HF_PERIOD, HIST_COLS };
+
 /* Whether @k is one of the branch view's keys (a branch's source, target or cycles). */
 static inline bool sort_key__is_branch(int k)
 {
@@ -129,7 +132,14 @@ struct hist {
 	uint64_t seq;  /* the current sample, for hist__add_chain() */
 	uint64_t weight; /* the samples one add stands for (presum.h); 0 is 1 */
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
-	/* hist__sort()'s order of entries of equal share, as perf's: */
+	/*
+	 * hist__sort()'s order, as perf's: the columns (sort keys and enum
+	 * hist_field numbers) the rows are ranked by, in order (-F's); none:
+	 * perf report's default, Children (--children), Overhead, the keys,
+	 * Samples (-n)
+	 */
+	int rank[HIST_COLS];
+	size_t nr_rank;
 	int sym_style;	   /* functions by their names as shown (enum sym_style) */
 	bool rank_samples; /* -n: by the samples too, after the keys */
 	/*
@@ -272,11 +282,16 @@ bool hist__hidden(const struct hist *h, const struct report_meta *m, enum sort_k
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
 
 /* perf report -F: the table's columns, numbers and sort keys in any order (out-fields.c). */
-enum hist_field { HF_OVERHEAD = SK_MAX, HF_CHILDREN, HF_SAMPLE, HF_PERIOD };
 struct hist_fields {
-	int col[SK_MAX + 4]; /* a sort_key or an enum hist_field */
+	int col[HIST_COLS]; /* a sort_key or an enum hist_field */
 	size_t nr;
-	bool rank_numbers; /* the rows ranked by the number columns too (no --sort given) */
+	/*
+	 * perf's sort list with -F: the columns the rows are ranked by, in
+	 * order: --sort's keys, then the columns not among them; without
+	 * --sort, the columns
+	 */
+	int rank[HIST_COLS];
+	size_t nr_rank;
 };
 /*
  * "overhead,sym,sample" into @f: perf's names (overhead, overhead_children,
