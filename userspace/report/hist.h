@@ -226,6 +226,11 @@ bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct
  * address), then in the order they were made.
  */
 void hist__sort(struct hist *h);
+/*
+ * Two entries of @h (or of hists with its keys) by their keys alone, as
+ * hist__sort() orders entries of equal numbers: negative when @a goes first.
+ */
+int hist__key_cmp(const struct hist *h, const struct hist_entry *a, const struct hist_entry *b);
 void hist__release(struct hist *h);
 
 /* perf's -g: how the call tree under each entry is printed */

@@ -57,9 +57,19 @@ static const struct hist_entry *index_find(const struct member_index *x,
 	return NULL;
 }
 
+static const struct hist_entry *first_of(const struct group_row *r, size_t n, size_t *which)
+{
+	size_t i;
+
+	for (i = 0; i < n && !r->of[i]; i++)
+		;
+	*which = i;
+	return r->of[i];
+}
+
 struct group_sort {
 	size_t n;
-	bool children;
+	const struct hist *leader;
 };
 
 static uint64_t rank_of(const struct hist_entry *e, bool children)
@@ -67,20 +77,40 @@ static uint64_t rank_of(const struct hist_entry *e, bool children)
 	return !e ? 0 : children ? e->children : e->period;
 }
 
-/* qsort_r: the leader's period first, then each member's, highest first, then as made */
+static int more(uint64_t p, uint64_t q)
+{
+	return (p < q) - (p > q);
+}
+
+/*
+ * qsort_r, as perf's group sort: with --children the leader's Children,
+ * then of two entries of one thread the caller above its callee (as
+ * hist__sort()); then the leader's Self, then each member's, highest
+ * first; then by the keys (hist__key_cmp()): the leader's rows in its
+ * order (hist__sort()), the others' as made.
+ */
 static int row_cmp(const void *a, const void *b, void *arg)
 {
 	const struct group_row *x = a, *y = b;
 	const struct group_sort *gs = arg;
+	const struct hist_entry *l = x->of[0], *r = y->of[0];
 	size_t i;
+	int c;
 
-	for (i = 0; i < gs->n; i++) {
-		uint64_t p = rank_of(x->of[i], gs->children), q = rank_of(y->of[i], gs->children);
-
-		if (p != q)
-			return p > q ? -1 : 1;
+	if (gs->leader->children) {
+		if ((c = more(l ? l->children : 0, r ? r->children : 0)))
+			return c;
+		if (l && r && gs->leader->depth_order && l->k.pid == r->k.pid &&
+		    l->k.tid == r->k.tid && (c = more(l->depth, r->depth)))
+			return c * gs->leader->depth_order;
 	}
-	/* then as made: the leader's rows in its order (hist__sort()), then the others' */
+	for (i = 0; i < gs->n; i++)
+		if ((c = more(x->of[i] ? x->of[i]->period : 0, y->of[i] ? y->of[i]->period : 0)))
+			return c;
+	/* rows a later member alone has: by their keys (the leader's order has the others') */
+	if ((!l || !r) && (c = hist__key_cmp(gs->leader, first_of(x, gs->n, &i),
+					     first_of(y, gs->n, &i))))
+		return c;
 	return (x->of > y->of) - (x->of < y->of);
 }
 
@@ -130,15 +160,6 @@ out:
 	return err;
 }
 
-static const struct hist_entry *first_of(const struct group_row *r, size_t n, size_t *which)
-{
-	size_t i;
-
-	for (i = 0; i < n && !r->of[i]; i++)
-		;
-	*which = i;
-	return r->of[i];
-}
 
 static void dots(FILE *out, size_t w)
 {
@@ -220,7 +241,7 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	struct hist sum = { 0 };
 	struct group_row *rows;
 	const struct hist_entry **cells;
-	struct group_sort gs = { n, hs[0]->children };
+	struct group_sort gs = { n, hs[0] };
 	size_t nr, i, k, width[SK_MAX] = { 0 };
 
 	for (i = 0; i < n; i++) {
