@@ -16,7 +16,8 @@
 
 /* An entry being ranked, with what it is compared by that costs to make. */
 struct rank {
-	struct hist_entry *e;
+	const struct hist_entry *e; /* its keys' (a group's row: its first member's) */
+	const struct hist_entry *const *of; /* a group's row: each member's entry or NULL */
 	const char *sym; /* the function's name as perf compares it, once named */
 	char *own;	 /* that name when made here (demangled, "@plt") */
 	bool named;
@@ -204,12 +205,19 @@ static size_t rank_list(const struct hist *h, int *col)
 	return n;
 }
 
-/* What the comparisons read: the entries' hist and its sort list. */
+/* What the comparisons read: the entries' hist (a group's leader's) and its sort list. */
 struct rank_ctx {
 	const struct hist *h;
 	int col[HIST_COLS];
 	size_t nr;
+	size_t members; /* a group's rows: its members; 0: entries of h */
 };
+
+/* Member @m's entry of @x: a group row's, NULL where it has none; else the entry. */
+static const struct hist_entry *member(const struct rank *x, size_t m)
+{
+	return x->of ? x->of[m] : x->e;
+}
 
 /*
  * How perf files entries as it makes them, negative when @x goes before
@@ -235,31 +243,37 @@ static int cmp_more(uint64_t a, uint64_t b)
 /*
  * perf's output sort, negative when @x goes before @y: the sort list's
  * columns in order, numbers highest first (Children, then, of one
- * thread's entries, the caller above its callees), keys each in its own
- * order.
+ * thread's entries, the caller above its callees; a group's: the
+ * leader's alone, 0 where it has no entry, and Self and Samples each
+ * member's in turn), keys each in its own order.
  */
 static int output_cmp(const struct rank_ctx *c, struct rank *x, struct rank *y)
 {
 	const struct hist *h = c->h;
-	const struct hist_entry *a = x->e, *b = y->e;
-	size_t i;
+	const struct hist_entry *a = member(x, 0), *b = member(y, 0);
+	size_t i, m, nm = c->members ? c->members : 1;
 	int d;
 
 	for (i = 0; i < c->nr; i++) {
+		d = 0;
 		switch (c->col[i]) {
 		case HF_CHILDREN:
 			if (!h->children)
 				continue;
-			d = cmp_more(a->children, b->children);
-			if (!d && h->depth_order && a->k.pid == b->k.pid && a->k.tid == b->k.tid)
-				d = cmp_more(a->depth, b->depth) * h->depth_order;
+			d = cmp_more(a ? a->children : 0, b ? b->children : 0);
+			if (!d && h->depth_order && x->e->k.pid == y->e->k.pid &&
+			    x->e->k.tid == y->e->k.tid)
+				d = cmp_more(a ? a->depth : 0, b ? b->depth : 0) * h->depth_order;
 			break;
 		case HF_OVERHEAD:
 		case HF_PERIOD:
-			d = cmp_more(a->period, b->period);
-			break;
 		case HF_SAMPLE:
-			d = cmp_more(a->samples, b->samples);
+			for (m = 0; m < nm && !d; m++) {
+				a = member(x, m);
+				b = member(y, m);
+				d = c->col[i] == HF_SAMPLE ? cmp_more(a ? a->samples : 0, b ? b->samples : 0)
+							   : cmp_more(a ? a->period : 0, b ? b->period : 0);
+			}
 			break;
 		default:
 			d = cmp_key(h, c->col[i], x, y, false);
@@ -272,7 +286,7 @@ static int output_cmp(const struct rank_ctx *c, struct rank *x, struct rank *y)
 
 int hist__key_cmp(const struct hist *h, const struct hist_entry *a, const struct hist_entry *b)
 {
-	struct rank x = { .e = (struct hist_entry *)a }, y = { .e = (struct hist_entry *)b };
+	struct rank x = { .e = a }, y = { .e = b };
 	size_t i;
 	int d = 0;
 
@@ -370,16 +384,22 @@ static void tree_insert(struct tree *t, const struct rank_ctx *c, struct rank *r
 	t->red[t->root] = false;
 }
 
-/* @order's @n ranks put into a new tree by @cmp, then read back into @order in the tree's order. */
-static void tree_pass(struct tree *t, const struct rank_ctx *c, struct rank *r, rank_cmp_fn cmp,
-		      uint32_t *order, size_t n)
+/* @order's @n ranks put into the tree @t (as it is) by @cmp. */
+static void tree_add(struct tree *t, const struct rank_ctx *c, struct rank *r, rank_cmp_fn cmp,
+		     const uint32_t *order, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		tree_insert(t, c, r, cmp, order[i]);
+}
+
+/* @t's ranks in its order into @order. */
+static void tree_walk(const struct tree *t, uint32_t *order)
 {
 	uint32_t at, from;
 	size_t i;
 
-	t->root = NIL;
-	for (i = 0; i < n; i++)
-		tree_insert(t, c, r, cmp, order[i]);
 	for (at = t->root; at != NIL && t->left[at] != NIL; at = t->left[at])
 		;
 	for (i = 0; at != NIL; i++) {
@@ -396,43 +416,153 @@ static void tree_pass(struct tree *t, const struct rank_ctx *c, struct rank *r, 
 	}
 }
 
+/* @order's @n ranks put into a new tree by @cmp, then read back into @order in the tree's order. */
+static void tree_pass(struct tree *t, const struct rank_ctx *c, struct rank *r, rank_cmp_fn cmp,
+		      uint32_t *order, size_t n)
+{
+	t->root = NIL;
+	tree_add(t, c, r, cmp, order, n);
+	tree_walk(t, order);
+}
+
+/* A tree of @n nodes, its links in one allocation; -ENOMEM. */
+static int tree_init(struct tree *t, size_t n)
+{
+	t->root = NIL;
+	t->left = malloc((3 * n + 1) * sizeof(*t->left));
+	t->red = malloc(n + 1);
+	if (!t->left || !t->red) {
+		free(t->left);
+		free(t->red);
+		return -ENOMEM;
+	}
+	t->right = t->left + n;
+	t->up = t->left + 2 * n;
+	return 0;
+}
+
+static void tree_release(struct tree *t)
+{
+	free(t->left);
+	free(t->red);
+}
+
+/*
+ * The input order: @order's @n ranks (as made) into a tree by input_cmp()
+ * (perf's entries as they come in), again when the command is a key
+ * (perf's collapsing), left in @t.
+ */
+static void tree_input(struct tree *t, const struct rank_ctx *c, struct rank *r, uint32_t *order,
+		       size_t n)
+{
+	if (c->h->has[SK_COMM])
+		tree_pass(t, c, r, input_cmp, order, n);
+	t->root = NIL;
+	tree_add(t, c, r, input_cmp, order, n);
+}
+
+/* @n ranks and the names made for them; NULL is none. */
+static void ranks_free(struct rank *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++)
+		free(r[i].own);
+	free(r);
+}
+
 /* The entries in perf's order; -ENOMEM leaves them as they are. */
 static int sort_entries(struct hist *h)
 {
-	size_t n = h->nr, i, made = 0;
-	struct rank *r = malloc(n * sizeof(*r));
+	size_t n = h->nr, i;
+	struct rank *r = calloc(n, sizeof(*r));
 	struct hist_entry *e = malloc(n * sizeof(*e));
-	uint32_t *links = malloc(4 * n * sizeof(*links)), *order;
-	struct tree t = { .root = NIL, .red = malloc(n) };
+	uint32_t *order = malloc(n * sizeof(*order));
 	struct rank_ctx c = { .h = h };
+	struct tree t;
 	int err = -ENOMEM;
 
-	if (!r || !e || !links || !t.red)
+	if (!r || !e || !order || tree_init(&t, n))
 		goto out;
-	t.left = links;
-	t.right = links + n;
-	t.up = links + 2 * n;
-	order = links + 3 * n;
-	for (made = 0; made < n; made++) {
-		r[made] = (struct rank){ .e = &h->e[made] };
-		order[made] = (uint32_t)made;
+	for (i = 0; i < n; i++) {
+		r[i].e = &h->e[i];
+		order[h->e[i].made] = (uint32_t)i;
 	}
 	c.nr = rank_list(h, c.col);
-	tree_pass(&t, &c, r, input_cmp, order, n);
-	if (h->has[SK_COMM])
-		tree_pass(&t, &c, r, input_cmp, order, n);
+	tree_input(&t, &c, r, order, n);
+	tree_walk(&t, order);
 	tree_pass(&t, &c, r, output_cmp, order, n);
 	for (i = 0; i < n; i++)
 		e[i] = h->e[order[i]];
 	memcpy(h->e, e, n * sizeof(*e));
+	tree_release(&t);
 	err = 0;
 out:
-	for (i = 0; i < made; i++)
-		free(r[i].own);
-	free(r);
+	ranks_free(r, n);
 	free(e);
-	free(links);
-	free(t.red);
+	free(order);
+	return err;
+}
+
+/* qsort_r: group rows by the making of their first entry */
+static int made_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct rank *r = arg;
+	const struct hist_entry *a = r[*(const uint32_t *)pa].e, *b = r[*(const uint32_t *)pb].e;
+
+	return cmp_u64(a->made, b->made);
+}
+
+int hist__sort_group(const struct hist *const *hs, size_t n, const struct hist_entry *const *of,
+		     size_t nr, uint32_t *order)
+{
+	struct rank *r = calloc(nr ? nr : 1, sizeof(*r));
+	struct rank_ctx c = { .h = hs[0], .members = n };
+	size_t i, m, from, k;
+	struct tree t, mt;
+	int err = -ENOMEM;
+
+	if (!r || tree_init(&t, nr))
+		goto out;
+	if (tree_init(&mt, nr)) {
+		tree_release(&t);
+		goto out;
+	}
+	for (i = 0; i < nr; i++) {
+		r[i].of = of + i * n;
+		for (m = 0; m < n && !r[i].of[m]; m++)
+			;
+		r[i].e = r[i].of[m < n ? m : 0];
+		order[i] = (uint32_t)i;
+	}
+	c.nr = rank_list(hs[0], c.col);
+	/*
+	 * the leader's entries as made, through its input trees; then each
+	 * later member's rows the leader lacks (perf's dummy entries), in the
+	 * member's own input order, into the leader's last tree
+	 */
+	for (from = 0; from < nr && r[from].of[0]; from++)
+		;
+	qsort_r(order, from, sizeof(*order), made_cmp, r);
+	tree_input(&t, &c, r, order, from);
+	for (m = 1; m < n; m++) {
+		for (k = i = from; i < nr; i++)
+			if (r[i].e == r[i].of[m])
+				order[k++] = (uint32_t)i;
+		qsort_r(order + from, k - from, sizeof(*order), made_cmp, r);
+		c.h = hs[m];
+		tree_input(&mt, &c, r, order + from, k - from);
+		tree_walk(&mt, order + from);
+		c.h = hs[0];
+		tree_add(&t, &c, r, input_cmp, order + from, k - from);
+	}
+	tree_walk(&t, order);
+	tree_pass(&t, &c, r, output_cmp, order, nr);
+	tree_release(&t);
+	tree_release(&mt);
+	err = 0;
+out:
+	ranks_free(r, nr);
 	return err;
 }
 

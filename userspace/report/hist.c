@@ -261,6 +261,7 @@ static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 	memset(e, 0, sizeof(*e));
 	e->k = *k;
 	e->hash = hash;
+	e->made = (uint32_t)(h->nr - 1);
 	e->tree = CT_NONE;
 	e->first_time = UINT64_MAX;
 	e->thread_time = UINT64_MAX;

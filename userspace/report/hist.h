@@ -86,6 +86,7 @@ struct hist_entry {
 	 */
 	uint32_t depth;
 	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
+	uint32_t made;     /* the entries made before it: hist__sort()'s order of their making */
 	uint64_t tree_stamp; /* the sample that last added to the tree */
 	/*
 	 * the thread's last command, or NULL: the pid key's name, and the comm
@@ -231,6 +232,16 @@ void hist__sort(struct hist *h);
  * hist__sort() orders entries of equal numbers: negative when @a goes first.
  */
 int hist__key_cmp(const struct hist *h, const struct hist_entry *a, const struct hist_entry *b);
+/*
+ * perf's order of an event group's table (out-group.c): @nr rows of the
+ * @n hists @hs (the leader first, each sorted), row i's entries at
+ * @of[i * n], NULL where a member has none; a row that only later members
+ * have is perf's dummy entry of the leader. The leader's Children (then
+ * its caller-above-callee rule), each member's Self, the keys, with perf's
+ * trees. The rows' indices in that order into @order; -ENOMEM.
+ */
+int hist__sort_group(const struct hist *const *hs, size_t n, const struct hist_entry *const *of,
+		     size_t nr, uint32_t *order);
 void hist__release(struct hist *h);
 
 /* perf's -g: how the call tree under each entry is printed */

@@ -67,51 +67,9 @@ static const struct hist_entry *first_of(const struct group_row *r, size_t n, si
 	return r->of[i];
 }
 
-struct group_sort {
-	size_t n;
-	const struct hist *leader;
-};
-
 static uint64_t rank_of(const struct hist_entry *e, bool children)
 {
 	return !e ? 0 : children ? e->children : e->period;
-}
-
-static int more(uint64_t p, uint64_t q)
-{
-	return (p < q) - (p > q);
-}
-
-/*
- * qsort_r, as perf's group sort: with --children the leader's Children,
- * then of two entries of one thread the caller above its callee (as
- * hist__sort()); then the leader's Self, then each member's, highest
- * first; then by the keys (hist__key_cmp()): the leader's rows in its
- * order (hist__sort()), the others' as made.
- */
-static int row_cmp(const void *a, const void *b, void *arg)
-{
-	const struct group_row *x = a, *y = b;
-	const struct group_sort *gs = arg;
-	const struct hist_entry *l = x->of[0], *r = y->of[0];
-	size_t i;
-	int c;
-
-	if (gs->leader->children) {
-		if ((c = more(l ? l->children : 0, r ? r->children : 0)))
-			return c;
-		if (l && r && gs->leader->depth_order && l->k.pid == r->k.pid &&
-		    l->k.tid == r->k.tid && (c = more(l->depth, r->depth)))
-			return c * gs->leader->depth_order;
-	}
-	for (i = 0; i < gs->n; i++)
-		if ((c = more(x->of[i] ? x->of[i]->period : 0, y->of[i] ? y->of[i]->period : 0)))
-			return c;
-	/* rows a later member alone has: by their keys (the leader's order has the others') */
-	if ((!l || !r) && (c = hist__key_cmp(gs->leader, first_of(x, gs->n, &i),
-					     first_of(y, gs->n, &i))))
-		return c;
-	return (x->of > y->of) - (x->of < y->of);
 }
 
 /* The rows: the leader's entries, then those only later members have. */
@@ -241,7 +199,7 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	struct hist sum = { 0 };
 	struct group_row *rows;
 	const struct hist_entry **cells;
-	struct group_sort gs = { n, hs[0] };
+	uint32_t *order = NULL;
 	size_t nr, i, k, width[SK_MAX] = { 0 };
 
 	for (i = 0; i < n; i++) {
@@ -254,20 +212,21 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	memcpy(sum.keys, hs[0]->keys, sizeof(sum.keys));
 	sum.nr_keys = hs[0]->nr_keys;
 	hist__print_title(&sum, &gm, out);
-	if (build_rows(hs, n, &rows, &cells, &nr)) {
+	if (build_rows(hs, n, &rows, &cells, &nr) ||
+	    !(order = malloc((nr ? nr : 1) * sizeof(*order))) ||
+	    hist__sort_group(hs, n, cells, nr, order)) {
 		fputs("# (out of memory)\n", out);
 		goto out;
 	}
-	qsort_r(rows, nr, sizeof(*rows), row_cmp, &gs);
 	for (k = 0; k < hs[0]->nr_keys; k++)
 		width[hs[0]->keys[k]] = strlen(hist__headers[hs[0]->keys[k]]);
 	for (i = 0; i < nr; i++) {
 		const struct hist_entry *e;
 		size_t which;
 
-		if (!row_shown(hs, n, &rows[i], m))
+		if (!row_shown(hs, n, &rows[order[i]], m))
 			continue;
-		e = first_of(&rows[i], n, &which);
+		e = first_of(&rows[order[i]], n, &which);
 		for (k = 0; k < hs[0]->nr_keys; k++) {
 			size_t l = hist__cell_width(e, hs[0]->keys[k], m->sym_params);
 
@@ -280,15 +239,16 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 		const struct hist_entry *e;
 		size_t which;
 
-		if (!row_shown(hs, n, &rows[i], m))
+		if (!row_shown(hs, n, &rows[order[i]], m))
 			continue;
-		print_row(hs, n, &rows[i], width, m, out);
-		e = first_of(&rows[i], n, &which);
+		print_row(hs, n, &rows[order[i]], width, m, out);
+		e = first_of(&rows[order[i]], n, &which);
 		/* the call tree of the first member that has the entry (the leader's, mostly) */
 		if (m->graph && e->tree != CT_NONE)
 			hist__print_graph(hs[which], e, m->graph, out);
 	}
 out:
+	free(order);
 	free(rows);
 	free(cells);
 	fputs("#\n", out);
