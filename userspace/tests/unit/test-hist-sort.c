@@ -65,6 +65,21 @@ static void add(struct hist *h, struct hist_key k, uint64_t period)
 	hist__add(h, &k, period);
 }
 
+/* Two functions without names of equal period, the second of more samples. */
+static void samples_case(struct hist *h, bool n, const char *want, const char *what)
+{
+	char bad[32];
+
+	hist__set_sort(h, "sym", bad, sizeof(bad));
+	h->rank_samples = n;
+	add(h, key("a", &libc, NULL, 0x10), 2);
+	add(h, key("a", &libc, NULL, 0x20), 1);
+	add(h, key("a", &libc, NULL, 0x20), 1);
+	hist__sort(h);
+	expect(h, want, what);
+	hist__release(h);
+}
+
 int main(void)
 {
 	struct hist h = { 0 };
@@ -95,21 +110,8 @@ int main(void)
 	hist__release(&h);
 
 	/* -n: the samples after the keys; without it, not looked at */
-	hist__set_sort(&h, "sym", bad, sizeof(bad));
-	add(&h, key("a", &libc, NULL, 0x10), 2);
-	add(&h, key("a", &libc, NULL, 0x20), 1);
-	add(&h, key("a", &libc, NULL, 0x20), 1);
-	hist__sort(&h);
-	expect(&h, "a/0x10,a/0x20", "without -n, equal periods by address");
-	hist__release(&h);
-	hist__set_sort(&h, "sym", bad, sizeof(bad));
-	h.rank_samples = true;
-	add(&h, key("a", &libc, NULL, 0x10), 2);
-	add(&h, key("a", &libc, NULL, 0x20), 1);
-	add(&h, key("a", &libc, NULL, 0x20), 1);
-	hist__sort(&h);
-	expect(&h, "a/0x20,a/0x10", "-n: equal periods, the more samples first");
-	hist__release(&h);
+	samples_case(&h, false, "a/0x10,a/0x20", "without -n, equal periods by address");
+	samples_case(&h, true, "a/0x20,a/0x10", "-n: equal periods, the more samples first");
 
 	/*
 	 * --children: of one thread, the entry with the longer chain under it
