@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The report's order of entries, perf report's: highest share first, and
- * entries of equal share by the sort keys themselves, each key in its own
- * direction (names in byte order, numbers rising, what is missing last),
- * then by what makes them two entries (a function's address), then by the
- * order they were made in. Every view takes its rows in this order.
+ * The report's order of entries, perf report's (its hists__output_resort()):
+ * highest share first (with --children, a caller above its callees within a
+ * thread), entries of equal share by the sort keys themselves, each key in
+ * its own direction (names in byte order, numbers rising, what is missing
+ * last), -n's samples after them; the rest as perf's red-black trees keep
+ * them: as they came in by what makes them two entries (a function's
+ * address). Every view takes its rows in this order, an event group's table
+ * too (hist__sort_group()).
  */
 #include <errno.h>
 #include <stdio.h>
