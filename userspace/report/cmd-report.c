@@ -25,6 +25,27 @@
 static void graph_setup(struct report *r, const struct report_args *a, struct report_meta *meta,
 			const char *sort);
 
+/*
+ * What @h's order of entries of equal share depends on (hist__sort()), as
+ * perf's: --children, the function's name as shown, -n, and with call
+ * chains in use (not -g none) the caller above its callees, by the order
+ * the chains are walked in.
+ */
+static void hist_order(const struct report *r, struct hist *h, const struct report_args *a,
+		       const struct report_meta *meta)
+{
+	bool chains = samples__have_chains(&r->it) && !(a->graph_set && r->graph.mode == GRAPH_NONE);
+
+	h->children = r->children;
+	h->sym_style = meta->sym_params;
+	h->rank_samples = meta->show_nr_samples;
+	h->nr_rank = meta->fields ? meta->fields->nr_rank : 0;
+	if (h->nr_rank)
+		memcpy(h->rank, meta->fields->rank, h->nr_rank * sizeof(*h->rank));
+	h->depth_order = !r->children || !chains ? 0 :
+			 !r->graph.order_set || r->graph.caller ? 1 : -1;
+}
+
 /* What each sample's key needs resolved for the sort keys of @h. */
 static void set_needs(struct report *r, const struct hist *h)
 {
@@ -42,10 +63,23 @@ static void set_needs(struct report *r, const struct hist *h)
  * named (entries that only call chains pass through are rows all the same,
  * as perf's). 0, or -EINVAL after the error is printed.
  */
+static bool rank_has(const struct hist_fields *f, int col)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_rank; i++)
+		if (f->rank[i] == col)
+			return true;
+	return false;
+}
+
 static int fields_setup(struct report *r, struct report_args *a, struct report_meta *meta)
 {
 	bool user_sort = a->sort_given;
+	const char *user_keys = a->sort;
+	struct hist keys = { 0 };
 	char bad[64];
+	size_t i;
 
 	if (hist_fields__parse(&r->fields, a->fields, NULL, bad, sizeof(bad)))
 		goto bad;
@@ -63,7 +97,14 @@ static int fields_setup(struct report *r, struct report_args *a, struct report_m
 	/* --sort's keys that -F leaves out follow; the default sort's do not, as in perf */
 	if (hist_fields__parse(&r->fields, a->fields, user_sort ? a->sort : NULL, bad, sizeof(bad)))
 		goto bad;
-	r->fields.rank_numbers = !user_sort;
+	/* perf's sort list: --sort's keys, then the columns not among them */
+	r->fields.nr_rank = 0;
+	if (user_sort && !hist__set_sort(&keys, user_keys, bad, sizeof(bad)))
+		for (i = 0; i < keys.nr_keys; i++)
+			r->fields.rank[r->fields.nr_rank++] = keys.keys[i];
+	for (i = 0; i < r->fields.nr; i++)
+		if (!rank_has(&r->fields, r->fields.col[i]))
+			r->fields.rank[r->fields.nr_rank++] = r->fields.col[i];
 	meta->fields = &r->fields;
 	return 0;
 bad:
@@ -178,7 +219,7 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		/* as perf report, which appends its IPC column to such a --sort */
 		if (a->sort_typed && strstr(a->sort_typed, "symbol"))
 			hist__add_ipc(&r->hs[i]);
-		r->hs[i].children = r->children;
+		hist_order(r, &r->hs[i], a, meta);
 		r->hs[i].flame_root = CT_NONE;
 	}
 	/* as perf report --stdio: each entry's call tree whenever the samples have chains */
@@ -385,7 +426,7 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 			hist__release(&r->hs[i]);
 			if (hist__set_sort(&r->hs[i], q->sort, bad, sizeof(bad)))
 				return -EINVAL;
-			r->hs[i].children = r->children;
+			hist_order(r, &r->hs[i], r->args, r->meta);
 			r->hs[i].flame_root = CT_NONE;
 		}
 		calltree__release(&r->ct);

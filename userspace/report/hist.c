@@ -261,6 +261,7 @@ static struct hist_entry *lookup(struct hist *h, const struct hist_key *k)
 	memset(e, 0, sizeof(*e));
 	e->k = *k;
 	e->hash = hash;
+	e->made = (uint32_t)(h->nr - 1);
 	e->tree = CT_NONE;
 	e->first_time = UINT64_MAX;
 	e->thread_time = UINT64_MAX;
@@ -305,31 +306,34 @@ void hist__count(struct hist *h, uint64_t period)
 	h->seq++;
 }
 
-int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period)
+int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t depth)
 {
 	uint32_t idx;
 
-	return hist__add_chain_at(h, k, period, &idx);
+	return hist__add_chain_at(h, k, period, depth, &idx);
 }
 
-int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx)
+int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t depth,
+		       uint32_t *idx)
 {
 	struct hist_entry *e = lookup(h, k);
 
 	if (!e)
 		return -ENOMEM;
 	*idx = (uint32_t)(e - h->e);
-	hist__add_chain_idx(h, *idx, period);
+	hist__add_chain_idx(h, *idx, period, depth);
 	return 0;
 }
 
-void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period)
+void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period, uint32_t depth)
 {
 	struct hist_entry *e = &h->e[idx];
 
 	if (e->stamp != h->seq) {
 		e->stamp = h->seq;
 		e->children += period;
+		if (depth > e->depth)
+			e->depth = depth;
 	}
 }
 
@@ -408,46 +412,6 @@ int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum d
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period)
 {
 	return tally(&h->img, &h->nr_img, &h->cap_img, d, NULL, DSO_NOT_ELF, period, weight(h));
-}
-
-static int entry_cmp(const void *a, const void *b)
-{
-	const struct hist_entry *x = a, *y = b;
-
-	if (x->period != y->period)
-		return x->period > y->period ? -1 : 1;
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return 0;
-}
-
-static int entry_cmp_children(const void *a, const void *b)
-{
-	const struct hist_entry *x = a, *y = b;
-
-	if (x->children != y->children)
-		return x->children > y->children ? -1 : 1;
-	return entry_cmp(a, b);
-}
-
-static int unres_cmp(const void *a, const void *b)
-{
-	const struct unres_entry *x = a, *y = b;
-
-	return x->period > y->period ? -1 : x->period < y->period;
-}
-
-void hist__sort(struct hist *h)
-{
-	if (h->nr)
-		qsort(h->e, h->nr, sizeof(*h->e), h->children ? entry_cmp_children : entry_cmp);
-	if (h->nr_u)
-		qsort(h->u, h->nr_u, sizeof(*h->u), unres_cmp);
-	if (h->nr_img)
-		qsort(h->img, h->nr_img, sizeof(*h->img), unres_cmp);
-	free(h->idx); /* order changed: the index is stale */
-	h->idx = NULL;
-	h->cap = 0;
 }
 
 void hist__release(struct hist *h)

@@ -21,6 +21,9 @@ enum sort_key { SK_COMM, SK_PID, SK_TID, SK_DSO, SK_SYM, SK_SRCLINE, SK_BUILDID,
 		SK_IPC, /* perf's IPC column, never typed: hist__add_ipc() */
 		SK_MAX };
 
+/* The table's numbers, as columns beside the sort keys (-F, the order of rows). */
+enum hist_field { HF_OVERHEAD = SK_MAX, HF_CHILDREN, HF_SAMPLE, HF_PERIOD, HIST_COLS };
+
 /* Whether @k is one of the branch view's keys (a branch's source, target or cycles). */
 static inline bool sort_key__is_branch(int k)
 {
@@ -77,7 +80,13 @@ struct hist_entry {
 	uint64_t period, samples; /* self: samples whose own address is this entry */
 	uint64_t children; /* period of the samples with this entry anywhere in their call chain */
 	uint64_t stamp;    /* the sample that last added to children */
+	/*
+	 * --children: the most frames of a sample's chain from this entry on,
+	 * in the order the chain was walked (perf's callchain max_depth)
+	 */
+	uint32_t depth;
 	uint32_t tree;     /* -g: the root of its call tree in graph_opts.ct, CT_NONE if none */
+	uint32_t made;     /* the entries made before it: hist__sort()'s order of their making */
 	uint64_t tree_stamp; /* the sample that last added to the tree */
 	/*
 	 * the thread's last command, or NULL: the pid key's name, and the comm
@@ -124,6 +133,22 @@ struct hist {
 	uint64_t seq;  /* the current sample, for hist__add_chain() */
 	uint64_t weight; /* the samples one add stands for (presum.h); 0 is 1 */
 	uint32_t flame_root; /* the flame graph outputs' tree of this event, CT_NONE if none */
+	/*
+	 * hist__sort()'s order, as perf's: the columns (sort keys and enum
+	 * hist_field numbers) the rows are ranked by, in order (-F's); none:
+	 * perf report's default, Children (--children), Overhead, the keys,
+	 * Samples (-n)
+	 */
+	int rank[HIST_COLS];
+	size_t nr_rank;
+	int sym_style;	   /* functions by their names as shown (enum sym_style) */
+	bool rank_samples; /* -n: by the samples too, after the keys */
+	/*
+	 * --children with call chains: of one thread's entries of equal
+	 * children, the deeper first (1, chains walked from the caller) or the
+	 * shallower (-1, from the callee): the caller above its callees; 0: not
+	 */
+	int depth_order;
 };
 
 /* The key of a sample of @pid/@tid running @comm at @res (no srcline, no state). */
@@ -163,13 +188,16 @@ void hist__count(struct hist *h, uint64_t period);
 /*
  * An entry of the current sample's call chain (the sample's own entry too):
  * its children period grows by @period once per sample, however often the
- * chain passes through it (recursion).
+ * chain passes through it (recursion); @depth is the number of the chain's
+ * frames from this one on, in the order the chain is walked (its first
+ * place), the whole chain's for the sample's own entry.
  */
-int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period);
+int hist__add_chain(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t depth);
 /* The same, and the entry's index in *@idx: it stays the entry's until the hist is freed. */
-int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t *idx);
+int hist__add_chain_at(struct hist *h, const struct hist_key *k, uint64_t period, uint32_t depth,
+		       uint32_t *idx);
 /* The same, for the entry at @idx (from hist__add_chain_at()). */
-void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period);
+void hist__add_chain_idx(struct hist *h, uint32_t idx, uint64_t period, uint32_t depth);
 /*
  * Entry @idx, whose key leaves the level out (as perf's), added to at @time
  * in mode @level: it shows the mode of its earliest sample, as perf's does,
@@ -191,8 +219,29 @@ int hist__add_unresolved(struct hist *h, struct dso *d, const char *anon, enum d
 int hist__add_image(struct hist *h, struct dso *d, uint64_t period);
 /* Whether @a and @b are one entry under @h's sort keys. */
 bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct hist_key *b);
-/* Sort entries by period, highest first. */
+/*
+ * The entries in perf report's order (hist-sort.c): highest share first;
+ * of equal share, by the sort keys in their order, each as perf sorts it
+ * (names in byte order, numbers rising, branch files and cycles falling,
+ * what is missing last), then as perf tells them apart (a function by its
+ * address), then in the order they were made.
+ */
 void hist__sort(struct hist *h);
+/*
+ * Two entries of @h (or of hists with its keys) by their keys alone, as
+ * hist__sort() orders entries of equal numbers: negative when @a goes first.
+ */
+int hist__key_cmp(const struct hist *h, const struct hist_entry *a, const struct hist_entry *b);
+/*
+ * perf's order of an event group's table (out-group.c): @nr rows of the
+ * @n hists @hs (the leader first, each sorted), row i's entries at
+ * @of[i * n], NULL where a member has none; a row that only later members
+ * have is perf's dummy entry of the leader. The leader's Children (then
+ * its caller-above-callee rule), each member's Self, the keys, with perf's
+ * trees. The rows' indices in that order into @order; -ENOMEM.
+ */
+int hist__sort_group(const struct hist *const *hs, size_t n, const struct hist_entry *const *of,
+		     size_t nr, uint32_t *order);
 void hist__release(struct hist *h);
 
 /* perf's -g: how the call tree under each entry is printed */
@@ -249,11 +298,16 @@ bool hist__hidden(const struct hist *h, const struct report_meta *m, enum sort_k
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
 
 /* perf report -F: the table's columns, numbers and sort keys in any order (out-fields.c). */
-enum hist_field { HF_OVERHEAD = SK_MAX, HF_CHILDREN, HF_SAMPLE, HF_PERIOD };
 struct hist_fields {
-	int col[SK_MAX + 4]; /* a sort_key or an enum hist_field */
+	int col[HIST_COLS]; /* a sort_key or an enum hist_field */
 	size_t nr;
-	bool rank_numbers; /* the rows ranked by the number columns too (no --sort given) */
+	/*
+	 * perf's sort list with -F: the columns the rows are ranked by, in
+	 * order: --sort's keys, then the columns not among them; without
+	 * --sort, the columns
+	 */
+	int rank[HIST_COLS];
+	size_t nr_rank;
 };
 /*
  * "overhead,sym,sample" into @f: perf's names (overhead, overhead_children,

@@ -2,9 +2,8 @@
 /*
  * perf report -F/--fields: the text table with the columns named, in their
  * order: the numbers (overhead, overhead_children, sample, period) and the
- * sort keys, the rows ranked by those columns from the first (numbers
- * highest first, names in byte order; a function by its name), as perf
- * ranks them: with --sort given, by the key columns alone.
+ * sort keys, the rows in the order hist__sort() gives them by the fields'
+ * sort list (hist_fields.rank), as perf ranks them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -111,57 +110,6 @@ static uint64_t num_of(const struct hist_entry *e, int col)
 	}
 }
 
-struct rank_ctx {
-	const struct hist *h;
-	const struct report_meta *m;
-};
-
-/* A key's text to rank by: a function by its name alone, the rest as shown. */
-static const char *rank_text(const struct hist_entry *e, int col, int style, char *buf,
-			     size_t len)
-{
-	if (col == SK_SYM)
-		return hist__sym_name(&e->k, style, buf, len);
-	return hist__cell(e, (enum sort_key)col, style, buf, len);
-}
-
-static int rank_cmp(const void *a, const void *b, void *arg)
-{
-	const struct rank_ctx *rc = arg;
-	const struct hist_entry *x = &rc->h->e[*(const size_t *)a];
-	const struct hist_entry *y = &rc->h->e[*(const size_t *)b];
-	char bx[1200], by[1200];
-	size_t i;
-
-	for (i = 0; i < rc->m->fields->nr; i++) {
-		int col = rc->m->fields->col[i], c;
-
-		if (col >= SK_MAX) {
-			uint64_t p = num_of(x, col), q = num_of(y, col);
-
-			if (!rc->m->fields->rank_numbers)
-				continue;
-			if (p != q)
-				return p > q ? -1 : 1;
-			continue;
-		}
-		if (col == SK_PID || col == SK_TID || col == SK_CPU) {
-			/* pid as perf's: the thread */
-			int64_t p = col == SK_PID || col == SK_TID ? (int64_t)x->k.tid : (int64_t)x->k.cpu;
-			int64_t q = col == SK_PID || col == SK_TID ? (int64_t)y->k.tid : (int64_t)y->k.cpu;
-
-			if (p != q)
-				return p < q ? -1 : 1;
-			continue;
-		}
-		c = strcmp(rank_text(x, col, rc->m->sym_params, bx, sizeof(bx)),
-			   rank_text(y, col, rc->m->sym_params, by, sizeof(by)));
-		if (c)
-			return c;
-	}
-	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
-}
-
 static bool keyed(const struct hist_fields *f)
 {
 	size_t i;
@@ -193,8 +141,7 @@ static bool hidden(const struct hist *h, const struct report_meta *m, int col)
 void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m, FILE *out)
 {
 	const struct hist_fields *f = m->fields;
-	struct rank_ctx rc = { h, m };
-	size_t width[SK_MAX] = { 0 }, *order, i, c, last = 0;
+	size_t width[SK_MAX] = { 0 }, i, c, last = 0;
 	char buf[1200];
 	bool first;
 
@@ -202,14 +149,6 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 		if (!hidden(h, m, f->col[c]))
 			last = c;
 	hist__print_title(h, m, out);
-	order = malloc((h->nr ? h->nr : 1) * sizeof(*order));
-	if (!order) {
-		fputs("# (out of memory)\n#\n", out);
-		return;
-	}
-	for (i = 0; i < h->nr; i++)
-		order[i] = i;
-	qsort_r(order, h->nr, sizeof(*order), rank_cmp, &rc);
 	for (c = 0; c < f->nr; c++)
 		if (f->col[c] < SK_MAX)
 			width[f->col[c]] = strlen(hist__headers[f->col[c]]);
@@ -261,7 +200,7 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 		fputc('\n', out);
 	}
 	for (i = 0; i < h->nr && keyed(f); i++) {
-		const struct hist_entry *e = &h->e[order[i]];
+		const struct hist_entry *e = &h->e[i]; /* in the fields' order (hist__sort()) */
 
 		if (hist__rank_pct(h, e) < m->percent_limit)
 			continue;
@@ -283,6 +222,5 @@ void hist__print_fields_stdio(const struct hist *h, const struct report_meta *m,
 		if (m->graph && e->tree != CT_NONE)
 			hist__print_graph(h, e, m->graph, out);
 	}
-	free(order);
 	fputs("#\n", out);
 }

@@ -57,30 +57,19 @@ static const struct hist_entry *index_find(const struct member_index *x,
 	return NULL;
 }
 
-struct group_sort {
-	size_t n;
-	bool children;
-};
+static const struct hist_entry *first_of(const struct group_row *r, size_t n, size_t *which)
+{
+	size_t i;
+
+	for (i = 0; i < n && !r->of[i]; i++)
+		;
+	*which = i;
+	return r->of[i];
+}
 
 static uint64_t rank_of(const struct hist_entry *e, bool children)
 {
 	return !e ? 0 : children ? e->children : e->period;
-}
-
-/* qsort_r: the leader's period first, then each member's, highest first */
-static int row_cmp(const void *a, const void *b, void *arg)
-{
-	const struct group_row *x = a, *y = b;
-	const struct group_sort *gs = arg;
-	size_t i;
-
-	for (i = 0; i < gs->n; i++) {
-		uint64_t p = rank_of(x->of[i], gs->children), q = rank_of(y->of[i], gs->children);
-
-		if (p != q)
-			return p > q ? -1 : 1;
-	}
-	return 0;
 }
 
 /* The rows: the leader's entries, then those only later members have. */
@@ -129,15 +118,6 @@ out:
 	return err;
 }
 
-static const struct hist_entry *first_of(const struct group_row *r, size_t n, size_t *which)
-{
-	size_t i;
-
-	for (i = 0; i < n && !r->of[i]; i++)
-		;
-	*which = i;
-	return r->of[i];
-}
 
 static void dots(FILE *out, size_t w)
 {
@@ -219,7 +199,7 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	struct hist sum = { 0 };
 	struct group_row *rows;
 	const struct hist_entry **cells;
-	struct group_sort gs = { n, hs[0]->children };
+	uint32_t *order = NULL;
 	size_t nr, i, k, width[SK_MAX] = { 0 };
 
 	for (i = 0; i < n; i++) {
@@ -232,20 +212,21 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 	memcpy(sum.keys, hs[0]->keys, sizeof(sum.keys));
 	sum.nr_keys = hs[0]->nr_keys;
 	hist__print_title(&sum, &gm, out);
-	if (build_rows(hs, n, &rows, &cells, &nr)) {
+	if (build_rows(hs, n, &rows, &cells, &nr) ||
+	    !(order = malloc((nr ? nr : 1) * sizeof(*order))) ||
+	    hist__sort_group(hs, n, cells, nr, order)) {
 		fputs("# (out of memory)\n", out);
 		goto out;
 	}
-	qsort_r(rows, nr, sizeof(*rows), row_cmp, &gs);
 	for (k = 0; k < hs[0]->nr_keys; k++)
 		width[hs[0]->keys[k]] = strlen(hist__headers[hs[0]->keys[k]]);
 	for (i = 0; i < nr; i++) {
 		const struct hist_entry *e;
 		size_t which;
 
-		if (!row_shown(hs, n, &rows[i], m))
+		if (!row_shown(hs, n, &rows[order[i]], m))
 			continue;
-		e = first_of(&rows[i], n, &which);
+		e = first_of(&rows[order[i]], n, &which);
 		for (k = 0; k < hs[0]->nr_keys; k++) {
 			size_t l = hist__cell_width(e, hs[0]->keys[k], m->sym_params);
 
@@ -258,15 +239,16 @@ void hist__print_group_stdio(const struct hist *const *hs, size_t n, const char 
 		const struct hist_entry *e;
 		size_t which;
 
-		if (!row_shown(hs, n, &rows[i], m))
+		if (!row_shown(hs, n, &rows[order[i]], m))
 			continue;
-		print_row(hs, n, &rows[i], width, m, out);
-		e = first_of(&rows[i], n, &which);
+		print_row(hs, n, &rows[order[i]], width, m, out);
+		e = first_of(&rows[order[i]], n, &which);
 		/* the call tree of the first member that has the entry (the leader's, mostly) */
 		if (m->graph && e->tree != CT_NONE)
 			hist__print_graph(hs[which], e, m->graph, out);
 	}
 out:
+	free(order);
 	free(rows);
 	free(cells);
 	fputs("#\n", out);

@@ -87,7 +87,7 @@ struct chain_memo {
 };
 
 static int add_frame(struct report *r, struct hist *h, const struct sample *smp, const char *comm,
-		     uint64_t ip, const struct resolved *res)
+		     uint64_t ip, const struct resolved *res, uint32_t depth)
 {
 	uint64_t hash = (ip ^ (uint64_t)smp->tid << 32 ^ (uint64_t)res->level) * 0x9e3779b97f4a7c15ULL;
 	struct chain_memo *m = &r->memo[hash >> 52 & (CHAIN_MEMO_SIZE - 1)];
@@ -99,7 +99,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 	    m->pid == smp->pid &&
 	    m->tid == smp->tid && m->comm == comm && m->from <= smp->time && smp->time < m->until) {
 		if (m->idx != MEMO_SKIP) {
-			hist__add_chain_idx(h, m->idx, smp->period);
+			hist__add_chain_idx(h, m->idx, smp->period, depth);
 			hist__note_thread(h, m->idx, smp->pid, smp->tid, smp->time);
 			if (!m->sym)
 				hist__note_level(h, m->idx, m->level, smp->time);
@@ -107,7 +107,7 @@ static int add_frame(struct report *r, struct hist *h, const struct sample *smp,
 		return 0;
 	}
 	if (frame_key(r, smp, comm, res, &k)) {
-		err = hist__add_chain_at(h, &k, smp->period, &idx);
+		err = hist__add_chain_at(h, &k, smp->period, depth, &idx);
 		if (!err)
 			hist__note_thread(h, idx, smp->pid, smp->tid, smp->time);
 		if (!err && !res->sym)
@@ -245,7 +245,7 @@ static int add_children(struct report *r, struct hist *h, const struct sample *s
 			const struct sample_frames *fr)
 {
 	size_t i, j;
-	int err = self ? hist__add_chain(h, self, smp->period) : 0;
+	int err = self ? hist__add_chain(h, self, smp->period, (uint32_t)fr->nr) : 0;
 	bool caller = !r->graph.order_set || r->graph.caller;
 	char level = walk_start(smp, self);
 	struct resolved tmp;
@@ -255,7 +255,8 @@ static int add_children(struct report *r, struct hist *h, const struct sample *s
 	for (j = 0; j < fr->nr && !err; j++) {
 		/* in the order perf walks the chain: the call graph's, caller unless set */
 		i = walk_index(fr->nr, j, caller);
-		err = add_frame(r, h, smp, comm, fr->ips[i], walk_frame(fr, i, &level, &tmp));
+		err = add_frame(r, h, smp, comm, fr->ips[i], walk_frame(fr, i, &level, &tmp),
+				(uint32_t)(fr->nr - j));
 	}
 	return err;
 }
