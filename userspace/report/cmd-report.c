@@ -211,9 +211,12 @@ static int prepare(struct report *r, struct report_args *a, struct report_meta *
 		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	/* the flame graph outputs have no table: its Children column would go unused */
-	r->children = (a->children < 0 ? samples__have_chains(&r->it) : a->children) &&
-		      !r->want_flame;
+	/*
+	 * Children only with call chains to add up: as perf report, --children
+	 * on a recording without them is self time. The flame graph outputs
+	 * have no table: its Children column would go unused.
+	 */
+	r->children = a->children != 0 && samples__have_chains(&r->it) && !r->want_flame;
 	for (i = 0; i < r->nr_hs; i++) {
 		hist__set_sort(&r->hs[i], a->sort, bad, sizeof(bad));
 		/* as perf report, which appends its IPC column to such a --sort */

@@ -77,7 +77,7 @@ static const char report_usage[] =
 	"      --percent-limit PCT hide entries (and with -g, branches) below PCT percent\n"
 	"      --children          rank by the samples whose call chain passes through each\n"
 	"                          entry (Children column), the default when the recording\n"
-	"                          has call chains (-g)\n"
+	"                          has call chains (-g); without them, self time\n"
 	"      --no-children       self time only\n"
 	"      --no-inline         call chains without the functions inlined into their\n"
 	"                          frames (shown by default, from DWARF, as 'name (inlined)')\n"
