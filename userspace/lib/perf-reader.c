@@ -143,6 +143,7 @@ int pr_parse_attr(struct perf_reader *r, const uint8_t *p, uint64_t asz, struct 
 	a->exclude_user = flags & (1ULL << 4);
 	a->exclude_kernel = flags & (1ULL << 5);
 	a->exclude_hv = flags & (1ULL << 6);
+	a->exclude_idle = flags & (1ULL << 7);
 	a->precise_ip = (uint8_t)(flags >> 15 & 3);
 	a->exclude_host = flags & (1ULL << 19);
 	a->exclude_guest = flags & (1ULL << 20);

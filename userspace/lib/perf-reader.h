@@ -33,7 +33,7 @@ struct pr_attr {
 	uint64_t sample_regs_user;
 	uint64_t sample_regs_intr;
 	bool freq;
-	bool exclude_user, exclude_kernel, exclude_hv, exclude_host, exclude_guest;
+	bool exclude_user, exclude_kernel, exclude_hv, exclude_idle, exclude_host, exclude_guest;
 	uint8_t precise_ip;
 	bool sample_id_all;
 	bool use_clockid;

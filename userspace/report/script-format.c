@@ -631,7 +631,10 @@ static void print_metric_line(const char *text, void *ctx)
 	const struct metric_line *ml = ctx;
 
 	print_start(ml->f, ml->it, ml->smp, ml->fl, ml->chain, ml->out);
-	fprintf(ml->out, "\tmetric: %s\n", text);
+	if (text)
+		fprintf(ml->out, "\tmetric: %s\n", text);
+	else
+		fputs("\tmetric: ", ml->out);
 }
 
 int script_format__sample(struct script_format *f, struct samples *it, const struct sample *smp,

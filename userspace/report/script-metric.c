@@ -18,7 +18,20 @@
 #include "script-metric.h"
 
 /* the statistics the figures below need, by the counting context (perf's evsel_context) */
-enum { STAT_NSECS, STAT_CYCLES, STAT_MAX };
+enum {
+	STAT_NSECS,
+	STAT_CYCLES,
+	STAT_STALLED_FRONT,
+	STAT_STALLED_BACK,
+	STAT_BRANCHES,
+	STAT_CACHEREFS,
+	STAT_L1_DCACHE,
+	STAT_L1_ICACHE,
+	STAT_LL_CACHE,
+	STAT_DTLB_CACHE,
+	STAT_ITLB_CACHE,
+	STAT_MAX
+};
 #define NR_CTX 32
 
 struct stat {
@@ -57,14 +70,82 @@ static bool is_hw(const struct pr_attr *a, uint64_t config)
 static unsigned int ctx_of(const struct pr_attr *a)
 {
 	return (a->exclude_kernel ? 1 : 0) | (a->exclude_user ? 2 : 0) | (a->exclude_hv ? 4 : 0) |
-	       (a->exclude_host ? 8 : 0);
+	       (a->exclude_host ? 8 : 0) | (a->exclude_idle ? 16 : 0);
+}
+
+/* The hardware cache events perf counts as a cache's accesses: its reads (config 0 to 4). */
+static int cache_stat(const struct pr_attr *a)
+{
+	static const int stats[] = { STAT_L1_DCACHE, STAT_L1_ICACHE, STAT_LL_CACHE,
+				     STAT_DTLB_CACHE, STAT_ITLB_CACHE };
+
+	if (a->type != PERF_TYPE_HW_CACHE || a->config >= sizeof(stats) / sizeof(stats[0]))
+		return -1;
+	return stats[a->config];
+}
+
+/* The statistic a counter's values go to, as perf's shadow statistics; -1: none. */
+static int stat_of(const struct pr_attr *a)
+{
+	if (is_clock(a))
+		return STAT_NSECS;
+	if (a->type == PERF_TYPE_HARDWARE) {
+		switch (a->config) {
+		case PERF_COUNT_HW_CPU_CYCLES:
+			return STAT_CYCLES;
+		case PERF_COUNT_HW_STALLED_CYCLES_FRONTEND:
+			return STAT_STALLED_FRONT;
+		case PERF_COUNT_HW_STALLED_CYCLES_BACKEND:
+			return STAT_STALLED_BACK;
+		case PERF_COUNT_HW_BRANCH_INSTRUCTIONS:
+			return STAT_BRANCHES;
+		case PERF_COUNT_HW_CACHE_REFERENCES:
+			return STAT_CACHEREFS;
+		}
+		return -1;
+	}
+	return cache_stat(a);
+}
+
+/* A cache's read misses (perf's L1-dcache-load-misses and the like): its accesses' statistic. */
+static int cache_miss_stat(const struct pr_attr *a, const char **what)
+{
+	static const char *const names[] = { "L1-dcache", "L1-icache", "LL-cache", "dTLB cache",
+					     "iTLB cache" };
+	uint64_t c = a->config & 0xff;
+
+	if (a->type != PERF_TYPE_HW_CACHE || c >= 5 ||
+	    a->config != (c | PERF_COUNT_HW_CACHE_OP_READ << 8 |
+			  (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
+		return -1;
+	*what = names[c];
+	return STAT_L1_DCACHE + (int)c;
+}
+
+/* a clock's statistics are kept without the context, as perf's */
+static const struct stat *stat_at(const struct script_metric *m, int s, unsigned int ctx)
+{
+	return &m->st[s][s == STAT_NSECS ? 0 : ctx];
 }
 
 static double stat_avg(const struct script_metric *m, int s, unsigned int ctx)
 {
-	const struct stat *x = &m->st[s][ctx];
+	const struct stat *x = stat_at(m, s, ctx);
 
 	return x->n ? x->sum / (double)x->n : 0;
+}
+
+static bool stat_seen(const struct script_metric *m, int s, unsigned int ctx)
+{
+	return stat_at(m, s, ctx)->n != 0;
+}
+
+/* @part of the statistic @s in percent, 0 without it */
+static double pct_of(const struct script_metric *m, int s, unsigned int ctx, double part)
+{
+	double total = stat_avg(m, s, ctx);
+
+	return total ? part / total * 100.0 : 0;
 }
 
 /* perf's convert_unit_double(): K, M, G */
@@ -81,41 +162,93 @@ static double in_units(double v, char *unit)
 	return v;
 }
 
+/* Where a member's figures go: each a line of "metric: " and its text, or a line begun (NULL). */
+struct out {
+	script_metric_line_fn line;
+	void *ctx;
+};
+
+/* a figure's line: its value as @num, then its unit */
+static void put_text(const struct out *o, const char *num, const char *unit)
+{
+	char buf[96];
+
+	snprintf(buf, sizeof(buf), "%s %s", num, unit);
+	o->line(buf, o->ctx);
+}
+
+/* perf's print_metric(): the value in the format, a blank, the unit */
+#define put(o, fmt, val, unit)                                  \
+	do {                                                    \
+		char num_[48];                                  \
+		snprintf(num_, sizeof(num_), fmt, (double)(val)); \
+		put_text(o, num_, unit);                        \
+	} while (0)
+
 /*
- * The figure of member @a with value @v, as perf's shadow statistics print
- * it, into @buf; 0 when perf prints none. Figures perf computes against
- * counters jrec does not follow (branches, cache references, stalled
- * cycles, the hardware cache events) are left out.
+ * The figures of member @a with value @v, as perf 6.1's shadow statistics
+ * print them (perf_stat__print_shadow_stats(), in its order of tests): a
+ * ratio to the counter it is a part of, when the group counts that one,
+ * else its rate per second of the group's clock. What perf computes from
+ * counters only the CPU's own PMU names (transactions, topdown, SMI) and its
+ * JSON metrics are left out: a recording names them only by raw config.
  */
-static int figure(const struct script_metric *m, const struct pr_attr *a, uint64_t v, char *buf,
-		  size_t len)
+static void figures(const struct script_metric *m, const struct pr_attr *a, uint64_t v,
+		    const struct out *o)
 {
 	unsigned int ctx = ctx_of(a);
 	double avg = (double)v, total;
-	char unit;
+	const char *what;
+	char unit, buf[48];
+	int s;
 
 	if (is_hw(a, PERF_COUNT_HW_INSTRUCTIONS)) {
 		total = stat_avg(m, STAT_CYCLES, ctx);
-		return total ? snprintf(buf, len, "%7.2f  insn per cycle", avg / total) : 0;
-	}
-	if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
+		if (total)
+			put(o, "%7.2f ", avg / total, "insn per cycle");
+		total = stat_avg(m, STAT_STALLED_FRONT, ctx);
+		if (stat_avg(m, STAT_STALLED_BACK, ctx) > total)
+			total = stat_avg(m, STAT_STALLED_BACK, ctx);
+		if (total && avg) {
+			/* perf begins a line and then prints a whole one after it */
+			o->line(NULL, o->ctx);
+			put(o, "%7.2f ", total / avg, "stalled cycles per insn");
+		}
+	} else if (is_hw(a, PERF_COUNT_HW_BRANCH_MISSES)) {
+		if (stat_seen(m, STAT_BRANCHES, ctx))
+			put(o, "%7.2f%%", pct_of(m, STAT_BRANCHES, ctx, avg), "of all branches");
+	} else if ((s = cache_miss_stat(a, &what)) >= 0) {
+		if (stat_seen(m, s, ctx)) {
+			snprintf(buf, sizeof(buf), "of all %s accesses", what);
+			put(o, "%7.2f%%", pct_of(m, s, ctx, avg), buf);
+		}
+	} else if (is_hw(a, PERF_COUNT_HW_CACHE_MISSES)) {
+		if (stat_seen(m, STAT_CACHEREFS, ctx))
+			put(o, "%8.3f %%", pct_of(m, STAT_CACHEREFS, ctx, avg), "of all cache refs");
+	} else if (is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND)) {
+		double pct = pct_of(m, STAT_CYCLES, ctx, avg);
+
+		if (pct)
+			put(o, "%7.2f%%", pct, "frontend cycles idle");
+	} else if (is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_BACKEND)) {
+		put(o, "%7.2f%%", pct_of(m, STAT_CYCLES, ctx, avg), "backend cycles idle");
+	} else if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
 		total = stat_avg(m, STAT_NSECS, ctx);
-		return total ? snprintf(buf, len, "%8.3f GHz", avg / total) : 0;
-	}
-	if (is_clock(a) || a->type == PERF_TYPE_HW_CACHE ||
-	    is_hw(a, PERF_COUNT_HW_BRANCH_MISSES) || is_hw(a, PERF_COUNT_HW_CACHE_MISSES) ||
-	    is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND) ||
-	    is_hw(a, PERF_COUNT_HW_STALLED_CYCLES_BACKEND))
-		return 0; /* a clock's share of the wall time: none in a recording */
-	if (!m->st[STAT_NSECS][ctx].n)
-		return 0;
-	total = stat_avg(m, STAT_NSECS, ctx);
-	avg = total ? in_units(1000000000.0 * avg / total, &unit) : 0;
-	if (!total)
+		if (total)
+			put(o, "%8.3f", avg / total, "GHz");
+	} else if (is_clock(a)) {
+		/* its share of the wall time: none in a recording */
+	} else if (stat_seen(m, STAT_NSECS, ctx)) {
+		total = stat_avg(m, STAT_NSECS, ctx);
 		unit = ' ';
-	if (unit == ' ')
-		return snprintf(buf, len, "%8.3f /sec", avg);
-	return snprintf(buf, len, "%8.3f %c/sec", avg, unit);
+		avg = total ? in_units(1000000000.0 * avg / total, &unit) : 0;
+		if (unit == ' ')
+			put(o, "%8.3f", avg, "/sec");
+		else {
+			snprintf(buf, sizeof(buf), "%c/sec", unit);
+			put(o, "%8.3f", avg, buf);
+		}
+	}
 }
 
 static int metric_get(struct script_metric **mp, size_t nr)
@@ -153,11 +286,11 @@ int script_metric__sample(struct script_metric **mp, const struct pr_attr *attrs
 	const struct pr_attr *a = &attrs[event];
 	size_t leader = a->group_leader < nr_events ? a->group_leader : event, i;
 	uint32_t members = attrs[leader].group_leader == leader ? attrs[leader].group_members : 1;
+	const struct out o = { line, ctx };
 	struct script_metric *m;
 	double scale;
-	char buf[64];
 	uint64_t v;
-	int err = metric_get(mp, nr_events);
+	int s, err = metric_get(mp, nr_events);
 
 	if (err)
 		return err;
@@ -168,19 +301,18 @@ int script_metric__sample(struct script_metric **mp, const struct pr_attr *attrs
 	/* perf's value: the period in the event's unit (a clock's in msec), a whole number */
 	v = (uint64_t)((double)period * scale);
 	m->val = v;
-	if (is_clock(a)) {
-		m->st[STAT_NSECS][ctx_of(a)].sum += (double)v;
-		m->st[STAT_NSECS][ctx_of(a)].n++;
-	} else if (is_hw(a, PERF_COUNT_HW_CPU_CYCLES)) {
-		/* (perf scales the value again here, a whole number again) */
-		m->st[STAT_CYCLES][ctx_of(a)].sum += (double)(uint64_t)((double)v * scale);
-		m->st[STAT_CYCLES][ctx_of(a)].n++;
+	s = stat_of(a);
+	if (s >= 0) {
+		struct stat *x = (struct stat *)stat_at(m, s, ctx_of(a));
+
+		/* a clock's value as it is; any other's scaled again, a whole number again, as perf's */
+		x->sum += s == STAT_NSECS ? (double)v : (double)(uint64_t)((double)v * scale);
+		x->n++;
 	}
 	if (event >= m->nr || m->gnum != (members ? members : 1))
 		return 0;
 	for (i = leader + 1; i < leader + members && i < nr_events; i++)
-		if (figure(m, &attrs[i], m->val, buf, sizeof(buf)) > 0)
-			line(buf, ctx);
+		figures(m, &attrs[i], m->val, &o);
 	m->gnum = 0;
 	return 0;
 }

@@ -3,10 +3,12 @@
  * script-metric: perf script's metric field, the lines perf 6.1 prints
  * after a group's samples that read their counters (-e '{a,b}:S'), with
  * perf stat's derived figures for the group's members: instructions per
- * cycle, a cycles counter's GHz, and any other counter's rate per second of
- * the group's clock (task-clock, cpu-clock), computed as perf does (a clock
- * counted in msec and truncated to whole ones first, which makes those
- * rates 0.000 /sec with perf's usual periods).
+ * cycle and stalled cycles per instruction, a cycles counter's GHz, the
+ * misses' share of branches, cache references and the hardware caches'
+ * accesses, stalled cycles' share of cycles, and any other counter's rate
+ * per second of the group's clock (task-clock, cpu-clock), computed as perf
+ * does (a clock counted in msec and truncated to whole ones first, which
+ * makes those rates 0.000 /sec with perf's usual periods).
  */
 #ifndef JREC_SCRIPT_METRIC_H
 #define JREC_SCRIPT_METRIC_H
@@ -20,6 +22,8 @@ struct script_metric;
 /*
  * One metric line's text for the caller to print after its start fields:
  * "\tmetric: " is the caller's; @text is the value and unit, "   0.000 /sec".
+ * @text NULL: the start fields and "\tmetric: " alone, no end of line (perf
+ * begins a line so before a second figure of one counter).
  */
 typedef void (*script_metric_line_fn)(const char *text, void *ctx);
 
