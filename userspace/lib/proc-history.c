@@ -132,7 +132,11 @@ static const struct comm_ev *comm_best(const struct thread *t, uint64_t time)
 	return best;
 }
 
-static const char *comm_walk(struct proc_history *ph, uint32_t tid, uint64_t time)
+/*
+ * @tid's name at @time: its own latest by then, or its creator's when it
+ * was made; else, with @later, its own first one after (else ":TID").
+ */
+static const char *comm_walk(struct proc_history *ph, uint32_t tid, uint64_t time, bool later)
 {
 	const struct thread *t = pidmap__get(&ph->threads, tid);
 	char buf[32];
@@ -156,7 +160,7 @@ static const char *comm_walk(struct proc_history *ph, uint32_t tid, uint64_t tim
 			t = pidmap__get(&ph->threads, t->ptid);
 			continue;
 		}
-		for (i = 0; i < t->nr_comms; i++)
+		for (i = 0; later && i < t->nr_comms; i++)
 			if (t->comms[i].comm && (!first || t->comms[i].time < first->time))
 				first = &t->comms[i];
 		if (first)
@@ -185,7 +189,7 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 
 	if (l->comm && l->gen == ph->gen && l->tid == tid && l->from <= time && time < l->until)
 		return l->comm;
-	comm = comm_walk(ph, tid, time);
+	comm = comm_walk(ph, tid, time, true);
 	t = pidmap__get(&ph->threads, tid);
 	best = t ? comm_best(t, time) : NULL;
 	if (!best)
@@ -199,6 +203,15 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 	l->until = until;
 	l->comm = comm;
 	return comm;
+}
+
+const char *proc_history__comm_seen(struct proc_history *ph, uint32_t tid, uint64_t time)
+{
+	const struct thread *t = pidmap__get(&ph->threads, tid);
+
+	if (t && comm_best(t, time))
+		return proc_history__comm_at(ph, tid, time);
+	return comm_walk(ph, tid, time, false);
 }
 
 bool proc_history__comm_steady(struct proc_history *ph, uint32_t tid, uint64_t from, uint64_t to)

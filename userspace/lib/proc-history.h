@@ -91,6 +91,13 @@ int proc_history__fork(struct proc_history *ph, uint32_t pid, uint32_t ppid, uin
 int proc_history__exec(struct proc_history *ph, uint32_t pid, uint64_t time, bool exact);
 /* The name of @tid at @time (interned), never NULL: ":TID" when it has none. */
 const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_t time);
+/*
+ * The name perf script gives @tid at @time: as proc_history__comm_at(), but
+ * ":TID" for a thread not named yet (no name of its own by then, nor a
+ * creator's), where perf report, and proc_history__comm_at(), take its
+ * first name after.
+ */
+const char *proc_history__comm_seen(struct proc_history *ph, uint32_t tid, uint64_t time);
 /* Whether proc_history__comm_at() gives @tid one name over [@from, @to]. */
 bool proc_history__comm_steady(struct proc_history *ph, uint32_t tid, uint64_t from, uint64_t to);
 void proc_history__release(struct proc_history *ph);

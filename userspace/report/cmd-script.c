@@ -108,7 +108,7 @@ static bool keep(struct script *sc, struct samples *it, const struct sample *smp
 	const struct resolved *self;
 
 	if (!filters__task(&sc->f, smp->pid, smp->tid, smp->time) ||
-	    !filters__cpu(&sc->f, smp->cpu) || !filters__comm(&sc->f, samples__comm(it)))
+	    !filters__cpu(&sc->f, smp->cpu) || !filters__comm(&sc->f, samples__comm_seen(it)))
 		return false;
 	if (!sc->f.nr_syms && !sc->f.nr_dsos)
 		return true;
@@ -137,7 +137,7 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	if (script_switch__is(ev)) {
 		if (!sc->switches)
 			return 0;
-		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->id.tid, ev->id.pid, t),
+		fprintf(sc->out, "%16s %7u ", session__comm_seen(&sc->s, ev->id.tid, t),
 			ev->id.tid);
 		print_time(sc->out, t);
 		fputs(": ", sc->out);
@@ -149,7 +149,7 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	case PERF_RECORD_MMAP2:
 		if (!sc->mmaps)
 			return 0;
-		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->mmap.tid, ev->mmap.pid, t),
+		fprintf(sc->out, "%16s %7u ", session__comm_seen(&sc->s, ev->mmap.tid, t),
 			ev->mmap.tid);
 		print_time(sc->out, t);
 		fprintf(sc->out, ": PERF_RECORD_%s %d/%u: [0x%llx(0x%llx) @ 0x%llx]: %c%c%c %s\n",
@@ -171,7 +171,7 @@ static int on_record(const struct pr_event *ev, void *ctx)
 	case PERF_RECORD_EXIT:
 		if (!sc->tasks)
 			return 0;
-		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, ev->task.tid, ev->task.pid, t),
+		fprintf(sc->out, "%16s %7u ", session__comm_seen(&sc->s, ev->task.tid, t),
 			ev->task.tid);
 		print_time(sc->out, t);
 		fprintf(sc->out, ": PERF_RECORD_%s(%u:%u):(%u:%u)\n",
@@ -209,7 +209,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 		c.len = e->cookie_len;
 		memcpy(c.bytes, e->cookie, c.len);
 		jrec_cookie_hex(&c, hex);
-		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, e->tid, e->pid, e->time), e->tid);
+		fprintf(sc->out, "%16s %7u ", session__comm_seen(&sc->s, e->tid, e->time), e->tid);
 		print_time(sc->out, e->time);
 		fprintf(sc->out,
 			": JMMAP_MMAP3 %u/%u: [0x%llx(0x%llx) @ 0x%llx] vma [0x%llx-0x%llx] %c%c%c %s %s%s%s\n",
@@ -221,7 +221,7 @@ static int on_jmmap(const struct jm_event *e, void *ctx)
 			hex);
 		return 0;
 	case JMMAP_REC_MUNMAP:
-		fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, e->tid, e->pid, e->time), e->tid);
+		fprintf(sc->out, "%16s %7u ", session__comm_seen(&sc->s, e->tid, e->time), e->tid);
 		print_time(sc->out, e->time);
 		fprintf(sc->out, ": JMMAP_MUNMAP %u/%u: [0x%llx(0x%llx)]\n", e->pid, e->tid,
 			(unsigned long long)e->start, (unsigned long long)e->len);
@@ -249,7 +249,7 @@ static void print_jit_loads(struct script *sc)
 		for (k = 0; k < p->nr; k++) {
 			const struct jit_sym *s = &p->syms[k];
 
-			fprintf(sc->out, "%16s %7u ", session__comm(&sc->s, p->pid, p->pid, s->t_start),
+			fprintf(sc->out, "%16s %7u ", session__comm_seen(&sc->s, p->pid, s->t_start),
 				p->pid);
 			print_time(sc->out, s->t_start);
 			fprintf(sc->out, ": JIT_LOAD %s %u: [0x%llx(0x%llx)] %s\n",

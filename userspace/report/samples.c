@@ -142,6 +142,11 @@ const char *samples__comm(struct samples *it)
 	return it->comm;
 }
 
+const char *samples__comm_seen(struct samples *it)
+{
+	return session__comm_seen(it->s, it->cur.tid, it->cur.time);
+}
+
 const struct resolved *samples__self(struct samples *it)
 {
 	if (!it->have_self) {

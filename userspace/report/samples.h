@@ -114,6 +114,8 @@ int samples__for_each_ordered(struct samples *it, sample_fn on_sample, record_fn
 
 /* The current sample's command at its time (interned), never NULL. */
 const char *samples__comm(struct samples *it);
+/* The current sample's thread's name as perf script gives it: ":TID" before it has one. */
+const char *samples__comm_seen(struct samples *it);
 /* The current sample's own address, resolved. */
 const struct resolved *samples__self(struct samples *it);
 /* The current sample's frames; valid until the next sample. 0 or -ENOMEM. */

@@ -590,7 +590,7 @@ static void print_start(const struct script_format *f, struct samples *it, const
 	uint64_t t = smp->time;
 
 	if (fl & SF_COMM)
-		fprintf(out, chain ? "%s " : "%16s ", samples__comm(it));
+		fprintf(out, chain ? "%s " : "%16s ", samples__comm_seen(it));
 	/* signed, as perf prints them: -1 for a sample of no task */
 	if ((fl & SF_PID) && (fl & SF_TID))
 		fprintf(out, "%5d/%-5d ", (int)smp->pid, (int)smp->tid);

@@ -60,6 +60,11 @@ const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_
 	return proc_history__comm_at(&s->procs, tid, time);
 }
 
+const char *session__comm_seen(struct session *s, uint32_t tid, uint64_t time)
+{
+	return proc_history__comm_seen(&s->procs, tid, time);
+}
+
 /* The dso of a mapped file; @c the record's cookie, or none. */
 static struct dso *file_dso(struct session *s, uint32_t pid, const char *path,
 			    const struct jrec_cookie *c)

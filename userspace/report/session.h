@@ -150,6 +150,8 @@ int session__sample_span(struct session *s, uint64_t *first, uint64_t *last);
 int session__jmmap_walk(struct session *s, jm_event_fn fn, void *ctx);
 /* The comm of @tid at @time (interned), never NULL. */
 const char *session__comm(struct session *s, uint32_t tid, uint32_t pid, uint64_t time);
+/* @tid's name as perf script gives it at @time: ":TID" before it has one (proc_history__comm_seen()). */
+const char *session__comm_seen(struct session *s, uint32_t tid, uint64_t time);
 
 /*
  * Load the kernel symbols on another thread while the first pass goes on

@@ -68,6 +68,13 @@ int main(void)
 	check(!strcmp(proc_history__comm_at(&ph, 999, 1), ":999") &&
 		  !strcmp(proc_history__comm_at(&ph, 0, 1), "swapper"),
 	      "an unknown thread is :TID, the idle task swapper");
+	/* a thread first seen by its exec's name: perf report names it so from the start, perf script not */
+	check(!proc_history__comm(&ph, 300, 300, 100, "wc", 2) &&
+		  !strcmp(proc_history__comm_at(&ph, 300, 50), "wc") &&
+		  !strcmp(proc_history__comm_seen(&ph, 300, 50), ":300") &&
+		  !strcmp(proc_history__comm_seen(&ph, 300, 150), "wc") &&
+		  !strcmp(proc_history__comm_seen(&ph, 200, 25), "parent"),
+	      "before its first name a thread is :TID to perf script, and by its creator after a fork");
 	proc_history__release(&ph);
 	strpool__release(&strings);
 	return tap_done();
