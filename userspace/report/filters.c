@@ -187,8 +187,9 @@ int filters__time_bounds(struct filters *f, uint64_t first, uint64_t last)
 		}
 		if (a < 0.0 || a > 1.0 || b < 0.0 || b > 1.0)
 			return -EINVAL;
-		start = (uint64_t)((double)first + total * a);
-		end = (uint64_t)((double)first + total * b);
+		/* the share of the span rounded to the nearest ns, from the first sample, as perf's */
+		start = first + (uint64_t)(total * a + 0.5);
+		end = first + (uint64_t)(total * b + 0.5);
 		if (end > start && end != last)
 			end--;
 		if (f->nr_ranges && f->ranges[f->nr_ranges - 1].end >= start)
