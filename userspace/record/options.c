@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "array.h"
@@ -59,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "uid", required_argument, NULL, 'u' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "delay", required_argument, NULL, 'D' },
+	{ "clockid", required_argument, NULL, 'k' },
 	{ "switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT },
 	{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES },
 	{ "no-jmmap", no_argument, NULL, OPT_NO_JMMAP },
@@ -114,6 +117,9 @@ static void usage(FILE *out)
 		"  -C, --cpu CPUS          record the whole system on these CPUs only (0,2-3)\n"
 		"  -D, --delay MSECS       enable the events MSECS after the start (the command's\n"
 		"                          mappings and comms are recorded from its start)\n"
+		"  -k, --clockid CLOCK     the events' clock: jrec's is always CLOCK_MONOTONIC\n"
+		"                          (monotonic, mono or 1, as perf takes them), the clock\n"
+		"                          of jitdump files and of the module's records\n"
 		"      --no-inherit        not the children the command starts, its own threads\n"
 		"                          neither (as perf's --no-inherit)\n"
 		"  -z, --compression-level[=N]\n"
@@ -287,6 +293,35 @@ static int parse_pids(const char *s, struct record_opts *o)
 }
 
 /* -C CPU[-CPU][,...]: the CPUs, ascending, each once, all below the configured count. */
+/*
+ * -k as perf takes it: a clock's name, with or without CLOCK_ and in any
+ * case, perf's short names, or its number. jrec records with
+ * CLOCK_MONOTONIC only, the clock jitdump files, perf maps' readers and the
+ * module's records are timed by: 0, or -EINVAL after one line.
+ */
+static int check_clockid(const char *arg)
+{
+	static const char *const other[] = { "realtime", "real", "monotonic_raw", "raw",
+					     "boottime", "boot", "tai" };
+	const char *n = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	char *end;
+	long id = strtol(arg, &end, 10);
+	size_t i;
+
+	if ((*arg && !*end && id == CLOCK_MONOTONIC) || !strcasecmp(n, "monotonic") ||
+	    !strcasecmp(n, "mono"))
+		return 0;
+	for (i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (!strcasecmp(n, other[i]))
+			break;
+	if (i < sizeof(other) / sizeof(other[0]) || (*arg && !*end))
+		fprintf(stderr, "jrec record: -k %s: jrec records with CLOCK_MONOTONIC only "
+				"(-k mono), the clock of jitdump files and the module's records\n", arg);
+	else
+		fprintf(stderr, "jrec record: -k %s: unknown clock (monotonic, mono or 1)\n", arg);
+	return -EINVAL;
+}
+
 static int parse_cpus(const char *s, struct record_opts *o)
 {
 	long max = sysconf(_SC_NPROCESSORS_CONF);
@@ -464,7 +499,7 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 	o->full_argv = argv;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:t:u:C:D:azh", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+o:F:c:e:gm:qvp:t:u:C:D:k:azh", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			o->output = optarg;
@@ -550,6 +585,10 @@ int record_opts__parse(int argc, char **argv, struct record_opts *o)
 				return -EINVAL;
 			}
 			o->delay_ms = v;
+			break;
+		case 'k':
+			if (check_clockid(optarg))
+				return -EINVAL;
 			break;
 		case 't':
 			if (parse_u64(optarg, &v) || !v || v > INT32_MAX) {
