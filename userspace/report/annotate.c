@@ -112,11 +112,7 @@ static const struct ann_slot *find_sym(struct annotate *a, const struct resolved
 		a->cap = cap;
 	}
 	y = &a->syms[a->nr];
-	memset(y, 0, sizeof(*y));
-	y->res = *r;
-	y->name = r->sym;
-	y->start = r->sym_start;
-	y->end = sym_end(a, r);
+	annotate__sym_of(a, r, y);
 	y->pid = pid;
 	y->shown = !a->f || (filters__dso(a->f, r->dso, r->anon_name) && filters__sym(a->f, r->sym));
 	sl = &a->slots[k];
