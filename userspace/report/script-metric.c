@@ -73,15 +73,15 @@ static unsigned int ctx_of(const struct pr_attr *a)
 	       (a->exclude_host ? 8 : 0) | (a->exclude_idle ? 16 : 0);
 }
 
-/* The hardware cache events perf counts as a cache's accesses: its reads (config 0 to 4). */
+/*
+ * The hardware cache events perf counts as a cache's accesses: its reads,
+ * config 0 to 4, the caches in the order of the STAT_L1_DCACHE... entries.
+ */
 static int cache_stat(const struct pr_attr *a)
 {
-	static const int stats[] = { STAT_L1_DCACHE, STAT_L1_ICACHE, STAT_LL_CACHE,
-				     STAT_DTLB_CACHE, STAT_ITLB_CACHE };
-
-	if (a->type != PERF_TYPE_HW_CACHE || a->config >= sizeof(stats) / sizeof(stats[0]))
+	if (a->type != PERF_TYPE_HW_CACHE || a->config > PERF_COUNT_HW_CACHE_ITLB)
 		return -1;
-	return stats[a->config];
+	return STAT_L1_DCACHE + (int)a->config;
 }
 
 /* The statistic a counter's values go to, as perf's shadow statistics; -1: none. */
@@ -114,7 +114,7 @@ static int cache_miss_stat(const struct pr_attr *a, const char **what)
 					     "iTLB cache" };
 	uint64_t c = a->config & 0xff;
 
-	if (a->type != PERF_TYPE_HW_CACHE || c >= 5 ||
+	if (a->type != PERF_TYPE_HW_CACHE || c > PERF_COUNT_HW_CACHE_ITLB ||
 	    a->config != (c | PERF_COUNT_HW_CACHE_OP_READ << 8 |
 			  (uint64_t)PERF_COUNT_HW_CACHE_RESULT_MISS << 16))
 		return -1;
@@ -122,22 +122,22 @@ static int cache_miss_stat(const struct pr_attr *a, const char **what)
 	return STAT_L1_DCACHE + (int)c;
 }
 
-/* a clock's statistics are kept without the context, as perf's */
-static const struct stat *stat_at(const struct script_metric *m, int s, unsigned int ctx)
+/* the statistic @s's column for context @ctx: a clock's are kept without the context, as perf's */
+static unsigned int stat_col(int s, unsigned int ctx)
 {
-	return &m->st[s][s == STAT_NSECS ? 0 : ctx];
+	return s == STAT_NSECS ? 0 : ctx;
 }
 
 static double stat_avg(const struct script_metric *m, int s, unsigned int ctx)
 {
-	const struct stat *x = stat_at(m, s, ctx);
+	const struct stat *x = &m->st[s][stat_col(s, ctx)];
 
 	return x->n ? x->sum / (double)x->n : 0;
 }
 
 static bool stat_seen(const struct script_metric *m, int s, unsigned int ctx)
 {
-	return stat_at(m, s, ctx)->n != 0;
+	return m->st[s][stat_col(s, ctx)].n != 0;
 }
 
 /* @part of the statistic @s in percent, 0 without it */
@@ -197,7 +197,7 @@ static void figures(const struct script_metric *m, const struct pr_attr *a, uint
 		    const struct out *o)
 {
 	unsigned int ctx = ctx_of(a);
-	double avg = (double)v, total;
+	double avg = (double)v, total, back;
 	const char *what;
 	char unit, buf[48];
 	int s;
@@ -207,8 +207,9 @@ static void figures(const struct script_metric *m, const struct pr_attr *a, uint
 		if (total)
 			put(o, "%7.2f ", avg / total, "insn per cycle");
 		total = stat_avg(m, STAT_STALLED_FRONT, ctx);
-		if (stat_avg(m, STAT_STALLED_BACK, ctx) > total)
-			total = stat_avg(m, STAT_STALLED_BACK, ctx);
+		back = stat_avg(m, STAT_STALLED_BACK, ctx);
+		if (back > total)
+			total = back;
 		if (total && avg) {
 			/* perf begins a line and then prints a whole one after it */
 			o->line(NULL, o->ctx);
@@ -303,7 +304,7 @@ int script_metric__sample(struct script_metric **mp, const struct pr_attr *attrs
 	m->val = v;
 	s = stat_of(a);
 	if (s >= 0) {
-		struct stat *x = (struct stat *)stat_at(m, s, ctx_of(a));
+		struct stat *x = &m->st[s][stat_col(s, ctx_of(a))];
 
 		/* a clock's value as it is; any other's scaled again, a whole number again, as perf's */
 		x->sum += s == STAT_NSECS ? (double)v : (double)(uint64_t)((double)v * scale);
