@@ -58,6 +58,7 @@ struct pt_regs___fred {
 } __attribute__((preserve_access_index));
 
 #define USER64_CS 0x33 /* x86-64's __USER_CS: the thread runs 64-bit code */
+#define FRAME_BYTES 16 /* a frame record: the saved frame pointer, the return address */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -160,7 +161,7 @@ static __always_inline void walk_frames(struct uscratch *u, __u64 base, __u32 le
 	for (; *i < OFFCPU_BPF_MAX_STACK; (*i)++) {
 		__u64 off = *fp - base;
 
-		if (off > len - sizeof(fr))
+		if (off > len - FRAME_BYTES)
 			break;
 		/* frames need not be aligned: neither does the kernel's walk */
 		__builtin_memcpy(fr, (__u8 *)u->top + (off & (OFFCPU_BPF_UREGION - 1)), sizeof(fr));
@@ -182,9 +183,9 @@ static __always_inline void walk_frames(struct uscratch *u, __u64 base, __u32 le
  * on past them) and the frames that lie in it followed the same way, up to
  * the first frame pointer outside it; a hash of the instruction pointer,
  * those frames and that last frame pointer names the stack. A stack seen
- * before is taken by its hash; a new one is walked by the
- * kernel and kept under its hash only when the kernel's walk stopped at that
- * same frame pointer, so that its frames are all in the hash. What is taken
+ * before is taken by its hash; a new one is walked by the kernel and kept
+ * under its hash only when the kernel's walk stopped at that same frame
+ * pointer, so that its frames are all in the hash. What is taken
  * on trust: that a frame pointer the kernel could not read before is still
  * unreadable (memory mapped there since would let the kernel's walk go on);
  * each stack is walked by the kernel again every OFFCPU_BPF_USTACK_REWALK
@@ -197,7 +198,7 @@ static __always_inline void walk_frames(struct uscratch *u, __u64 base, __u32 le
 static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 					struct offcpu_bpf_start *st)
 {
-	struct pt_regs *regs = bpf_task_pt_regs(t);
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	struct offcpu_bpf_ucache_val *known, nv;
 	struct mm_struct *mm;
 	struct uscratch *u;
@@ -227,12 +228,12 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 			len = (__u32)(end - base);
 	}
 	first = len < OFFCPU_BPF_UFIRST ? len : OFFCPU_BPF_UFIRST;
-	if (first < 16)
+	if (first < FRAME_BYTES)
 		goto deep;
 	/* unreadable: the walk ends at the first frame pointer, as the kernel's does */
 	if (!bpf_probe_read_user(u->top, first, (void *)base)) {
 		walk_frames(u, base, first, &fp, &h, &i);
-		if (fp - base <= len - 16 && fp - base > first - 16) {
+		if (fp - base <= len - FRAME_BYTES && fp - base > first - FRAME_BYTES) {
 			/* the frames go on past the first bytes: the rest of them */
 			__u32 rest = len - OFFCPU_BPF_UFIRST;
 
@@ -281,6 +282,12 @@ deep:
 	return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 }
 
+/* Whether the cached kernel stack @c is the one of user stack @ustack in @state. */
+static __always_inline bool kc_holds(const struct offcpu_bpf_kcache *c, __s32 ustack, __u32 state)
+{
+	return c->uses && c->ustack == ustack && c->state == state;
+}
+
 /*
  * The kernel stack of the switch-out of the thread of @st from user stack
  * @ustack in @state. Walking a kernel stack costs most of what a switch costs
@@ -297,11 +304,10 @@ static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st
 	if (ustack < 0)
 		return bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
 	c = &st->kc[st->kc_last & (OFFCPU_BPF_KCACHE - 1)];
-	if (!c->uses || c->ustack != ustack || c->state != state) {
+	if (!kc_holds(c, ustack, state)) {
 		c = NULL;
 		for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
-			if (st->kc[i].uses && st->kc[i].ustack == ustack &&
-			    st->kc[i].state == state) {
+			if (kc_holds(&st->kc[i], ustack, state)) {
 				c = &st->kc[i];
 				st->kc_last = i;
 				break;
