@@ -174,6 +174,16 @@ static const char *comm_walk(struct proc_history *ph, uint32_t tid, uint64_t tim
 }
 
 
+/* The memo of @tid's name at @time, when it holds one; else NULL. */
+static const char *memo_hit(const struct proc_history *ph, uint32_t tid, uint64_t time)
+{
+	const struct ph_comm_memo *l = &ph->last[tid & (PH_COMM_CACHE - 1)];
+
+	if (l->comm && l->gen == ph->gen && l->tid == tid && l->from <= time && time < l->until)
+		return l->comm;
+	return NULL;
+}
+
 /*
  * The walk depends on @time only through the thread's own event that names
  * it then: the answer holds from that event until the thread's next one.
@@ -183,12 +193,12 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 	struct ph_comm_memo *l = &ph->last[tid & (PH_COMM_CACHE - 1)];
 	const struct thread *t;
 	const struct comm_ev *best;
-	const char *comm;
+	const char *comm = memo_hit(ph, tid, time);
 	uint64_t until = UINT64_MAX;
 	size_t i;
 
-	if (l->comm && l->gen == ph->gen && l->tid == tid && l->from <= time && time < l->until)
-		return l->comm;
+	if (comm)
+		return comm;
 	comm = comm_walk(ph, tid, time, true);
 	t = pidmap__get(&ph->threads, tid);
 	best = t ? comm_best(t, time) : NULL;
@@ -205,10 +215,15 @@ const char *proc_history__comm_at(struct proc_history *ph, uint32_t tid, uint64_
 	return comm;
 }
 
+/* A memo is only made for a thread named by its own event by then: that answer is the same. */
 const char *proc_history__comm_seen(struct proc_history *ph, uint32_t tid, uint64_t time)
 {
-	const struct thread *t = pidmap__get(&ph->threads, tid);
+	const char *comm = memo_hit(ph, tid, time);
+	const struct thread *t;
 
+	if (comm)
+		return comm;
+	t = pidmap__get(&ph->threads, tid);
 	if (t && comm_best(t, time))
 		return proc_history__comm_at(ph, tid, time);
 	return comm_walk(ph, tid, time, false);
