@@ -8,8 +8,10 @@
  *   shm_dual     one memfd mapped twice: written through a read-write view,
  *                run through a read-exec view at another address (W^X by
  *                double mapping, as some JITs and libffi's closures do)
- * Each function is announced in a perf map or a jitdump, then run in turn
- * for SECONDS/4 of CPU time; the perf map is kept (for perf) with -k.
+ * Each function is announced in a perf map or a jitdump, then run for
+ * SECONDS/4 of CPU time in all, in turns of SLICE_S each, so that a jump of
+ * the clock (an emulated guest whose host is busy) falls on any of them alike
+ * rather than on the one running then; the perf map is kept (for perf) with -k.
  *
  *   rep_shmjit perfmap|jitdump SECONDS [DIR] [-k]
  *
@@ -24,6 +26,8 @@
 #include <unistd.h>
 
 #include "testjit.h"
+
+#define SLICE_S 0.005
 
 static void *shared_anon(void)
 {
@@ -100,6 +104,7 @@ int main(int argc, char **argv)
 	FILE *dump = NULL;
 	int jitdump, keep, i;
 	double secs;
+	long rounds, r;
 
 	if (argc < 3 || (strcmp(argv[1], "perfmap") && strcmp(argv[1], "jitdump"))) {
 		fprintf(stderr, "usage: rep_shmjit perfmap|jitdump SECONDS [DIR] [-k]\n");
@@ -122,8 +127,12 @@ int main(int argc, char **argv)
 		printf("%s %p\n", names[i], code[i]);
 	}
 	fflush(stdout);
-	for (i = 0; i < 4; i++)
-		tj_run(code[i], secs / 4);
+	rounds = secs / 4 / SLICE_S;
+	if (rounds < 1)
+		rounds = 1;
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < 4; i++)
+			tj_run(code[i], secs / 4 / rounds);
 	if (!jitdump && !keep)
 		tj_perfmap_remove();
 	return 0;
