@@ -59,7 +59,7 @@ void offcpu_bpf__init_attr(struct perf_event_attr *a)
 int offcpu_bpf__start(struct record *r, char *why, size_t len)
 {
 	struct offcpu_skel *s;
-	int err;
+	int err, ncpu;
 
 	if (getenv("JREC_OFFCPU_NO_BPF")) {
 		snprintf(why, len, "JREC_OFFCPU_NO_BPF is set");
@@ -90,6 +90,18 @@ int offcpu_bpf__start(struct record *r, char *why, size_t len)
 		return err;
 	}
 	s->rodata->all_pids = r->opts.system_wide && !r->opts.nr_pids;
+	ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0) {
+		err = ncpu ? ncpu : -EINVAL;
+		snprintf(why, len, "cannot count the possible CPUs: %s", strerror(-err));
+		goto fail;
+	}
+	s->rodata->nr_cpus = (__u32)ncpu;
+	err = bpf_map__set_max_entries(s->maps.cpus, (__u32)ncpu);
+	if (err) {
+		snprintf(why, len, "cannot size the BPF program's CPU map: %s", strerror(-err));
+		goto fail;
+	}
 	err = offcpu_skel__load(s);
 	if (err) {
 		snprintf(why, len, "the kernel refuses the BPF program (%s%s)", strerror(-err),

@@ -10,7 +10,7 @@
 #define OFFCPU_BPF_MAX_STACK   127   /* frames a stack id holds (perf's PERF_MAX_STACK_DEPTH) */
 #define OFFCPU_BPF_MAX_STACKS  16384 /* distinct stacks */
 #define OFFCPU_BPF_MAX_ENTRIES 16384 /* distinct (thread, state, stacks) */
-#define OFFCPU_BPF_KSTACK_REWALK 64 /* a cached kernel stack is walked again this often */
+#define OFFCPU_BPF_KSTACK_REWALK 256 /* a cached kernel stack is walked again this often */
 #define OFFCPU_BPF_MAX_PIDS    8192  /* followed processes */
 /* kernel frames of a stack that are the program and the tracepoint's call of it */
 #define OFFCPU_BPF_SKIP 2
@@ -35,8 +35,9 @@ struct offcpu_bpf_val {
 };
 
 /*
- * The kernel stacks a thread last blocked in, by user stack and state: a
- * small cache in the thread's own storage (see offcpu.bpf.c).
+ * The kernel stacks a thread last blocked in, by user stack, state and way
+ * into the kernel: a small cache in the thread's own storage (see
+ * offcpu.bpf.c).
  */
 #define OFFCPU_BPF_KCACHE 4
 
@@ -45,6 +46,19 @@ struct offcpu_bpf_kcache {
 	__u32 state;
 	__s32 kstack; /* < 0: empty */
 	__u32 uses;   /* since it was walked */
+	__u32 entry;  /* the saved orig_ax: the system call, or -1 from an interrupt */
+};
+
+/*
+ * The user stacks a thread last blocked in, by their hash: two, for a loop
+ * that blocks in one place, or in two in turn (a read and a write).
+ */
+#define OFFCPU_BPF_ULAST 2
+
+struct offcpu_bpf_ulast {
+	__u64 hash;
+	__s32 ustack;
+	__u32 uses; /* 0: empty */
 };
 
 /*
@@ -54,6 +68,7 @@ struct offcpu_bpf_kcache {
  */
 struct offcpu_bpf_start {
 	__u64 ts;
+	__u64 ran; /* the thread's se.sum_exec_runtime then */
 	__u32 state;
 	__s32 kstack;
 	__s32 ustack;
@@ -66,10 +81,10 @@ struct offcpu_bpf_start {
 	__u64 p_total_ns;
 	__u64 p_last_in;
 	__u32 u_skip; /* switch-outs left whose user stack the kernel walks directly */
-	__s32 u_last;  /* the user stack it last blocked in, by its hash (u_uses 0: none) */
-	__u64 u_hash;
-	__u32 u_uses;
+	__u32 u_next; /* the u[] entry a new user stack takes: the one not taken last */
+	struct offcpu_bpf_ulast u[OFFCPU_BPF_ULAST];
 	__u32 kc_next; /* the kc[] entry a new kernel stack takes */
+	__u32 kc_pad;
 	struct offcpu_bpf_kcache kc[OFFCPU_BPF_KCACHE];
 };
 
@@ -80,7 +95,7 @@ struct offcpu_bpf_start {
 #define OFFCPU_BPF_UREGION 1024
 #define OFFCPU_BPF_UFIRST  64
 /* a user stack known by its hash is walked by the kernel again this often */
-#define OFFCPU_BPF_USTACK_REWALK 64
+#define OFFCPU_BPF_USTACK_REWALK 256
 /* after a stack that goes on past the bytes read, the kernel walks this many directly */
 #define OFFCPU_BPF_USTACK_SKIP 16
 

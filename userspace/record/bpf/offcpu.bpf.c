@@ -2,8 +2,9 @@
 /*
  * offcpu.bpf.c: jrec record --off-cpu's in-kernel aggregation. At each
  * switch-out of a followed thread, note the time, its task state and the
- * ids of its kernel and user stacks; at its next switch-in, add the time it
- * was away to an entry keyed by (pid, tid, state, stacks). jrec reads the
+ * ids of its kernel and user stacks; at its next switch-out, add the time it
+ * was away (until the switch-in that the CPU noted) to an entry keyed by
+ * (pid, tid, state, stacks). jrec reads the
  * maps at the end of the recording and writes offcpu-time samples
  * (Documentation/jrec-offcpu.rst). Frame-pointer stacks only.
  */
@@ -23,7 +24,12 @@ struct mm_struct {
 	unsigned long start_stack;
 } __attribute__((preserve_access_index));
 
+struct sched_entity {
+	unsigned long long sum_exec_runtime;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
+	struct sched_entity se;
 	int pid;
 	int tgid;
 	unsigned int __state;
@@ -46,6 +52,7 @@ struct task_struct___old {
 /* The user registers saved when the thread entered the kernel. */
 struct pt_regs {
 	unsigned long bp;
+	unsigned long orig_ax;
 	unsigned long ip;
 	unsigned long cs;
 	unsigned long sp;
@@ -106,6 +113,26 @@ struct {
 	__uint(max_entries, OFFCPU_BPF_MAX_ENTRIES);
 } offcpu SEC(".maps");
 
+/*
+ * The thread each CPU switched in last, and when: the one running there. A
+ * thread runs on one CPU from its switch-in to its switch-out, so at its
+ * switch-out its CPU's entry gives the end of its last wait, and no lookup
+ * of the thread's own storage is made at a switch-in. An entry to a cache
+ * line, as each CPU writes its own at every switch.
+ */
+struct offcpu_cpu {
+	__u64 in;
+	__u32 tid;
+	__u8 pad[52];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct offcpu_cpu);
+	__uint(max_entries, 1); /* the possible CPUs: set by jrec before loading */
+} cpus SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__type(key, __u32); /* tgid */
@@ -114,6 +141,7 @@ struct {
 } pids SEC(".maps");
 
 const volatile int all_pids = 0; /* -a: every thread but the idle tasks */
+const volatile __u32 nr_cpus = 1; /* entries of cpus */
 __u64 dropped = 0;		 /* intervals lost to a full map */
 
 static __always_inline int followed(__u32 pid, __u32 tgid)
@@ -189,23 +217,24 @@ static __always_inline void walk_frames(struct uscratch *u, __u64 base, __u32 le
  * on trust: that a frame pointer the kernel could not read before is still
  * unreadable (memory mapped there since would let the kernel's walk go on);
  * each stack is walked by the kernel again every OFFCPU_BPF_USTACK_REWALK
- * times it is taken. The thread's last stack is checked first, in its own
- * storage: a loop blocks in one place again and again. A stack that goes
+ * times it is taken. The thread's last two stacks are checked first, in its
+ * own storage: a loop blocks in one place again and again, or in two in turn
+ * (a read, then a write). A stack that goes
  * on past the bytes read, or cannot be read, is walked by the kernel, and
  * the thread's next OFFCPU_BPF_USTACK_SKIP directly; a 32-bit thread's
  * always.
  */
-static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
+static __always_inline __s32 user_stack(void *ctx, struct task_struct *t, struct pt_regs *regs,
 					struct offcpu_bpf_start *st)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(t);
 	struct offcpu_bpf_ucache_val *known, nv;
+	struct offcpu_bpf_ulast *last = NULL;
 	struct mm_struct *mm;
 	struct uscratch *u;
 	__u64 base, fp, h;
 	__u32 zero = 0, len, first;
 	long got;
-	int i = 1;
+	int i = 1, j;
 
 	if (st->u_skip) {
 		st->u_skip--;
@@ -249,16 +278,24 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 		}
 	}
 	h = mix(mix(h, fp), (__u64)i);
-	/* the thread's last stack again (a loop that blocks in one place) */
-	if (st->u_uses && st->u_hash == h) {
-		if (++st->u_uses % OFFCPU_BPF_USTACK_REWALK)
-			return st->u_last;
-	} else {
+	/* the thread's last stacks again (a loop that blocks in one place, or two) */
+	for (j = 0; j < OFFCPU_BPF_ULAST; j++) {
+		last = &st->u[j];
+		if (last->uses && last->hash == h) {
+			st->u_next = j ^ 1;
+			if (++last->uses % OFFCPU_BPF_USTACK_REWALK)
+				return last->ustack;
+			break;
+		}
+	}
+	if (j == OFFCPU_BPF_ULAST) {
+		last = &st->u[st->u_next & (OFFCPU_BPF_ULAST - 1)];
 		known = bpf_map_lookup_elem(&ucache, &h);
 		if (known && (++known->uses % OFFCPU_BPF_USTACK_REWALK)) {
-			st->u_hash = h;
-			st->u_last = known->ustack;
-			st->u_uses = 1;
+			st->u_next ^= 1;
+			last->hash = h;
+			last->ustack = known->ustack;
+			last->uses = 1;
 			return known->ustack;
 		}
 	}
@@ -266,15 +303,15 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t,
 	got = bpf_get_stack(ctx, u->walked, sizeof(u->walked), BPF_F_USER_STACK);
 	nv.ustack = bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 	nv.uses = 1;
-	st->u_uses = 0;
+	last->uses = 0;
 	if (got != (long)(i * sizeof(__u64))) {
 		st->u_skip = OFFCPU_BPF_USTACK_SKIP;
 		bpf_map_delete_elem(&ucache, &h);
 	} else if (nv.ustack >= 0) {
 		bpf_map_update_elem(&ucache, &h, &nv, BPF_ANY);
-		st->u_hash = h;
-		st->u_last = nv.ustack;
-		st->u_uses = 1;
+		last->hash = h;
+		last->ustack = nv.ustack;
+		last->uses = 1;
 	}
 	return nv.ustack;
 deep:
@@ -282,21 +319,28 @@ deep:
 	return bpf_get_stackid(ctx, &stacks, BPF_F_USER_STACK);
 }
 
-/* Whether the cached kernel stack @c is the one of user stack @ustack in @state. */
-static __always_inline bool kc_holds(const struct offcpu_bpf_kcache *c, __s32 ustack, __u32 state)
+/*
+ * Whether the cached kernel stack @c is the one of user stack @ustack in
+ * @state, entered by @entry.
+ */
+static __always_inline bool kc_holds(const struct offcpu_bpf_kcache *c, __s32 ustack, __u32 state,
+				     __u32 entry)
 {
-	return c->uses && c->ustack == ustack && c->state == state;
+	return c->uses && c->ustack == ustack && c->state == state && c->entry == entry;
 }
 
 /*
  * The kernel stack of the switch-out of the thread of @st from user stack
- * @ustack in @state. Walking a kernel stack costs most of what a switch costs
- * to note, and a call site blocks in the same kernel path nearly always: the
- * thread keeps the last few it walked, by user stack and state, and walks
+ * @ustack in @state, having entered the kernel by @entry (the system call's
+ * number; -1 from an interrupt, an exception's error code). Walking a kernel
+ * stack costs most of what a switch costs to note (about 10,000 instructions
+ * of the kernel's unwinder), and a call site that blocks in one system call
+ * in one state blocks in the same kernel path nearly always: the thread
+ * keeps the last few it walked, by user stack, state and entry, and walks
  * one again every OFFCPU_BPF_KSTACK_REWALK uses.
  */
 static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st, __s32 ustack,
-					  __u32 state)
+					  __u32 state, __u32 entry)
 {
 	struct offcpu_bpf_kcache *c;
 	__u32 i;
@@ -304,10 +348,10 @@ static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st
 	if (ustack < 0)
 		return bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
 	c = &st->kc[st->kc_last & (OFFCPU_BPF_KCACHE - 1)];
-	if (!kc_holds(c, ustack, state)) {
+	if (!kc_holds(c, ustack, state, entry)) {
 		c = NULL;
 		for (i = 0; i < OFFCPU_BPF_KCACHE; i++) {
-			if (kc_holds(&st->kc[i], ustack, state)) {
+			if (kc_holds(&st->kc[i], ustack, state, entry)) {
 				c = &st->kc[i];
 				st->kc_last = i;
 				break;
@@ -325,8 +369,28 @@ static __always_inline __s32 kernel_stack(void *ctx, struct offcpu_bpf_start *st
 	c->kstack = bpf_get_stackid(ctx, &stacks, OFFCPU_BPF_SKIP);
 	c->ustack = ustack;
 	c->state = state;
+	c->entry = entry;
 	c->uses = c->kstack >= 0;
 	return c->kstack;
+}
+
+/* @count waits of @ns in all under key @k, the latest ended at @last_in, into the offcpu map. */
+static __always_inline void add_waits(struct offcpu_bpf_key *k, __u64 ns, __u64 count,
+				      __u64 last_in)
+{
+	struct offcpu_bpf_val *v = bpf_map_lookup_elem(&offcpu, k);
+
+	if (v) {
+		__sync_fetch_and_add(&v->total_ns, ns);
+		__sync_fetch_and_add(&v->count, count);
+		if (v->last_in < last_in)
+			v->last_in = last_in;
+	} else {
+		struct offcpu_bpf_val nv = { .total_ns = ns, .count = count, .last_in = last_in };
+
+		if (bpf_map_update_elem(&offcpu, k, &nv, BPF_NOEXIST))
+			__sync_fetch_and_add(&dropped, count);
+	}
 }
 
 /* @count waits of the thread @tgid/@tid summed in @st, into the offcpu map. */
@@ -337,103 +401,171 @@ static __always_inline void add_pending(struct offcpu_bpf_start *st, __u32 tgid,
 		.pid = tgid, .tid = tid, .state = st->p_state, .kstack = st->p_kstack,
 		.ustack = st->p_ustack,
 	};
-	struct offcpu_bpf_val *v = bpf_map_lookup_elem(&offcpu, &k);
 
-	if (v) {
-		__sync_fetch_and_add(&v->total_ns, st->p_total_ns);
-		__sync_fetch_and_add(&v->count, count);
-		if (v->last_in < st->p_last_in)
-			v->last_in = st->p_last_in;
-	} else {
-		struct offcpu_bpf_val nv = { .total_ns = st->p_total_ns, .count = count,
-					     .last_in = st->p_last_in };
+	add_waits(&k, st->p_total_ns, count, st->p_last_in);
+}
 
-		if (bpf_map_update_elem(&offcpu, &k, &nv, BPF_NOEXIST))
-			__sync_fetch_and_add(&dropped, count);
+/* Whether CPU entry @c says that thread @tid was switched in there after @ts. */
+static __always_inline bool ran_since(const struct offcpu_cpu *c, __u32 tid, __u64 ts)
+{
+	return c && c->tid == tid && c->in > ts;
+}
+
+/*
+ * A wait of the thread of @st, of @ns ended at its switch-in @in, with key
+ * @state, @kstack, @ustack: summed in @st while the key stays the key of the
+ * waits before it.
+ */
+static __always_inline void end_wait(struct offcpu_bpf_start *st, __u32 tgid, __u32 tid, __u64 ns,
+				     __u64 in, __u32 state, __s32 kstack, __s32 ustack)
+{
+	if (st->p_count && st->p_state == state && st->p_kstack == kstack &&
+	    st->p_ustack == ustack) {
+		st->p_total_ns += ns;
+		st->p_count++;
+		st->p_last_in = in;
+		return;
 	}
+	if (st->p_count)
+		add_pending(st, tgid, tid, st->p_count);
+	st->p_state = state;
+	st->p_kstack = kstack;
+	st->p_ustack = ustack;
+	st->p_total_ns = ns;
+	st->p_last_in = in;
+	st->p_count = 1;
 }
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u32 prev_pid = prev->pid, prev_tgid = prev->tgid;
-	__u32 next_pid = next->pid, next_tgid = next->tgid;
+	__u32 next_pid = next->pid;
 	__u64 now = bpf_ktime_get_ns();
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct offcpu_cpu *c = bpf_map_lookup_elem(&cpus, &cpu);
 	struct offcpu_bpf_start *st;
 
 	st = prev_pid ? bpf_task_storage_get(&starts, prev, 0, 0) : NULL;
 	if (!st && followed(prev_pid, prev_tgid))
 		st = bpf_task_storage_get(&starts, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (st) {
-		st->state = preempt ? OFFCPU_BPF_STATE_RUNNING : task_state(prev);
-		st->ustack = user_stack(ctx, prev, st);
-		st->kstack = kernel_stack(ctx, st, st->ustack, st->state);
-		st->ts = now;
-	}
-	if (!next_pid)
-		return 0;
-	st = bpf_task_storage_get(&starts, next, 0, 0);
-	if (st && st->ts) {
-		__u64 delta = now - st->ts;
+		struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+		__u64 ran = prev->se.sum_exec_runtime, ts = st->ts, ran_before = st->ran, in;
+		__u32 state = st->state;
+		__s32 kstack = st->kstack, ustack = st->ustack;
 
-		st->ts = 0;
-		if (st->p_count && st->p_state == st->state && st->p_kstack == st->kstack &&
-		    st->p_ustack == st->ustack) {
-			st->p_total_ns += delta;
-			st->p_count++;
-			st->p_last_in = now;
-			return 0;
+		st->ran = ran;
+		st->state = preempt ? OFFCPU_BPF_STATE_RUNNING : task_state(prev);
+		st->ustack = user_stack(ctx, prev, regs, st);
+		st->kstack = kernel_stack(ctx, st, st->ustack, st->state,
+					  regs ? (__u32)regs->orig_ax : 0);
+		st->ts = now;
+		/*
+		 * Its last wait ended when this CPU switched it in. Seldom, on a
+		 * busy machine, the thread runs again with no switch-in that the
+		 * tracepoint shows: then the end is taken from the time it has
+		 * run since, by the scheduler's count. (Summed after the stacks:
+		 * each path here would have the verifier go through them again.)
+		 */
+		if (ts) {
+			if (ran_since(c, prev_pid, ts))
+				in = c->in;
+			else if (ran - ran_before < now - ts)
+				in = now - (ran - ran_before);
+			else
+				in = ts;
+			end_wait(st, prev_tgid, prev_pid, in - ts, in, state, kstack, ustack);
 		}
-		if (st->p_count)
-			add_pending(st, next_tgid, next_pid, st->p_count);
-		st->p_state = st->state;
-		st->p_kstack = st->kstack;
-		st->p_ustack = st->ustack;
-		st->p_total_ns = delta;
-		st->p_last_in = now;
-		st->p_count = 1;
+	}
+	if (c && next_pid) {
+		c->in = now;
+		c->tid = next_pid;
 	}
 	return 0;
 }
 
 /*
- * @t's pending sum into the offcpu map, from its exit or from the flush
- * iterator. The exit runs in the thread, so its switches cannot meanwhile;
- * the iterator runs at the end of the recording, when the switch program is
- * detached, and may meet a thread exiting: the one that takes the count adds
- * the sum.
+ * @t's pending sum into the offcpu map, and its last wait if it has been
+ * switched in since (@c, the entry of the CPU that did, or NULL), from its
+ * exit or from the flush iterator. The exit runs in the thread, so its
+ * switches cannot meanwhile; the iterator runs at the end of the recording,
+ * when the switch program is detached, and may meet a thread exiting: the
+ * one that takes the wait's start, or the count, adds it.
  */
-static __always_inline void flush_task(struct task_struct *t)
+static __always_inline void flush_task(struct task_struct *t, struct offcpu_bpf_start *st,
+				       const struct offcpu_cpu *c)
 {
-	struct offcpu_bpf_start *st = bpf_task_storage_get(&starts, t, 0, 0);
-	__u64 count;
+	__u32 tgid = BPF_CORE_READ(t, tgid), tid = BPF_CORE_READ(t, pid);
+	__u64 ts = st->ts, in = c ? c->in : 0, count;
 
-	if (!st || !st->p_count)
+	if (ran_since(c, tid, ts) && __sync_lock_test_and_set(&st->ts, 0) == ts) {
+		struct offcpu_bpf_key k = {
+			.pid = tgid, .tid = tid, .state = st->state, .kstack = st->kstack,
+			.ustack = st->ustack,
+		};
+
+		add_waits(&k, in - ts, 1, in);
+	}
+	if (!st->p_count)
 		return;
 	count = __sync_lock_test_and_set(&st->p_count, 0);
 	if (count)
-		add_pending(st, BPF_CORE_READ(t, tgid), BPF_CORE_READ(t, pid), count);
+		add_pending(st, tgid, tid, count);
 }
 
-/* A thread's pending sum before it exits. */
+/* A thread's pending sum before it exits, and its last wait: it runs here. */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(offcpu_exit, struct task_struct *t)
 {
-	flush_task(t);
+	struct offcpu_bpf_start *st = bpf_task_storage_get(&starts, t, 0, 0);
+	__u32 cpu = bpf_get_smp_processor_id();
+
+	if (st)
+		flush_task(t, st, bpf_map_lookup_elem(&cpus, &cpu));
 	return 0;
 }
 
+/* The search of find_cpu(): for a thread, its last wait's start. */
+struct cpu_search {
+	__u32 tid;
+	__u64 ts;
+	struct offcpu_cpu *found;
+};
+
+static long find_cpu(__u32 i, void *arg)
+{
+	struct cpu_search *q = arg;
+	struct offcpu_cpu *c = bpf_map_lookup_elem(&cpus, &i);
+
+	if (!ran_since(c, q->tid, q->ts))
+		return 0;
+	q->found = c;
+	return 1;
+}
+
 /*
- * Every thread's pending sum: jrec runs this over all tasks once the switch
- * program is detached, before it reads the offcpu map.
+ * Every thread's pending sum, and the last wait of each that a CPU has
+ * switched in since: jrec runs this over all tasks once the switch program
+ * is detached, before it reads the offcpu map.
  */
 SEC("iter/task")
 int offcpu_flush(struct bpf_iter__task *ctx)
 {
 	struct task_struct *t = ctx->task;
+	struct offcpu_bpf_start *st;
+	struct cpu_search q = {};
 
-	if (t)
-		flush_task(t);
+	if (!t)
+		return 0;
+	st = bpf_task_storage_get(&starts, t, 0, 0);
+	if (!st)
+		return 0;
+	q.tid = t->pid;
+	q.ts = st->ts;
+	if (q.ts)
+		bpf_loop(nr_cpus, find_cpu, &q, 0);
+	flush_task(t, st, q.found);
 	return 0;
 }
 
