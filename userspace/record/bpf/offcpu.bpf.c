@@ -499,7 +499,8 @@ static __always_inline void flush_task(struct task_struct *t, struct offcpu_bpf_
 	__u32 tgid = BPF_CORE_READ(t, tgid), tid = BPF_CORE_READ(t, pid);
 	__u64 ts = st->ts, in = c ? c->in : 0, count;
 
-	if (ran_since(c, tid, ts) && __sync_lock_test_and_set(&st->ts, 0) == ts) {
+	/* ts 0: no wait open, or the other of the exit and the iterator took it */
+	if (ts && ran_since(c, tid, ts) && __sync_lock_test_and_set(&st->ts, 0) == ts) {
 		struct offcpu_bpf_key k = {
 			.pid = tgid, .tid = tid, .state = st->state, .kstack = st->kstack,
 			.ustack = st->ustack,
