@@ -456,7 +456,7 @@ static void closing_line(struct record *r)
 {
 	double mb = (double)perf_writer__file_size(r->w) / (1024.0 * 1024.0);
 	uint64_t lost = r->nr_lost + (r->jm ? r->jm->lost : 0);
-	char zinfo[96] = "", switches[128] = "";
+	char zinfo[96] = "", switches[128] = "", unsummed[64] = "";
 
 	if (r->opts.verbose && r->bid) {
 		unsigned int c[8], linked, cloned;
@@ -478,14 +478,12 @@ static void closing_line(struct record *r)
 		snprintf(zinfo, sizeof(zinfo), ", compressed (original %.3f MB, ratio is %.3f)",
 			 (double)raw / (1024.0 * 1024.0), comp ? (double)raw / (double)comp : 0.0);
 	}
-	if (r->opts.off_cpu && r->offcpu_dropped)
-		snprintf(switches, sizeof(switches),
-			 " and %llu context switches, %llu more not summed: the map was full",
-			 (unsigned long long)r->nr_switch_samples,
+	if (r->offcpu_dropped)
+		snprintf(unsummed, sizeof(unsummed), ", %llu more not summed: the map was full",
 			 (unsigned long long)r->offcpu_dropped);
-	else if (r->opts.off_cpu)
-		snprintf(switches, sizeof(switches), " and %llu context switches",
-			 (unsigned long long)r->nr_switch_samples);
+	if (r->opts.off_cpu)
+		snprintf(switches, sizeof(switches), " and %llu context switches%s",
+			 (unsigned long long)r->nr_switch_samples, unsummed);
 	if (r->opts.switch_output) {
 		fprintf(stderr, "[ jrec record: Captured and wrote %u files %s.<timestamp> (%llu "
 				"samples, %llu lost) ]\n", r->nr_switches, r->opts.output,

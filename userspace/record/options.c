@@ -292,7 +292,6 @@ static int parse_pids(const char *s, struct record_opts *o)
 	return o->nr_pids ? 0 : -EINVAL;
 }
 
-/* -C CPU[-CPU][,...]: the CPUs, ascending, each once, all below the configured count. */
 /*
  * -k as perf takes it: a clock's name, with or without CLOCK_ and in any
  * case, perf's short names, or its number. jrec records with
@@ -322,6 +321,7 @@ static int check_clockid(const char *arg)
 	return -EINVAL;
 }
 
+/* -C CPU[-CPU][,...]: the CPUs, ascending, each once, all below the configured count. */
 static int parse_cpus(const char *s, struct record_opts *o)
 {
 	long max = sysconf(_SC_NPROCESSORS_CONF);

@@ -56,13 +56,7 @@ static void set_needs(struct report *r, const struct hist *h)
 	r->need_comm = h->has[SK_COMM] || h->has[SK_PID] || r->f.nr_comms || r->want_flame;
 }
 
-/*
- * -F: perf's output fields. Without --sort, the sort is the fields' keys
- * (the default's when they name none); the sort's keys they leave out are
- * shown after them; a Children column only when overhead_children is
- * named (entries that only call chains pass through are rows all the same,
- * as perf's). 0, or -EINVAL after the error is printed.
- */
+/* Whether @col is in @f's sort list already. */
 static bool rank_has(const struct hist_fields *f, int col)
 {
 	size_t i;
@@ -73,6 +67,13 @@ static bool rank_has(const struct hist_fields *f, int col)
 	return false;
 }
 
+/*
+ * -F: perf's output fields. Without --sort, the sort is the fields' keys
+ * (the default's when they name none); the sort's keys they leave out are
+ * shown after them; a Children column only when overhead_children is
+ * named (entries that only call chains pass through are rows all the same,
+ * as perf's). 0, or -EINVAL after the error is printed.
+ */
 static int fields_setup(struct report *r, struct report_args *a, struct report_meta *meta)
 {
 	bool user_sort = a->sort_given;

@@ -287,21 +287,6 @@ static int output_cmp(const struct rank_ctx *c, struct rank *x, struct rank *y)
 	return 0;
 }
 
-int hist__key_cmp(const struct hist *h, const struct hist_entry *a, const struct hist_entry *b)
-{
-	struct rank x = { .e = a }, y = { .e = b };
-	size_t i;
-	int d = 0;
-
-	for (i = 0; i < h->nr_keys && !d; i++)
-		d = cmp_key(h, h->keys[i], &x, &y, false);
-	for (i = 0; i < h->nr_keys && !d; i++)
-		d = cmp_key(h, h->keys[i], &x, &y, true);
-	free(x.own);
-	free(y.own);
-	return d;
-}
-
 /*
  * The order is made as perf makes it, in red-black trees (the kernel's
  * insertion), an entry going left of a node when the comparison puts it

@@ -228,11 +228,6 @@ bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct
  */
 void hist__sort(struct hist *h);
 /*
- * Two entries of @h (or of hists with its keys) by their keys alone, as
- * hist__sort() orders entries of equal numbers: negative when @a goes first.
- */
-int hist__key_cmp(const struct hist *h, const struct hist_entry *a, const struct hist_entry *b);
-/*
  * perf's order of an event group's table (out-group.c): @nr rows of the
  * @n hists @hs (the leader first, each sorted), row i's entries at
  * @of[i * n], NULL where a member has none; a row that only later members

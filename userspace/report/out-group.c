@@ -118,7 +118,6 @@ out:
 	return err;
 }
 
-
 static void dots(FILE *out, size_t w)
 {
 	while (w--)
