@@ -117,8 +117,8 @@ struct {
  * The thread each CPU switched in last, and when: the one running there. A
  * thread runs on one CPU from its switch-in to its switch-out, so at its
  * switch-out its CPU's entry gives the end of its last wait, and no lookup
- * of the thread's own storage is made at a switch-in. An entry to a cache
- * line, as each CPU writes its own at every switch.
+ * of the thread's own storage is made at a switch-in. An entry is a cache
+ * line's size, as each CPU writes its own at every switch.
  */
 struct offcpu_cpu {
 	__u64 in;
@@ -412,6 +412,21 @@ static __always_inline bool ran_since(const struct offcpu_cpu *c, __u32 tid, __u
 }
 
 /*
+ * When the wait of thread @tid begun at @ts ended, asked at @now on the
+ * thread's own CPU while it runs, it having run for @ran ns since @ts: when
+ * that CPU's entry @c says it switched the thread in. Seldom, on a busy
+ * machine, a thread runs again with no switch-in that the tracepoint shows:
+ * then @now less the time it has run, by the scheduler's count.
+ */
+static __always_inline __u64 wait_end(const struct offcpu_cpu *c, __u32 tid, __u64 ts, __u64 now,
+				      __u64 ran)
+{
+	if (ran_since(c, tid, ts))
+		return c->in;
+	return ran < now - ts ? now - ran : ts;
+}
+
+/*
  * A wait of the thread of @st, of @ns ended at its switch-in @in, with key
  * @state, @kstack, @ustack: summed in @st while the key stays the key of the
  * waits before it.
@@ -461,20 +476,9 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 		st->kstack = kernel_stack(ctx, st, st->ustack, st->state,
 					  regs ? (__u32)regs->orig_ax : 0);
 		st->ts = now;
-		/*
-		 * Its last wait ended when this CPU switched it in. Seldom, on a
-		 * busy machine, the thread runs again with no switch-in that the
-		 * tracepoint shows: then the end is taken from the time it has
-		 * run since, by the scheduler's count. (Summed after the stacks:
-		 * each path here would have the verifier go through them again.)
-		 */
+		/* its last wait, after the stacks: a path here would have the verifier walk them again */
 		if (ts) {
-			if (ran_since(c, prev_pid, ts))
-				in = c->in;
-			else if (ran - ran_before < now - ts)
-				in = now - (ran - ran_before);
-			else
-				in = ts;
+			in = wait_end(c, prev_pid, ts, now, ran - ran_before);
 			end_wait(st, prev_tgid, prev_pid, in - ts, in, state, kstack, ustack);
 		}
 	}
@@ -486,21 +490,21 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 }
 
 /*
- * @t's pending sum into the offcpu map, and its last wait if it has been
- * switched in since (@c, the entry of the CPU that did, or NULL), from its
- * exit or from the flush iterator. The exit runs in the thread, so its
- * switches cannot meanwhile; the iterator runs at the end of the recording,
- * when the switch program is detached, and may meet a thread exiting: the
- * one that takes the wait's start, or the count, adds it.
+ * @t's pending sum into the offcpu map, and its last wait, begun at @ts, if
+ * it has ended (at @in, later than @ts), from its exit or from the flush
+ * iterator. The exit runs in the thread, so its switches cannot meanwhile;
+ * the iterator runs at the end of the recording, when the switch program is
+ * detached, and may meet a thread exiting: the one that takes the wait's
+ * start, or the count, adds it.
  */
 static __always_inline void flush_task(struct task_struct *t, struct offcpu_bpf_start *st,
-				       const struct offcpu_cpu *c)
+				       __u64 ts, __u64 in)
 {
 	__u32 tgid = BPF_CORE_READ(t, tgid), tid = BPF_CORE_READ(t, pid);
-	__u64 ts = st->ts, in = c ? c->in : 0, count;
+	__u64 count;
 
 	/* ts 0: no wait open, or the other of the exit and the iterator took it */
-	if (ts && ran_since(c, tid, ts) && __sync_lock_test_and_set(&st->ts, 0) == ts) {
+	if (ts && in > ts && __sync_lock_test_and_set(&st->ts, 0) == ts) {
 		struct offcpu_bpf_key k = {
 			.pid = tgid, .tid = tid, .state = st->state, .kstack = st->kstack,
 			.ustack = st->ustack,
@@ -515,15 +519,20 @@ static __always_inline void flush_task(struct task_struct *t, struct offcpu_bpf_
 		add_pending(st, tgid, tid, count);
 }
 
-/* A thread's pending sum before it exits, and its last wait: it runs here. */
+/* A thread's pending sum before it exits, and its last wait: it runs here, as at a switch-out. */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(offcpu_exit, struct task_struct *t)
 {
 	struct offcpu_bpf_start *st = bpf_task_storage_get(&starts, t, 0, 0);
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 ts;
 
-	if (st)
-		flush_task(t, st, bpf_map_lookup_elem(&cpus, &cpu));
+	if (!st)
+		return 0;
+	ts = st->ts;
+	flush_task(t, st, ts,
+		   ts ? wait_end(bpf_map_lookup_elem(&cpus, &cpu), t->pid, ts, bpf_ktime_get_ns(),
+				 t->se.sum_exec_runtime - st->ran) : 0);
 	return 0;
 }
 
@@ -566,7 +575,7 @@ int offcpu_flush(struct bpf_iter__task *ctx)
 	q.ts = st->ts;
 	if (q.ts)
 		bpf_loop(nr_cpus, find_cpu, &q, 0);
-	flush_task(t, st, q.found);
+	flush_task(t, st, q.ts, q.found ? q.found->in : 0);
 	return 0;
 }
 
