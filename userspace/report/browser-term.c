@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * browser-term: the browser's terminal (browser-term.h), set up with
- * ncurses, on a thread while the report reads its recording or at once.
+ * ncurses, while the report waits for the kernel's symbols or at once.
  */
 #include <locale.h>
 #include <ncurses.h>
-#include <pthread.h>
 #include <term.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -74,36 +73,26 @@ void browser_term__close(SCREEN *scr)
 
 /* The terminal opened by browser__open_early(), until browser__run() takes it. */
 static struct {
-	pthread_t thread;
-	bool started;
 	SCREEN *scr;
 	bool colour;
 } early;
 
-static void *open_early(void *arg)
-{
-	early.scr = browser_term__open(&early.colour);
-	return NULL;
-}
-
 void browser__open_early(void)
 {
-	if (early.started)
+	if (early.scr)
 		return;
 	/* the characters' encoding, for ncursesw; numbers stay as the stdio report prints them */
 	setlocale(LC_CTYPE, "");
-	early.scr = NULL;
-	early.started = !pthread_create(&early.thread, NULL, open_early, NULL);
+	early.scr = browser_term__open(&early.colour);
 }
 
 SCREEN *browser_term__take_early(bool *colour)
 {
-	if (!early.started)
-		return NULL;
-	pthread_join(early.thread, NULL);
-	early.started = false;
+	SCREEN *scr = early.scr;
+
 	*colour = early.colour;
-	return early.scr;
+	early.scr = NULL;
+	return scr;
 }
 
 void browser__close_early(void)

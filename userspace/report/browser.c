@@ -2,7 +2,6 @@
 /* browser: the interactive table on a terminal (browser.h), with ncurses. */
 #include <errno.h>
 #include <fcntl.h>
-#include <locale.h>
 #include <ncurses.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -714,8 +713,8 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 		goto out;
 	}
 	if (!scr) {
-		setlocale(LC_CTYPE, "");
-		scr = browser_term__open(&b.colour);
+		browser__open_early();
+		scr = browser_term__take_early(&b.colour);
 		if (!scr) {
 			err = -ENOTTY;
 			goto out;

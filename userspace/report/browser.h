@@ -71,13 +71,13 @@ struct browser_source {
 bool browser__usable(void);
 
 /*
- * Open the terminal on a thread while the caller reads the recording, as
- * perf's browser takes the screen before its pass: setting it up (its
- * description read, modes set) is then off the path to the first screen.
- * The next browser__run() takes it over; browser__close_early() gives it
- * back unused, before anything is printed on the terminal (an error).
- * Nothing else may use the terminal in between. Without a thread,
- * browser__run() opens it itself.
+ * Open the terminal now, ahead of browser__run(): the report does it while
+ * it would otherwise wait for the kernel's symbols (session.h,
+ * kernel_wait_work), so that setting it up (its description read, modes
+ * set) is off the path to the first screen. The next browser__run() takes
+ * it over; browser__close_early() gives it back unused, before anything is
+ * printed on the terminal (an error). Nothing else may use the terminal in
+ * between. When it was not opened early, browser__run() opens it itself.
  */
 void browser__open_early(void);
 void browser__close_early(void);

@@ -213,7 +213,10 @@ found:
 
 static void *load_kernel_thread(void *arg)
 {
-	session__kernel_load(arg);
+	struct session *s = arg;
+
+	session__kernel_load(s);
+	__atomic_store_n(&s->ksyms_done, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -227,8 +230,14 @@ void session__kernel_prefetch(struct session *s)
 
 void session__kernel_wait(struct session *s)
 {
+	void (*work)(void) = s->kernel_wait_work;
+
 	if (!s->ksyms_loading)
 		return;
+	if (work && !__atomic_load_n(&s->ksyms_done, __ATOMIC_ACQUIRE)) {
+		s->kernel_wait_work = NULL;
+		work();
+	}
 	pthread_join(s->ksyms_thread, NULL);
 	s->ksyms_loading = false;
 }

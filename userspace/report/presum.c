@@ -5,6 +5,7 @@
 
 #include "bigalloc.h"
 #include "presum.h"
+#include "resolve.h"
 #include "session.h"
 
 #define PRESUM_BUCKETS 8192 /* a power of two */
@@ -169,17 +170,25 @@ int presum__feed(const struct presum *p, struct samples *it, bool comm, sample_f
 	struct holds c = { NULL, comm, false };
 	struct pr_event ev;
 	size_t i;
-	int err = 0;
+	int kernel, err = 0;
 
 	if (samples__have_offcpu(it))
 		return 1;
-	/* all checked before the first is given: none holds, none given */
-	for (i = 0; i < p->nr; i++) {
-		c.g = &p->g[i];
-		group_event(c.g, &ev);
-		err = samples__feed(it, &ev, group_holds, &c);
-		if (err || !c.ok)
-			return err ? err : 1;
+	/*
+	 * All checked before the first is given: none holds, none given. The
+	 * user-space ones first, while the kernel's symbols may still be
+	 * loading on their thread (session.h, ksyms_wait_later).
+	 */
+	for (kernel = 0; kernel < 2; kernel++) {
+		for (i = 0; i < p->nr; i++) {
+			c.g = &p->g[i];
+			if (session__kernel_mode(c.g->misc, c.g->ip) != kernel)
+				continue;
+			group_event(c.g, &ev);
+			err = samples__feed(it, &ev, group_holds, &c);
+			if (err || !c.ok)
+				return err ? err : 1;
+		}
 	}
 	for (i = 0; i < p->nr && !err; i++) {
 		weight(ctx, p->g[i].n);

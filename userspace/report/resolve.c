@@ -164,9 +164,7 @@ static uint64_t valid_span(struct session *s, uint32_t pid, const struct as_map 
 void session__resolve(struct session *s, uint32_t pid, uint64_t ip, uint64_t time, uint16_t misc,
 		      struct resolved *out)
 {
-	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	bool kernel = mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
-		      (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN && ip >= 0xffff800000000000ULL);
+	bool kernel = session__kernel_mode(misc, ip);
 	/*
 	 * (with mappings of data, which a user address may be remapped as,
 	 * results in user space hold only for their sample, and are not kept)

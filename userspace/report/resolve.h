@@ -8,6 +8,7 @@
 #ifndef JREC_RESOLVE_H
 #define JREC_RESOLVE_H
 
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -51,6 +52,15 @@ static inline bool resolved__unmapped(const struct resolved *res)
 static inline const char *resolved__anon_name(const struct resolved *res)
 {
 	return res->anon_name ? res->anon_name : RES_UNMAPPED;
+}
+
+/* Whether session__resolve() takes @ip in the mode of @misc for a kernel address. */
+static inline bool session__kernel_mode(uint16_t misc, uint64_t ip)
+{
+	uint16_t mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+	return mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	       (mode == PERF_RECORD_MISC_CPUMODE_UNKNOWN && ip >= 0xffff800000000000ULL);
 }
 
 /*

@@ -417,7 +417,8 @@ int session__load(struct session *s)
 	perf_reader__skip_samples(s->r, !s->pass1_sample);
 	err = perf_reader__for_each_event(s->r, pass1, s);
 	perf_reader__skip_samples(s->r, false);
-	session__kernel_wait(s);
+	if (!s->ksyms_wait_later || err)
+		session__kernel_wait(s);
 	if (err)
 		return err;
 	session__machine_perfmaps(s);

@@ -75,6 +75,19 @@ struct session {
 	uint64_t vmlinux_text; /* its _text, before relocation */
 	bool ksyms_tried, have_ksyms;
 	bool ksyms_loading;      /* ksyms_thread runs the loading; nothing else touches ksyms */
+	/*
+	 * session__load() may return with the loading still running: the caller
+	 * resolves user space first (presum__feed()) and calls
+	 * session__kernel_wait() itself before it reads the kernel's symbols
+	 * other than through session__resolve() (jrec report)
+	 */
+	bool ksyms_wait_later;
+	bool ksyms_done; /* set by ksyms_thread as it ends (atomic) */
+	/*
+	 * Work for this thread, run once when session__kernel_wait() would
+	 * otherwise wait for ksyms_thread: the browser opens its terminal then
+	 */
+	void (*kernel_wait_work)(void);
 	pthread_t ksyms_thread;
 	const char *ksyms_source;
 	uint64_t kernel_text; /* recorded runtime _text, 0 if unknown */
