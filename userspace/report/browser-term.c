@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * browser-term: the browser's terminal (browser-term.h), set up with
- * ncurses, while the report waits for the kernel's symbols or at once.
+ * ncurses, by a thread with nothing else to do while the report reads its
+ * recording (browser__open_early()), or at once.
  */
 #include <locale.h>
 #include <ncurses.h>
+#include <pthread.h>
 #include <term.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -71,27 +73,43 @@ void browser_term__close(SCREEN *scr)
 	delscreen(scr);
 }
 
-/* The terminal opened by browser__open_early(), until browser__run() takes it. */
+/*
+ * The terminal opened by browser__open_early(), until browser__run() takes
+ * it. The lock makes the opening and the taking one after the other, and
+ * the first of them the only opening: a take before any opening stops it.
+ */
 static struct {
+	pthread_mutex_t lock;
+	bool settled; /* opened, or no longer to be */
 	SCREEN *scr;
 	bool colour;
-} early;
+} early = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+void browser__set_locale(void)
+{
+	/* the characters' encoding, for ncursesw; numbers stay as the stdio report prints them */
+	setlocale(LC_CTYPE, "");
+}
 
 void browser__open_early(void)
 {
-	if (early.scr)
-		return;
-	/* the characters' encoding, for ncursesw; numbers stay as the stdio report prints them */
-	setlocale(LC_CTYPE, "");
-	early.scr = browser_term__open(&early.colour);
+	pthread_mutex_lock(&early.lock);
+	if (!early.settled)
+		early.scr = browser_term__open(&early.colour);
+	early.settled = true;
+	pthread_mutex_unlock(&early.lock);
 }
 
 SCREEN *browser_term__take_early(bool *colour)
 {
-	SCREEN *scr = early.scr;
+	SCREEN *scr;
 
+	pthread_mutex_lock(&early.lock);
+	scr = early.scr;
 	*colour = early.colour;
 	early.scr = NULL;
+	early.settled = true;
+	pthread_mutex_unlock(&early.lock);
 	return scr;
 }
 

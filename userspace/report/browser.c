@@ -713,8 +713,8 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 		goto out;
 	}
 	if (!scr) {
-		browser__open_early();
-		scr = browser_term__take_early(&b.colour);
+		browser__set_locale();
+		scr = browser_term__open(&b.colour);
 		if (!scr) {
 			err = -ENOTTY;
 			goto out;

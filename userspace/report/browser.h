@@ -71,14 +71,19 @@ struct browser_source {
 bool browser__usable(void);
 
 /*
- * Open the terminal now, ahead of browser__run(): the report does it while
- * it would otherwise wait for the kernel's symbols (session.h,
- * kernel_wait_work), so that setting it up (its description read, modes
- * set) is off the path to the first screen. The next browser__run() takes
- * it over; browser__close_early() gives it back unused, before anything is
- * printed on the terminal (an error). Nothing else may use the terminal in
- * between. When it was not opened early, browser__run() opens it itself.
+ * Open the terminal ahead of browser__run(), from whichever thread has
+ * nothing else to do while the report reads its recording: the kernel
+ * symbols' thread once they are loaded, or the report's own while it would
+ * wait for them (session.h, kernel_wait_work). Setting it up (its
+ * description read, modes set) is then off the path to the first screen.
+ * The first call opens it, later ones do nothing; browser__set_locale()
+ * comes first, on the report's thread. The next browser__run() takes the
+ * terminal over; browser__close_early() gives it back unused, before
+ * anything is printed on the terminal (an error), and keeps a later call
+ * from opening it. Nothing else may use the terminal in between. When it
+ * was not opened early, browser__run() opens it itself.
  */
+void browser__set_locale(void);
 void browser__open_early(void);
 void browser__close_early(void);
 

@@ -619,6 +619,11 @@ int cmd_report(int argc, char **argv)
 		report__presum(&r);
 		/* user space resolved first, while the kernel's symbols load (presum__feed()) */
 		r.s.ksyms_wait_later = true;
+		/* the browser's terminal set up by a thread that waits or is done */
+		if (!strcmp(a.format, "tui")) {
+			browser__set_locale();
+			r.s.kernel_wait_work = browser__open_early;
+		}
 		ret = session__load(&r.s);
 		if (ret)
 			report_error("%s: %s", a.input, strerror(-ret));
@@ -638,12 +643,8 @@ int cmd_report(int argc, char **argv)
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &r.t0);
 		r.progress = isatty(2) && !a.quiet;
-		/* the browser's terminal set up while the kernel's symbols are waited for */
-		if (!strcmp(a.format, "tui"))
-			r.s.kernel_wait_work = browser__open_early;
 		ret = report__count(&r);
 		session__kernel_wait(&r.s); /* before anything reads the kernel's symbols */
-		r.s.kernel_wait_work = NULL;
 		if (r.progress && r.done >= 0x10000 && report__elapsed(&r.t0) > 1.0)
 			fputs("\r\033[K", stderr);
 		if (ret)

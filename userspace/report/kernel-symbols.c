@@ -214,9 +214,13 @@ found:
 static void *load_kernel_thread(void *arg)
 {
 	struct session *s = arg;
+	void (*work)(void);
 
 	session__kernel_load(s);
 	__atomic_store_n(&s->ksyms_done, true, __ATOMIC_RELEASE);
+	work = __atomic_load_n(&s->kernel_wait_work, __ATOMIC_ACQUIRE);
+	if (work)
+		work();
 	return NULL;
 }
 
@@ -230,14 +234,12 @@ void session__kernel_prefetch(struct session *s)
 
 void session__kernel_wait(struct session *s)
 {
-	void (*work)(void) = s->kernel_wait_work;
+	void (*work)(void) = __atomic_load_n(&s->kernel_wait_work, __ATOMIC_ACQUIRE);
 
 	if (!s->ksyms_loading)
 		return;
-	if (work && !__atomic_load_n(&s->ksyms_done, __ATOMIC_ACQUIRE)) {
-		s->kernel_wait_work = NULL;
+	if (work && !__atomic_load_n(&s->ksyms_done, __ATOMIC_ACQUIRE))
 		work();
-	}
 	pthread_join(s->ksyms_thread, NULL);
 	s->ksyms_loading = false;
 }

@@ -417,6 +417,8 @@ int session__load(struct session *s)
 	perf_reader__skip_samples(s->r, !s->pass1_sample);
 	err = perf_reader__for_each_event(s->r, pass1, s);
 	perf_reader__skip_samples(s->r, false);
+	if (err) /* nothing to get ready for */
+		__atomic_store_n(&s->kernel_wait_work, NULL, __ATOMIC_RELEASE);
 	if (!s->ksyms_wait_later || err)
 		session__kernel_wait(s);
 	if (err)
@@ -474,6 +476,7 @@ void session__close(struct session *s)
 {
 	if (!s)
 		return;
+	__atomic_store_n(&s->kernel_wait_work, NULL, __ATOMIC_RELEASE);
 	session__kernel_wait(s);
 	proc_history__release(&s->procs);
 	addrspace__release(&s->as);

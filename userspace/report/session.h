@@ -84,8 +84,11 @@ struct session {
 	bool ksyms_wait_later;
 	bool ksyms_done; /* set by ksyms_thread as it ends (atomic) */
 	/*
-	 * Work for this thread, run once when session__kernel_wait() would
-	 * otherwise wait for ksyms_thread: the browser opens its terminal then
+	 * Work for a thread that would otherwise be idle: ksyms_thread's once
+	 * the symbols are loaded, or this one when session__kernel_wait() would
+	 * wait for it. Called from both (it must do its work once, and be safe
+	 * to call from two threads), set before session__load(): the browser
+	 * opens its terminal (browser__open_early())
 	 */
 	void (*kernel_wait_work)(void);
 	pthread_t ksyms_thread;
