@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* presum: a flat report's samples grouped in the first pass (presum.h). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,27 +9,30 @@
 #include "resolve.h"
 #include "session.h"
 
-#define PRESUM_BUCKETS 8192 /* a power of two */
-
 /*
- * The table is mapped, not taken from the heap: the objects the first pass
- * allocates there (files, names) keep the addresses they get without it,
- * which the flame graphs order equal frames by (calltree.c, as perf).
+ * The groups live in an open-addressed table, a cache line each, found in
+ * one probe most of the time: a pass reads hundreds of thousands of samples
+ * a second, and a chain's head and its group were two misses a sample.
+ * order[] keeps the order of their first samples. The table is mapped, not
+ * taken from the heap: the objects the first pass allocates there (files,
+ * names) keep the addresses they get without it, which the flame graphs
+ * order equal frames by (calltree.c, as perf).
  */
+#define PRESUM_SLOTS_MIN 1024 /* a power of two; twice the groups at most */
+_Static_assert(sizeof(struct presum_group) == 64, "a group is one cache line");
+
 static void table_free(struct presum *p)
 {
-	big_free(p->g, p->cap * sizeof(*p->g));
-	big_free(p->heads, PRESUM_BUCKETS * sizeof(*p->heads));
+	big_free(p->slots, p->nr_slots * sizeof(*p->slots));
+	big_free(p->order, PRESUM_MAX * sizeof(*p->order));
 	memset(p, 0, sizeof(*p));
 }
 
-static uint32_t bucket(const struct pr_event *ev)
+static uint64_t key_hash(uint64_t ip, uint32_t pid, uint32_t tid, uint32_t cpu,
+			 const struct pr_attr *attr)
 {
-	uint64_t h = (ev->sample.ip ^ (uint64_t)ev->id.tid << 32 ^ (uint64_t)ev->id.pid << 16 ^
-		      ev->id.cpu ^ (uintptr_t)ev->attr) *
-		     0x9e3779b97f4a7c15ULL;
-
-	return (uint32_t)(h >> 40) & (PRESUM_BUCKETS - 1);
+	return (ip ^ (uint64_t)tid << 32 ^ (uint64_t)pid << 16 ^ cpu ^ (uintptr_t)attr) *
+	       0x9e3779b97f4a7c15ULL;
 }
 
 static void give_up(struct presum *p)
@@ -37,11 +41,34 @@ static void give_up(struct presum *p)
 	p->over = true;
 }
 
+/* Twice the slots, the groups put in again in their order. 0 or -ENOMEM. */
+static int grow(struct presum *p)
+{
+	size_t nr = p->nr_slots * 2, i;
+	struct presum_group *slots = big_zalloc(nr * sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < p->nr; i++) {
+		const struct presum_group *g = &p->slots[p->order[i]];
+		size_t k = key_hash(g->ip, g->pid, g->tid, g->cpu, g->attr) >> 40 & (nr - 1);
+
+		while (slots[k].n)
+			k = (k + 1) & (nr - 1);
+		slots[k] = *g;
+		p->order[i] = (uint32_t)k;
+	}
+	big_free(p->slots, p->nr_slots * sizeof(*p->slots));
+	p->slots = slots;
+	p->nr_slots = nr;
+	return 0;
+}
+
 int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 {
 	uint16_t misc = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	struct presum_group *g;
-	uint32_t b, i;
+	size_t k;
 
 	if (p->over)
 		return 0;
@@ -50,17 +77,18 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 		give_up(p);
 		return 0;
 	}
-	if (!p->heads) {
-		p->heads = big_zalloc(PRESUM_BUCKETS * sizeof(*p->heads));
-		if (!p->heads) {
+	if (!p->slots) {
+		p->slots = big_zalloc(PRESUM_SLOTS_MIN * sizeof(*p->slots));
+		p->order = big_zalloc(PRESUM_MAX * sizeof(*p->order));
+		p->nr_slots = PRESUM_SLOTS_MIN;
+		if (!p->slots || !p->order) {
 			give_up(p);
 			return 0;
 		}
-		memset(p->heads, 0xff, PRESUM_BUCKETS * sizeof(*p->heads));
 	}
-	b = bucket(ev);
-	for (i = p->heads[b]; i != UINT32_MAX; i = g->next) {
-		g = &p->g[i];
+	k = key_hash(ev->sample.ip, ev->id.pid, ev->id.tid, ev->id.cpu, ev->attr) >> 40 &
+	    (p->nr_slots - 1);
+	for (g = &p->slots[k]; g->n; g = &p->slots[k]) {
 		if (g->ip == ev->sample.ip && g->tid == ev->id.tid && g->pid == ev->id.pid &&
 		    g->cpu == ev->id.cpu && g->attr == ev->attr && g->misc == misc) {
 			g->n++;
@@ -71,21 +99,12 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 				g->last = time;
 			return 0;
 		}
+		k = (k + 1) & (p->nr_slots - 1);
 	}
-	if (p->nr == p->cap) {
-		size_t cap = p->cap ? 2 * p->cap : 256;
-		struct presum_group *n;
-
-		n = cap <= PRESUM_MAX ? big_realloc(p->g, p->cap * sizeof(*p->g), cap * sizeof(*p->g))
-				      : NULL;
-		if (!n) {
-			give_up(p);
-			return 0;
-		}
-		p->g = n;
-		p->cap = cap;
+	if (p->nr == PRESUM_MAX) {
+		give_up(p);
+		return 0;
 	}
-	g = &p->g[p->nr];
 	g->attr = ev->attr;
 	g->ip = ev->sample.ip;
 	g->pid = ev->id.pid;
@@ -95,9 +114,16 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 	g->n = 1;
 	g->period = ev->sample.period;
 	g->first = g->last = time;
-	g->next = p->heads[b];
-	p->heads[b] = (uint32_t)p->nr++;
+	p->order[p->nr++] = (uint32_t)k;
+	/* at most half full, so that a probe ends soon */
+	if (2 * p->nr > p->nr_slots && grow(p))
+		give_up(p);
 	return 0;
+}
+
+const struct presum_group *presum__group(const struct presum *p, size_t i)
+{
+	return &p->slots[p->order[i]];
 }
 
 static int pass1_sample(const struct pr_event *ev, uint64_t time, void *ctx)
@@ -122,7 +148,7 @@ void presum__attach(struct presum *p, struct session *s)
 
 bool presum__usable(const struct presum *p)
 {
-	return !p->over && p->heads;
+	return !p->over && p->slots;
 }
 
 void presum__release(struct presum *p)
@@ -181,7 +207,7 @@ int presum__feed(const struct presum *p, struct samples *it, bool comm, sample_f
 	 */
 	for (kernel = 0; kernel < 2; kernel++) {
 		for (i = 0; i < p->nr; i++) {
-			c.g = &p->g[i];
+			c.g = presum__group(p, i);
 			if (session__kernel_mode(c.g->misc, c.g->ip) != kernel)
 				continue;
 			group_event(c.g, &ev);
@@ -191,8 +217,8 @@ int presum__feed(const struct presum *p, struct samples *it, bool comm, sample_f
 		}
 	}
 	for (i = 0; i < p->nr && !err; i++) {
-		weight(ctx, p->g[i].n);
-		group_event(&p->g[i], &ev);
+		weight(ctx, presum__group(p, i)->n);
+		group_event(presum__group(p, i), &ev);
 		err = samples__feed(it, &ev, fn, ctx);
 	}
 	weight(ctx, 0);

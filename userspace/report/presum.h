@@ -24,24 +24,25 @@
 #include "perf-reader.h"
 #include "samples.h"
 
-#define PRESUM_MAX 16384 /* groups; about 1 MiB */
+#define PRESUM_MAX 16384 /* groups; 2 MiB of table at most */
 
+/* One cache line. */
 struct presum_group {
 	const struct pr_attr *attr;
 	uint64_t ip;
 	uint32_t pid, tid, cpu;
 	uint16_t misc; /* the cpumode bits */
-	uint64_t n, period;
+	uint64_t n, period; /* n = 0: a free slot */
 	uint64_t first, last; /* the times of its earliest and latest sample */
-	uint32_t next;	      /* the hash chain, UINT32_MAX at its end */
 };
 
 struct presum {
-	struct presum_group *g; /* in the order of each group's first sample */
-	size_t nr, cap;
-	uint32_t *heads; /* PRESUM_BUCKETS chains */
-	bool over;	 /* given up: more than PRESUM_MAX groups, or no memory */
-	bool chainless;	 /* give up at a sample with a call chain or a stack copy */
+	struct presum_group *slots; /* open addressing, nr_slots a power of two */
+	size_t nr_slots;
+	uint32_t *order; /* the groups' slots, in the order of each one's first sample */
+	size_t nr;
+	bool over;	/* given up: more than PRESUM_MAX groups, or no memory */
+	bool chainless; /* give up at a sample with a call chain or a stack copy */
 };
 
 struct session;
@@ -55,6 +56,8 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time);
 void presum__attach(struct presum *p, struct session *s);
 /* Whether the groups hold every sample of the pass. */
 bool presum__usable(const struct presum *p);
+/* Group @i (< nr) in the order of the groups' first samples. */
+const struct presum_group *presum__group(const struct presum *p, size_t i);
 /*
  * Each group given to @fn as one sample (samples__feed(), at its first time,
  * its period the sum), @weight(@ctx, n) told how many it stands for before

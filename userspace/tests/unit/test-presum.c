@@ -29,7 +29,8 @@ int main(void)
 	struct presum p = { 0 };
 	struct pr_event ev;
 	uint64_t chain[1] = { 0x1234 };
-	uint32_t i;
+	const struct presum_group *g;
+	uint32_t i, bad;
 
 	check(!presum__usable(&p), "no sample: nothing to count from");
 	sample(&ev, &a1, 10, 10, 0x400000, 100);
@@ -45,12 +46,32 @@ int main(void)
 	sample(&ev, &a1, 10, 10, 0x400000, 1);
 	presum__add(&p, &ev, 90);
 	check(presum__usable(&p) && p.nr == 4, "four groups: thread, event and mode tell them apart");
-	check(p.g[0].tid == 10 && p.g[0].attr == &a1 && p.g[0].n == 3 && p.g[0].period == 401 &&
-		      p.g[0].first == 20 && p.g[0].last == 90,
+	g = presum__group(&p, 0);
+	check(g->tid == 10 && g->attr == &a1 && g->n == 3 && g->period == 401 && g->first == 20 &&
+		      g->last == 90,
 	      "a group's count, summed period and first and last times");
-	check(p.g[1].tid == 11 && p.g[2].attr == &a2 && p.g[2].misc == PERF_RECORD_MISC_USER &&
-		      p.g[3].misc == PERF_RECORD_MISC_KERNEL,
+	check(presum__group(&p, 1)->tid == 11 && presum__group(&p, 2)->attr == &a2 &&
+		      presum__group(&p, 2)->misc == PERF_RECORD_MISC_USER &&
+		      presum__group(&p, 3)->misc == PERF_RECORD_MISC_KERNEL,
 	      "groups in the order of their first sample in the file");
+	presum__release(&p);
+
+	/* thousands of groups: the table grows many times over; each sample twice, the second pass backwards */
+	for (i = 0; i < 5000; i++) {
+		sample(&ev, &a1, 1, 1 + i % 7, 0x400000 + (uint64_t)i * 4, 1 + i);
+		presum__add(&p, &ev, 1000 + i);
+	}
+	for (i = 5000; i-- > 0;) {
+		sample(&ev, &a1, 1, 1 + i % 7, 0x400000 + (uint64_t)i * 4, 1);
+		presum__add(&p, &ev, i);
+	}
+	for (i = 0, bad = 0; i < 5000; i++) {
+		g = presum__group(&p, i);
+		bad += g->ip != 0x400000 + (uint64_t)i * 4 || g->tid != 1 + i % 7 || g->n != 2 ||
+		       g->period != 2 + i || g->first != i || g->last != 1000 + i;
+	}
+	check(presum__usable(&p) && p.nr == 5000 && !bad,
+	      "5000 groups through the table's growth: each one's sums, in the order of first samples");
 	presum__release(&p);
 
 	for (i = 0; i <= PRESUM_MAX; i++) {
