@@ -234,10 +234,11 @@ void session__kernel_prefetch(struct session *s)
 
 void session__kernel_wait(struct session *s)
 {
-	void (*work)(void) = __atomic_load_n(&s->kernel_wait_work, __ATOMIC_ACQUIRE);
+	void (*work)(void);
 
 	if (!s->ksyms_loading)
 		return;
+	work = __atomic_load_n(&s->kernel_wait_work, __ATOMIC_ACQUIRE);
 	if (work && !__atomic_load_n(&s->ksyms_done, __ATOMIC_ACQUIRE))
 		work();
 	pthread_join(s->ksyms_thread, NULL);
