@@ -235,6 +235,7 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t, struct
 	__u32 zero = 0, len, first;
 	long got;
 	int i = 1, j;
+	__u32 slot = 0;
 
 	if (st->u_skip) {
 		st->u_skip--;
@@ -278,21 +279,26 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t, struct
 		}
 	}
 	h = mix(mix(h, fp), (__u64)i);
-	/* the thread's last stacks again (a loop that blocks in one place, or two) */
+	/*
+	 * The thread's last stacks again (a loop that blocks in one place, or
+	 * two); the entry used, or filled, makes the other one the next to take.
+	 */
 	for (j = 0; j < OFFCPU_BPF_ULAST; j++) {
 		last = &st->u[j];
 		if (last->uses && last->hash == h) {
-			st->u_next = j ^ 1;
+			slot = (__u32)j;
+			st->u_next = slot ^ 1;
 			if (++last->uses % OFFCPU_BPF_USTACK_REWALK)
 				return last->ustack;
 			break;
 		}
 	}
 	if (j == OFFCPU_BPF_ULAST) {
-		last = &st->u[st->u_next & (OFFCPU_BPF_ULAST - 1)];
+		slot = st->u_next & (OFFCPU_BPF_ULAST - 1);
+		last = &st->u[slot];
 		known = bpf_map_lookup_elem(&ucache, &h);
 		if (known && (++known->uses % OFFCPU_BPF_USTACK_REWALK)) {
-			st->u_next ^= 1;
+			st->u_next = slot ^ 1;
 			last->hash = h;
 			last->ustack = known->ustack;
 			last->uses = 1;
@@ -309,6 +315,7 @@ static __always_inline __s32 user_stack(void *ctx, struct task_struct *t, struct
 		bpf_map_delete_elem(&ucache, &h);
 	} else if (nv.ustack >= 0) {
 		bpf_map_update_elem(&ucache, &h, &nv, BPF_ANY);
+		st->u_next = slot ^ 1;
 		last->hash = h;
 		last->ustack = nv.ustack;
 		last->uses = 1;
