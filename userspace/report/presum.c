@@ -28,11 +28,14 @@ static void table_free(struct presum *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static uint64_t key_hash(uint64_t ip, uint32_t pid, uint32_t tid, uint32_t cpu,
-			 const struct pr_attr *attr)
+/* The first slot of the group of these keys, in a table of @nr_slots. */
+static size_t home_slot(uint64_t ip, uint32_t pid, uint32_t tid, uint32_t cpu,
+			const struct pr_attr *attr, size_t nr_slots)
 {
-	return (ip ^ (uint64_t)tid << 32 ^ (uint64_t)pid << 16 ^ cpu ^ (uintptr_t)attr) *
-	       0x9e3779b97f4a7c15ULL;
+	uint64_t h = (ip ^ (uint64_t)tid << 32 ^ (uint64_t)pid << 16 ^ cpu ^ (uintptr_t)attr) *
+		     0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h >> 40) & (nr_slots - 1);
 }
 
 static void give_up(struct presum *p)
@@ -51,7 +54,7 @@ static int grow(struct presum *p)
 		return -ENOMEM;
 	for (i = 0; i < p->nr; i++) {
 		const struct presum_group *g = &p->slots[p->order[i]];
-		size_t k = key_hash(g->ip, g->pid, g->tid, g->cpu, g->attr) >> 40 & (nr - 1);
+		size_t k = home_slot(g->ip, g->pid, g->tid, g->cpu, g->attr, nr);
 
 		while (slots[k].n)
 			k = (k + 1) & (nr - 1);
@@ -86,8 +89,7 @@ int presum__add(struct presum *p, const struct pr_event *ev, uint64_t time)
 			return 0;
 		}
 	}
-	k = key_hash(ev->sample.ip, ev->id.pid, ev->id.tid, ev->id.cpu, ev->attr) >> 40 &
-	    (p->nr_slots - 1);
+	k = home_slot(ev->sample.ip, ev->id.pid, ev->id.tid, ev->id.cpu, ev->attr, p->nr_slots);
 	for (g = &p->slots[k]; g->n; g = &p->slots[k]) {
 		if (g->ip == ev->sample.ip && g->tid == ev->id.tid && g->pid == ev->id.pid &&
 		    g->cpu == ev->id.cpu && g->attr == ev->attr && g->misc == misc) {
