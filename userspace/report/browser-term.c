@@ -36,9 +36,11 @@ bool browser__usable(void)
 
 SCREEN *browser_term__open(bool *colour)
 {
-	/* newterm, not initscr: an unknown TERM is an error to return, not an exit */
-	SCREEN *scr = newterm(NULL, stdout, stdin);
+	SCREEN *scr;
 
+	browser__use_locale(); /* before newterm: it takes the encoding from the locale */
+	/* newterm, not initscr: an unknown TERM is an error to return, not an exit */
+	scr = newterm(NULL, stdout, stdin);
 	if (!scr)
 		return NULL;
 	raw();
@@ -85,10 +87,26 @@ static struct {
 	bool colour;
 } early = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-void browser__set_locale(void)
+/*
+ * The characters' encoding for ncursesw: LC_CTYPE from the environment,
+ * made once and used by each thread that draws or opens the terminal
+ * (uselocale()), so that making it (reading the locale's data) falls to the
+ * thread that opens the terminal early, and no thread changes the locale
+ * under another. Numbers stay as the stdio report prints them.
+ */
+static pthread_once_t locale_once = PTHREAD_ONCE_INIT;
+static locale_t term_locale;
+
+static void make_locale(void)
 {
-	/* the characters' encoding, for ncursesw; numbers stay as the stdio report prints them */
-	setlocale(LC_CTYPE, "");
+	term_locale = newlocale(LC_CTYPE_MASK, "", (locale_t)0);
+}
+
+void browser__use_locale(void)
+{
+	pthread_once(&locale_once, make_locale);
+	if (term_locale)
+		uselocale(term_locale);
 }
 
 void browser__open_early(void)

@@ -45,6 +45,7 @@ struct browser {
 	size_t top, cur; /* the first line shown, the line under the cursor */
 	char msg[512];	 /* shown in the status line until the next key */
 	bool colour;
+	bool drawn; /* the first screen */
 };
 
 bool browser_zoom__equal(const struct browser_zoom *a, const struct browser_zoom *b)
@@ -171,7 +172,8 @@ static int layout(struct browser *b)
 	int err = 0;
 
 	free_lines(b);
-	for (i = 0; i < h->nr && !err; i++) {
+	/* a first screen: the entries in order so far */
+	for (i = 0; i < (b->d.partial ? b->q.first : h->nr) && !err; i++) {
 		const struct hist_entry *e = &h->e[i];
 
 		if (hist__rank_pct(h, e) < b->d.m->percent_limit || !matches(b, e))
@@ -705,15 +707,22 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 {
 	struct browser b = { .src = src, .q = *q0 };
 	double next = now_ms() + src->interval_ms;
-	int err = rebuild(&b);
 	SCREEN *scr = browser_term__take_early(&b.colour);
+	int err;
 
+	browser__use_locale(); /* this thread's, when another opened the terminal */
+	/* with the screen's size known, the first screen's entries before the rest */
+	b.q.first = scr ? (size_t)body_rows() : 0;
+	err = rebuild(&b);
+	if (!err && b.d.partial && b.nr < (size_t)body_rows()) {
+		b.q.first = 0; /* rows left out (--percent-limit): all of them in order first */
+		err = rebuild(&b);
+	}
 	if (err) {
 		browser_term__close(scr);
 		goto out;
 	}
 	if (!scr) {
-		browser__set_locale();
 		scr = browser_term__open(&b.colour);
 		if (!scr) {
 			err = -ENOTTY;
@@ -724,6 +733,22 @@ int browser__run(const struct browser_source *src, const struct browser_query *q
 		int ch;
 
 		draw(&b);
+		if (!b.drawn) {
+			/*
+			 * the keypad's keys on with the first screen (ncurses
+			 * would send it at the first read of a key)
+			 */
+			keypad(stdscr, TRUE);
+			b.drawn = true;
+		}
+		if (b.d.partial) {
+			/* the rest in order before a key can move past them; the screen stays */
+			b.q.first = 0;
+			err = rebuild(&b);
+			if (err)
+				break;
+			continue;
+		}
 		if (src->tick) {
 			double left = next - now_ms();
 

@@ -40,12 +40,18 @@ struct browser_query {
 	char sort[128]; /* the sort keys, as --sort takes them */
 	struct browser_zoom zoom;
 	bool trees;	/* count the call trees too (asked for when the first one is opened) */
+	/*
+	 * Only the first this many entries wanted in order yet (the first
+	 * screen, drawn before the rest are sorted); 0: all of them.
+	 */
+	size_t first;
 };
 
 struct browser_data {
 	const struct hist *h;	     /* sorted */
 	const struct report_meta *m; /* m->graph NULL: no call trees to open */
 	bool trees_later;	     /* m->graph NULL, but a query with trees gives them */
+	bool partial;		     /* only the query's first entries are in order */
 };
 
 struct browser_source {
@@ -71,19 +77,24 @@ struct browser_source {
 bool browser__usable(void);
 
 /*
+ * The terminal's character encoding (LC_CTYPE from the environment) for the
+ * calling thread alone; made by the first call.
+ */
+void browser__use_locale(void);
+
+/*
  * Open the terminal ahead of browser__run(), from whichever thread has
  * nothing else to do while the report reads its recording: the kernel
  * symbols' thread once they are loaded, or the report's own while it would
  * wait for them (session.h, kernel_wait_work). Setting it up (its
- * description read, modes set) is then off the path to the first screen.
- * The first call opens it, later ones do nothing; browser__set_locale()
- * comes first, on the report's thread. The next browser__run() takes the
+ * description read, its character encoding made, modes set) is then off
+ * the path to the first screen. The first call opens it, later ones do
+ * nothing. The next browser__run() takes the
  * terminal over; browser__close_early() gives it back unused, before
  * anything is printed on the terminal (an error), and keeps a later call
  * from opening it. Nothing else may use the terminal in between. When it
  * was not opened early, browser__run() opens it itself.
  */
-void browser__set_locale(void);
 void browser__open_early(void);
 void browser__close_early(void);
 

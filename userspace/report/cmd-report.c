@@ -317,8 +317,8 @@ struct shown_groups {
 
 /*
  * The events that have samples, in the recording's order (the first if none
- * has), sorted; in group mode every member of a group that has samples, its
- * leader first.
+ * has), sorted (unless the browser sorts them: r->sort_later); in group mode
+ * every member of a group that has samples, its leader first.
  */
 static int shown_events(struct report *r, const struct hist ***shown, const char ***events,
 			size_t *nr, struct shown_groups *g)
@@ -361,7 +361,8 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 					      : NULL;
 		}
 		for (k = i; k < i + n; k++) {
-			hist__sort(&r->hs[k]);
+			if (!r->sort_later)
+				hist__sort(&r->hs[k]);
 			(*shown)[*nr] = &r->hs[k];
 			(*events)[(*nr)++] = nattr ? samples__event_name(&r->it, k) : "";
 		}
@@ -375,7 +376,8 @@ static int shown_events(struct report *r, const struct hist ***shown, const char
 	}
 	if (!*nr) {
 		/* --wall: every event's time in the first */
-		hist__sort(&r->hs[0]);
+		if (!r->sort_later)
+			hist__sort(&r->hs[0]);
 		(*shown)[0] = &r->hs[0];
 		(*events)[0] = r->wall ? WALL_EVENT_NAME : nattr ? samples__event_name(&r->it, 0) : "";
 		*nr = 1;
@@ -409,12 +411,14 @@ static void thread_comms(struct report *r)
 /*
  * The browser's histogram for @q: the samples counted again when its sort
  * or zoom differ from what they were counted for; the first event with
- * samples.
+ * samples. Sorted, or while none is yet and @q asks for its first entries
+ * only (the first screen), those put in order alone when they can be
+ * (hist__sort_first()); the next query without it sorts them all.
  */
 static int tui_build(void *ctx, const struct browser_query *q, struct browser_data *d)
 {
 	struct report *r = ctx;
-	size_t i, nattr = samples__nr_events(&r->it);
+	size_t i, k, nattr = samples__nr_events(&r->it);
 	char bad[64];
 	int err;
 
@@ -446,13 +450,20 @@ static int tui_build(void *ctx, const struct browser_query *q, struct browser_da
 		if (err)
 			return err;
 		thread_comms(r);
-		for (i = 0; i < r->nr_hs; i++)
-			hist__sort(&r->hs[i]);
+		r->sort_later = true;
 	}
 	for (i = 0; i < r->nr_hs && !r->hs[i].total_samples; i++)
 		;
 	if (i == r->nr_hs)
 		i = 0;
+	d->partial = false;
+	if (r->sort_later && q->first && !hist__sort_first(&r->hs[i], q->first)) {
+		d->partial = true;
+	} else if (r->sort_later) {
+		for (k = 0; k < r->nr_hs; k++)
+			hist__sort(&r->hs[k]);
+		r->sort_later = false;
+	}
 	r->tui_meta = *r->meta;
 	r->tui_meta.event = nattr ? samples__event(&r->it, i)->name : "";
 	/* as perf's browser, zoomed into a file: its Shared Object column left out, as --dsos does */
@@ -495,6 +506,7 @@ static int write_report(struct report *r, const struct report_args *a, struct re
 	FILE *out = stdout;
 	int ret;
 
+	r->sort_later = !strcmp(fmt->name, "tui"); /* the browser's first screen first (tui_build()) */
 	ret = shown_events(r, &shown, &events, &view.nr, &groups);
 	if (!ret && !(leader = calloc(view.nr, sizeof(*leader))))
 		ret = -ENOMEM;
@@ -620,10 +632,8 @@ int cmd_report(int argc, char **argv)
 		/* user space resolved first, while the kernel's symbols load (presum__feed()) */
 		r.s.ksyms_wait_later = true;
 		/* the browser's terminal set up by a thread that waits or is done */
-		if (!strcmp(a.format, "tui")) {
-			browser__set_locale();
+		if (!strcmp(a.format, "tui"))
 			r.s.kernel_wait_work = browser__open_early;
-		}
 		ret = session__load(&r.s);
 		if (ret)
 			report_error("%s: %s", a.input, strerror(-ret));

@@ -561,6 +561,104 @@ static int unres_cmp(const void *a, const void *b)
 	return x->period > y->period ? -1 : x->period < y->period;
 }
 
+/*
+ * Whether output_cmp() on @c's columns orders all entries, each tie a class
+ * of equals, so that the first rows of perf's tree are the least entries
+ * in that order, by itself: not with the functions compared where they
+ * are (a branch's ends, IPC's), nor with a thread's callers above their
+ * callees (that rule holds within a thread only).
+ */
+static bool output_is_order(const struct rank_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr; i++)
+		if (c->col[i] == SK_SYM_FROM || c->col[i] == SK_SYM_TO || c->col[i] == SK_IPC ||
+		    (c->col[i] == HF_CHILDREN && c->h->children && c->h->depth_order))
+			return false;
+	return true;
+}
+
+/*
+ * The @k + 1 least of @n ranks by output_cmp() into @top, in order: how
+ * many. One no less than the last kept is not looked at again.
+ */
+static size_t least(const struct rank_ctx *c, struct rank *r, size_t n, uint32_t *top, size_t k)
+{
+	size_t m = 0, i, lo, hi, mid;
+
+	for (i = 0; i < n; i++) {
+		if (m == k + 1 && output_cmp(c, &r[i], &r[top[k]]) >= 0)
+			continue;
+		for (lo = 0, hi = m; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if (output_cmp(c, &r[i], &r[top[mid]]) < 0)
+				hi = mid;
+			else
+				lo = mid + 1;
+		}
+		if (m < k + 1)
+			m++;
+		memmove(top + lo + 1, top + lo, (m - 1 - lo) * sizeof(*top));
+		top[lo] = (uint32_t)i;
+	}
+	return m;
+}
+
+int hist__sort_first(struct hist *h, size_t k)
+{
+	size_t n = h->nr, i, m;
+	struct rank_ctx c = { .h = h };
+	struct rank *r = NULL;
+	uint32_t *top = NULL, *pos = NULL, *at;
+	int err = -EAGAIN;
+
+	c.nr = rank_list(h, c.col);
+	if (k + 1 >= n || !output_is_order(&c))
+		return -EAGAIN;
+	r = calloc(n, sizeof(*r));
+	top = malloc((k + 1) * sizeof(*top));
+	pos = malloc(2 * n * sizeof(*pos));
+	if (!r || !top || !pos) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		r[i].e = &h->e[i];
+	m = least(&c, r, n, top, k);
+	/* equals among them: their order is the trees', as they came in */
+	for (i = 1; i < m; i++)
+		if (!output_cmp(&c, &r[top[i - 1]], &r[top[i]]))
+			goto out;
+	/* each to its place by a swap (the whole sort starts from their making, not from here) */
+	at = pos + n;
+	for (i = 0; i < n; i++)
+		pos[i] = at[i] = (uint32_t)i;
+	for (i = 0; i < k; i++) {
+		uint32_t from = pos[top[i]], was = at[i];
+		struct hist_entry t;
+
+		if (from == i)
+			continue;
+		t = h->e[i];
+		h->e[i] = h->e[from];
+		h->e[from] = t;
+		at[from] = was;
+		pos[was] = from;
+		at[i] = top[i];
+		pos[top[i]] = (uint32_t)i;
+	}
+	free(h->idx); /* order changed: the index is stale */
+	h->idx = NULL;
+	h->cap = 0;
+	err = 0;
+out:
+	ranks_free(r, n);
+	free(top);
+	free(pos);
+	return err;
+}
+
 void hist__sort(struct hist *h)
 {
 	if (h->nr)

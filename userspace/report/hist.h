@@ -228,6 +228,15 @@ bool hist__same_key(const struct hist *h, const struct hist_key *a, const struct
  */
 void hist__sort(struct hist *h);
 /*
+ * The first @k entries of hist__sort()'s order, in it, at the front of
+ * @h's, the others after them (a screen's worth drawn before the whole is
+ * sorted; hist__sort() after it sorts all). -EAGAIN when that order cannot
+ * be told without the whole sort (entries of equal rank among them, a
+ * comparison that is not an order, @k + 1 entries or fewer): @h's as it
+ * was; -ENOMEM.
+ */
+int hist__sort_first(struct hist *h, size_t k);
+/*
  * perf's order of an event group's table (out-group.c): @nr rows of the
  * @n hists @hs (the leader first, each sorted), row i's entries at
  * @of[i * n], NULL where a member has none; a row that only later members

@@ -71,6 +71,7 @@ struct report {
 	struct report_meta *meta;
 	const struct report_args *args;
 	bool trees_later; /* the browser's call trees: counted when first opened */
+	bool sort_later;  /* the histograms not sorted yet: the browser's first screen first */
 };
 
 /* What the command line asks for, beyond what it sets in the report and its meta. */

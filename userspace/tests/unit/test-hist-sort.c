@@ -6,6 +6,8 @@
  * apart (a function's address); -n's samples after the keys; with
  * --children, a caller above its callees within one thread.
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,6 +82,99 @@ static void samples_case(struct hist *h, bool n, const char *want, const char *w
 	hist__release(h);
 }
 
+/* @n entries into @h (sorted by @sort): periods from @period(i), names from a rotation. */
+static void fill(struct hist *h, const char *sort, size_t n, uint64_t (*period)(size_t))
+{
+	static const char *const syms[] = { "alpha", "beta", "gamma", "delta", "_Z5epsilonv" };
+	static const char *const comms[] = { "a", "b", "c" };
+	char bad[32];
+	size_t i;
+
+	hist__set_sort(h, sort, bad, sizeof(bad));
+	for (i = 0; i < n; i++)
+		add(h, key(comms[i % 3], i % 7 ? &libc : &libz, syms[i % 5], 0x1000 + 16 * i),
+		    period(i));
+}
+
+/* Whether @a's first @k entries are @b's: the same keys in the same order. */
+static bool same_first(const struct hist *a, const struct hist *b, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		if (a->e[i].k.sym != b->e[i].k.sym || a->e[i].k.comm != b->e[i].k.comm ||
+		    a->e[i].k.sym_start != b->e[i].k.sym_start || a->e[i].period != b->e[i].period)
+			return false;
+	return true;
+}
+
+static uint64_t spread(size_t i)
+{
+	return (i * 7919) % 1009 + 1; /* distinct for i < 1009, in no order */
+}
+
+static uint64_t few(size_t i)
+{
+	return i % 4 + 1; /* four periods: the top ones tie by every key as well */
+}
+
+static uint64_t named_ties(size_t i)
+{
+	return i < 5 ? 100 : i + 1; /* five of one period, told apart by their names */
+}
+
+/*
+ * hist__sort_first(): a first screen's entries in hist__sort()'s order
+ * before the others are sorted, or -EAGAIN when that order needs the whole
+ * sort; the whole sort after it is the whole sort.
+ */
+static void first_cases(void)
+{
+	struct hist a = { 0 }, b = { 0 };
+	int err;
+
+	fill(&a, "comm,dso,sym", 300, spread);
+	fill(&b, "comm,dso,sym", 300, spread);
+	err = hist__sort_first(&a, 42);
+	hist__sort(&b);
+	check(!err && same_first(&a, &b, 42),
+	      "sort_first 42 of 300 entries of distinct periods: hist__sort()'s first 42");
+	hist__sort(&a);
+	check(same_first(&a, &b, 300), "hist__sort() after it: the whole order, as without it");
+	hist__release(&a);
+	hist__release(&b);
+
+	fill(&a, "comm,dso,sym", 60, named_ties);
+	fill(&b, "comm,dso,sym", 60, named_ties);
+	err = hist__sort_first(&a, 10);
+	hist__sort(&b);
+	check(!err && same_first(&a, &b, 10),
+	      "sort_first: equal periods told apart by the keys (comm, dso, sym's name)");
+	hist__release(&a);
+	hist__release(&b);
+
+	/* 200 entries of four periods: equal ones with the same names, only the trees order them */
+	fill(&a, "comm,dso,sym", 200, few);
+	fill(&b, "comm,dso,sym", 200, few);
+	err = hist__sort_first(&a, 10);
+	check(err == -EAGAIN && same_first(&a, &b, 200),
+	      "sort_first: entries equal by every column among the first: -EAGAIN, the entries as they were");
+	hist__release(&a);
+	hist__release(&b);
+
+	fill(&a, "sym", 20, spread);
+	check(hist__sort_first(&a, 19) == -EAGAIN, "sort_first: the whole table asked for: -EAGAIN");
+	check(hist__sort_first(&a, 10) == 0, "sort_first: 10 of 20: done");
+	hist__release(&a);
+
+	fill(&a, "sym", 100, spread);
+	a.children = true;
+	a.depth_order = 1;
+	check(hist__sort_first(&a, 10) == -EAGAIN,
+	      "sort_first: --children's callers above their callees (within a thread only): -EAGAIN");
+	hist__release(&a);
+}
+
 int main(void)
 {
 	struct hist h = { 0 };
@@ -148,5 +243,6 @@ int main(void)
 		expect(&h, "a/leaf,a/main", "--children, two threads: by the keys, not the chains");
 		hist__release(&h);
 	}
+	first_cases();
 	return tap_done();
 }
