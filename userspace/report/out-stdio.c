@@ -6,8 +6,10 @@
  * symbolized.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "demangle.h"
 #include "hist.h"
 
 static const char *dso_name(const struct hist_key *k)
@@ -97,12 +99,33 @@ const char *hist__cell(const struct hist_entry *e, enum sort_key key, int style,
 	}
 }
 
+/*
+ * The width of the function's cell, "[l] name" (hist__cell()), measured
+ * rather than printed: the name as hist__sym_name() makes it, cut where its
+ * buffer there cuts it.
+ */
+static size_t sym_cell_width(const struct hist_key *k, int style)
+{
+	const size_t cut = 1023; /* hist__cell()'s name buffer, less its end */
+	char *dm;
+	size_t w;
+
+	if (!k->sym)
+		return 4 + (k->addr ? 18 : 16); /* "%#.16llx": "0x" and 16 digits, or 16 zeros */
+	dm = style == SYM_RAW ? NULL : jrec_demangle(k->sym, style == SYM_PARAMS);
+	w = strlen(dm ? dm : k->sym) + (k->plt ? 4 : 0);
+	free(dm);
+	return 4 + (w < cut ? w : cut);
+}
+
 size_t hist__cell_width(const struct hist_entry *e, enum sort_key key, int style)
 {
 	char buf[1200];
 
 	if (key == SK_COMM)
 		return strlen(hist_entry__thread_comm(e));
+	if (key == SK_SYM)
+		return sym_cell_width(&e->k, style);
 	return strlen(hist__cell(e, key, style, buf, sizeof(buf)));
 }
 
