@@ -16,21 +16,20 @@
 #include "browser.h"
 #include "browser-term.h"
 
+bool browser__on_terminal(void)
+{
+	const char *t = getenv("TERM");
+
+	return t && *t && strcmp(t, "dumb") && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+}
+
 bool browser__usable(void)
 {
-	static int usable = -1; /* asked before the pass and again after: looked up once */
-	const char *t = getenv("TERM");
 	int err;
 
-	if (usable >= 0)
-		return usable;
-	usable = 0;
-	if (!t || !*t || !strcmp(t, "dumb") || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return false;
-	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+	if (!browser__on_terminal() || setupterm(NULL, STDOUT_FILENO, &err) != OK)
 		return false;
 	del_curterm(cur_term);
-	usable = 1;
 	return true;
 }
 
@@ -116,6 +115,19 @@ void browser__open_early(void)
 		early.scr = browser_term__open(&early.colour);
 	early.settled = true;
 	pthread_mutex_unlock(&early.lock);
+}
+
+bool browser__ready(void)
+{
+	bool ready;
+
+	pthread_mutex_lock(&early.lock);
+	if (!early.settled)
+		early.scr = browser_term__open(&early.colour);
+	early.settled = true;
+	ready = early.scr != NULL;
+	pthread_mutex_unlock(&early.lock);
+	return ready;
 }
 
 SCREEN *browser_term__take_early(bool *colour)

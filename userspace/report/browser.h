@@ -71,9 +71,13 @@ struct browser_source {
 };
 
 /*
- * Whether standard input and output are a terminal the browser can draw on:
- * TERM names one that ncurses knows, and it is not "dumb".
+ * Whether standard input and output are a terminal and TERM names one, not
+ * "dumb"; whether ncurses knows it is found when it is opened
+ * (browser__ready()).
  */
+bool browser__on_terminal(void);
+
+/* That, and ncurses knows the terminal TERM names (its description read). */
 bool browser__usable(void);
 
 /*
@@ -97,6 +101,12 @@ void browser__use_locale(void);
  */
 void browser__open_early(void);
 void browser__close_early(void);
+
+/*
+ * Whether the terminal is there for browser__run(): opened early, or now
+ * when it was not; false when ncurses does not know TERM.
+ */
+bool browser__ready(void);
 
 /*
  * Run the browser on the terminal of standard input and output until the

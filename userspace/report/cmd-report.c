@@ -584,6 +584,32 @@ out:
 	return ret;
 }
 
+#define NEEDS_TERMINAL                                                                      \
+	"jrec report: --tui: the browser needs a terminal that TERM names on standard input " \
+	"and output (and no -o)\n"
+
+/*
+ * The report once more, as --stdio: the browser was chosen for a terminal
+ * that ncurses turned out not to know. (Rare enough that reading the
+ * recording twice is cheaper than asking ncurses before every report.)
+ */
+static int report_again_as_stdio(int argc, char **argv)
+{
+	char **av = calloc((size_t)argc + 2, sizeof(*av));
+	int ret;
+
+	if (!av) {
+		fprintf(stderr, "jrec report: %s\n", strerror(ENOMEM));
+		return 1;
+	}
+	av[0] = argv[0];
+	av[1] = (char *)"--stdio";
+	memcpy(av + 2, argv + 1, (size_t)(argc - 1) * sizeof(*av));
+	ret = cmd_report(argc + 1, av);
+	free(av);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report r = { .group = -1, .branch = -1 };
@@ -592,6 +618,7 @@ int cmd_report(int argc, char **argv)
 				 .inline_frames = true };
 	const struct output *fmt;
 	int ret, status = -1; /* the exit status, once decided before the run */
+	bool guessed = false, as_stdio = false; /* the browser for a terminal; the text after all */
 	size_t i;
 
 	r.graph.min_pct = 0.5; /* perf's default threshold */
@@ -600,8 +627,11 @@ int cmd_report(int argc, char **argv)
 		status = ret > 0 ? 0 : JREC_EXIT_USAGE; /* --help, or bad usage */
 		goto out;
 	}
-	if (!a.format)
-		a.format = !a.output && browser__usable() ? "tui" : "stdio";
+	if (!a.format) {
+		/* ncurses' knowing TERM is found while the pass runs (browser__ready()) */
+		a.format = !a.output && browser__on_terminal() ? "tui" : "stdio";
+		guessed = true;
+	}
 	fmt = outputs__find(a.format);
 	if (!fmt) {
 		fprintf(stderr, "jrec report: unknown format '%s' "
@@ -612,9 +642,8 @@ int cmd_report(int argc, char **argv)
 	r.want_flame = fmt->flame;
 	ret = prepare(&r, &a, &meta);
 	/* after the recording opened: a file that cannot be read is the first thing to say */
-	if (!ret && !strcmp(a.format, "tui") && (a.output || !browser__usable())) {
-		fprintf(stderr, "jrec report: --tui: the browser needs a terminal that TERM names "
-				"on standard input and output (and no -o)\n");
+	if (!ret && !strcmp(a.format, "tui") && (a.output || !browser__on_terminal())) {
+		fputs(NEEDS_TERMINAL, stderr);
 		status = JREC_EXIT_USAGE;
 		ret = -EINVAL;
 	}
@@ -662,7 +691,17 @@ int cmd_report(int argc, char **argv)
 		else
 			thread_comms(&r);
 	}
-	if (!ret)
+	/* a TERM that ncurses does not know: the text instead, unless --tui asked for the browser */
+	if (!ret && !strcmp(a.format, "tui") && !browser__ready()) {
+		if (guessed) {
+			as_stdio = true;
+		} else {
+			fputs(NEEDS_TERMINAL, stderr);
+			status = JREC_EXIT_USAGE;
+			ret = -EINVAL;
+		}
+	}
+	if (!ret && !as_stdio)
 		ret = write_report(&r, &a, &meta, fmt);
 	if (r.opened)
 		session__close(&r.s);
@@ -678,5 +717,7 @@ out:
 	filters__release(&r.f);
 	if (r.have_parent_re)
 		regfree(&r.parent_re);
+	if (as_stdio)
+		return report_again_as_stdio(argc, argv);
 	return status >= 0 ? status : ret ? 1 : 0;
 }
