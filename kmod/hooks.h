@@ -7,6 +7,10 @@
 
 struct jmmap_session;
 
+/* hooks.c: every hook registered (0 or -errno, none left then), and unregistered */
+int jmmap_arm(void);
+void jmmap_disarm(void);
+
 /* hooks-mm.c: callbacks at the entry of mmap_region, mprotect_fixup, unmap_vmas, ... */
 int jmmap_hooks_mm_init(void); /* at load: the table of stashes */
 void jmmap_hooks_mm_exit(void);

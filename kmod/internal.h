@@ -69,18 +69,27 @@ struct jmmap_session {
 };
 
 /* session.c: sessions, their rings and the registry of open sessions */
+/*
+ * What the registry does when its first session opens and its last one
+ * closes: arm the hooks and disarm them (hooks.c). The module's init gives
+ * it before any session can open, so that the sessions do not reach up to
+ * the hooks that write into them.
+ */
+struct jmmap_arming {
+	int (*arm)(void);
+	void (*disarm)(void);
+};
+void jmmap_sessions_init(const struct jmmap_arming *arming);
 struct jmmap_session *jmmap_session_new(void);
 void jmmap_session_free(struct jmmap_session *s);
 int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config *cfg);
 /*
  * Make @s reachable from the hooks; the first session arms them
- * (jmmap_arm(), main.c), and -EMFILE past JMMAP_SESSIONS_MAX. After
+ * (jmmap_sessions_init()), and -EMFILE past JMMAP_SESSIONS_MAX. After
  * unpublish no hook writes to @s any more; the last session disarms.
  */
 int jmmap_session_publish(struct jmmap_session *s);
 void jmmap_session_unpublish(struct jmmap_session *s);
-int jmmap_arm(void);
-void jmmap_disarm(void);
 ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t count,
 			   bool nonblock);
 __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_table *pt);

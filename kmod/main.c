@@ -30,38 +30,6 @@
 #define JMMAP_ARG_SIZE_MAX PAGE_SIZE
 
 /*
- * The hooks are armed while a session is open, so that a module loaded with
- * none costs nothing. Called under the session registry's mutex.
- */
-int jmmap_arm(void)
-{
-	int err;
-
-	err = jmmap_hooks_proc_register();
-	if (err)
-		goto out;
-	err = jmmap_hooks_mm_register();
-	if (err)
-		goto out_hooks_proc;
-	return 0;
-
-out_hooks_proc:
-	jmmap_hooks_proc_unregister();
-out:
-	return err;
-}
-
-/*
- * The mirror of jmmap_arm(). The exit tracepoint goes first: it gives back
- * the stashes of exiting tasks, which the mm hooks' teardown frees.
- */
-void jmmap_disarm(void)
-{
-	jmmap_hooks_proc_unregister();
-	jmmap_hooks_mm_unregister();
-}
-
-/*
  * The pools hooks take objects from (pending records, batches, stashes):
  * bounded, set aside at load, and kept until the module goes, since batches
  * queued before a disarm still give theirs back afterwards.
@@ -298,6 +266,11 @@ static struct miscdevice jmmap_misc = {
 	.mode = 0600,
 };
 
+static const struct jmmap_arming jmmap_hooks_arming = {
+	.arm = jmmap_arm,
+	.disarm = jmmap_disarm,
+};
+
 /*
  * Loading leaves no hook registered: the first open arms them. Every symbol
  * the hooks need is checked here all the same, by arming once, so that a
@@ -317,6 +290,7 @@ static int __init jmmap_init(void)
 	if (err)
 		goto out_pools;
 	jmmap_disarm();
+	jmmap_sessions_init(&jmmap_hooks_arming);
 	err = misc_register(&jmmap_misc);
 	if (err)
 		goto out_pools;

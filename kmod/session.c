@@ -32,6 +32,13 @@ static DEFINE_MUTEX(jmmap_sessions_mutex);
 static unsigned int jmmap_sessions_open; /* under jmmap_sessions_mutex */
 /* Some published session has JMMAP_CONFIG_DATA_MMAPS; set under the mutex. */
 static bool jmmap_data_sessions;
+/* What the first session's opening and the last one's closing do (jmmap_sessions_init()). */
+static const struct jmmap_arming *jmmap_arming;
+
+void jmmap_sessions_init(const struct jmmap_arming *arming)
+{
+	jmmap_arming = arming;
+}
 
 /*
  * The clock perf stamps its records with when asked for CLOCK_MONOTONIC
@@ -139,7 +146,7 @@ int jmmap_session_publish(struct jmmap_session *s)
 		goto out;
 	}
 	if (!jmmap_sessions_open) {
-		err = jmmap_arm();
+		err = jmmap_arming->arm();
 		if (err)
 			goto out;
 	}
@@ -158,7 +165,7 @@ void jmmap_session_unpublish(struct jmmap_session *s)
 	list_del_rcu(&s->node);
 	update_data_sessions();
 	if (!--jmmap_sessions_open)
-		jmmap_disarm(); /* waits for every hook to have returned */
+		jmmap_arming->disarm(); /* waits for every hook to have returned */
 	mutex_unlock(&jmmap_sessions_mutex);
 	synchronize_rcu();
 }

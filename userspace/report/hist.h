@@ -299,6 +299,7 @@ struct report_meta {
  */
 bool hist__hidden(const struct hist *h, const struct report_meta *m, enum sort_key k);
 
+/* The table in perf report --stdio's layout, perf's default columns (-F's: hist__print_fields_stdio()). */
 void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *out);
 
 /* perf report -F: the table's columns, numbers and sort keys in any order (out-fields.c). */

@@ -336,10 +336,6 @@ void hist__print_stdio(const struct hist *h, const struct report_meta *m, FILE *
 {
 	size_t width[SK_MAX], i;
 
-	if (m->fields) {
-		hist__print_fields_stdio(h, m, out);
-		return;
-	}
 	hist__print_title(h, m, out);
 	hist__stdio_widths(h, m, width);
 	hist__print_columns(h, m, width, out);

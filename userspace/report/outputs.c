@@ -64,7 +64,10 @@ static int write_stdio(const struct output_view *v, FILE *out)
 		}
 		m.event = v->events[i];
 		m.events_plural = v->leader && v->leader[i];
-		hist__print_stdio(v->hs[i], &m, out);
+		if (m.fields)
+			hist__print_fields_stdio(v->hs[i], &m, out); /* -F's columns */
+		else
+			hist__print_stdio(v->hs[i], &m, out);
 	}
 	return 0;
 }
