@@ -125,6 +125,8 @@ static int parse_notes(const void *bytes, size_t len, void *ctx)
 	return procfs_parse_build_id_note(bytes, len, b->id, &b->len);
 }
 
+static bool take_carried(struct session *s);
+
 void session__kernel_load(struct session *s)
 {
 	char path[4400];
@@ -133,6 +135,8 @@ void session__kernel_load(struct session *s)
 	struct kernel_bid running = {{0}, 0};
 	struct utsname u;
 
+	if (take_carried(s))
+		return;
 	s->ksyms_tried = true;
 	/* those the recording machine's report used, if jrec archive stored them */
 	if (!archive_syms__kernel(&s->archive, &s->ksyms) && s->ksyms.tab.nr) {
@@ -226,7 +230,7 @@ static void *load_kernel_thread(void *arg)
 
 void session__kernel_prefetch(struct session *s)
 {
-	if (s->ksyms_loading || s->ksyms_tried || !s->kernel_text)
+	if (s->ksyms_loading || s->ksyms_tried || !s->kernel_text || take_carried(s))
 		return;
 	/* if no thread can be had, resolve_kernel() loads them when it first needs them */
 	s->ksyms_loading = !pthread_create(&s->ksyms_thread, NULL, load_kernel_thread, s);
@@ -243,4 +247,55 @@ void session__kernel_wait(struct session *s)
 		work();
 	pthread_join(s->ksyms_thread, NULL);
 	s->ksyms_loading = false;
+}
+
+void kernel_carry__release(struct kernel_carry *c)
+{
+	kernel_syms__release(&c->ksyms);
+	kernel_syms__release(&c->mods);
+	elf_image__close(c->vmlinux);
+	free(c->vmlinux_path);
+	memset(c, 0, sizeof(*c));
+}
+
+void session__kernel_keep(struct session *s, struct kernel_carry *c)
+{
+	session__kernel_wait(s);
+	if (!s->ksyms_tried)
+		return; /* never needed: what @c holds stays */
+	kernel_carry__release(c);
+	*c = (struct kernel_carry){ .held = true, .ksyms = s->ksyms, .mods = s->ksyms_mods,
+				    .vmlinux = s->vmlinux, .vmlinux_path = s->vmlinux_path,
+				    .vmlinux_text = s->vmlinux_text, .kernel_text = s->kernel_text,
+				    .source = s->ksyms_source, .have = s->have_ksyms };
+	memset(&s->ksyms, 0, sizeof(s->ksyms));
+	memset(&s->ksyms_mods, 0, sizeof(s->ksyms_mods));
+	s->vmlinux = NULL;
+	s->vmlinux_path = NULL;
+	s->have_ksyms = false;
+}
+
+void session__kernel_from(struct session *s, struct kernel_carry *c)
+{
+	s->kernel_carry = c;
+}
+
+/* The carried symbols taken, when they are of this kernel: true; else false, to load them. */
+static bool take_carried(struct session *s)
+{
+	struct kernel_carry *c = s->kernel_carry;
+
+	if (!c || !c->held || !s->kernel_text || c->kernel_text != s->kernel_text)
+		return false;
+	s->ksyms = c->ksyms;
+	s->ksyms_mods = c->mods;
+	s->vmlinux = c->vmlinux;
+	s->vmlinux_path = c->vmlinux_path;
+	s->vmlinux_text = c->vmlinux_text;
+	s->ksyms_source = c->source;
+	s->have_ksyms = c->have;
+	s->ksyms_tried = true;
+	memset(c, 0, sizeof(*c)); /* the session owns them now */
+	s->kernel_carry = NULL;
+	return true;
 }

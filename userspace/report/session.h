@@ -92,6 +92,7 @@ struct session {
 	 */
 	void (*kernel_wait_work)(void);
 	pthread_t ksyms_thread;
+	struct kernel_carry *kernel_carry; /* session__kernel_from() */
 	const char *ksyms_source;
 	uint64_t kernel_text; /* recorded runtime _text, 0 if unknown */
 	char kernel_release[128];
@@ -178,6 +179,31 @@ void session__kernel_prefetch(struct session *s);
 void session__kernel_wait(struct session *s);
 /* Load the kernel symbols now, on this thread (kernel-symbols.c). */
 void session__kernel_load(struct session *s);
+
+/*
+ * The kernel's symbols carried from one session of a live recording to the
+ * next (jrec top opens one a refresh, and the kernel does not change under
+ * it): taken out of a session before it is closed, given to the next
+ * before it loads, so that the kernel's symbols are read once.
+ */
+struct kernel_carry {
+	bool held;
+	struct kernel_syms ksyms, mods;
+	struct elf_image *vmlinux;
+	char *vmlinux_path;
+	uint64_t vmlinux_text, kernel_text;
+	const char *source;
+	bool have;
+};
+/* @s's kernel symbols, once loaded, into @c (what @c held is released); @s keeps none. */
+void session__kernel_keep(struct session *s, struct kernel_carry *c);
+/*
+ * @c's symbols for @s (opened, not loaded yet), taken instead of reading
+ * them again when @s first needs the kernel's symbols, if its kernel is at
+ * the same address.
+ */
+void session__kernel_from(struct session *s, struct kernel_carry *c);
+void kernel_carry__release(struct kernel_carry *c);
 
 /*
  * Files of this machine that the recording only names (machine-files.c):

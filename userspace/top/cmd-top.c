@@ -90,6 +90,7 @@ struct top {
 	/* the current refresh: its session, pass and histogram */
 	struct session s;
 	bool open;
+	struct kernel_carry kernel; /* the kernel's symbols, read once for all refreshes */
 	struct samples it;
 	struct hist h;
 	struct report_meta meta;
@@ -360,6 +361,7 @@ static int refresh(struct top *t)
 	side_files__update(&t->side, t->now);
 	if (t->open) {
 		samples__release(&t->it);
+		session__kernel_keep(&t->s, &t->kernel);
 		session__close(&t->s);
 		t->open = false;
 	}
@@ -367,6 +369,7 @@ static int refresh(struct top *t)
 	if (err)
 		return err;
 	t->open = true;
+	session__kernel_from(&t->s, &t->kernel);
 	err = side_files__payloads(&t->side, &jd, &jlen, &pm, &plen);
 	if (err)
 		return err;
@@ -483,6 +486,7 @@ static void cleanup(struct top *t)
 		samples__release(&t->it);
 		session__close(&t->s);
 	}
+	kernel_carry__release(&t->kernel);
 	hist__release(&t->h);
 	side_files__release(&t->side);
 	if (t->dir[0]) {
