@@ -188,3 +188,65 @@ size_t disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t a
 		out->has_target = direct_target(d, in, &out->target);
 	return out->size;
 }
+
+/* Address-size and segment overrides: the legacy prefixes that may come before VEX or EVEX. */
+static bool vex_may_follow(uint8_t b)
+{
+	return b == 0x67 || b == 0x26 || b == 0x2e || b == 0x36 || b == 0x3e || b == 0x64 ||
+	       b == 0x65;
+}
+
+size_t disasm__vector_length(const struct disasm *d, const uint8_t *code, size_t len)
+{
+	size_t i = 0, disp = 0, end;
+	unsigned int map, op, mod, rm;
+	bool imm;
+
+	if (d->machine != EM_X86_64)
+		return 0;
+	while (i < len && i < 4 && vex_may_follow(code[i]))
+		i++;
+	if (i + 1 >= len)
+		return 0;
+	switch (code[i]) {
+	case 0xc5: /* two-byte VEX: the 0F map */
+		map = 1;
+		i += 2;
+		break;
+	case 0xc4: /* three-byte VEX: the map in the second byte's low five bits */
+		map = code[i + 1] & 0x1f;
+		i += 3;
+		break;
+	case 0x62: /* EVEX (BOUND is no instruction in 64-bit mode): the map in P0's low bits */
+		map = code[i + 1] & 0x07;
+		i += 4;
+		break;
+	default:
+		return 0;
+	}
+	if (map < 1 || map > 3 || i >= len)
+		return 0; /* the maps 0F, 0F38 and 0F3A only */
+	op = code[i++];
+	if (map == 1 && op == 0x77)
+		return i; /* vzeroupper, vzeroall: no ModRM */
+	if (i >= len)
+		return 0;
+	mod = code[i] >> 6;
+	rm = code[i++] & 7;
+	if (mod != 3 && rm == 4) { /* a SIB byte; base 5 without displacement is disp32 */
+		if (i >= len)
+			return 0;
+		if (mod == 0 && (code[i] & 7) == 5)
+			disp = 4;
+		i++;
+	}
+	if (mod == 1)
+		disp = 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		disp = 4;
+	/* an 8-bit immediate: all of 0F3A; in 0F the shifts and shuffles by a count, compares, pinsrw/pextrw */
+	imm = map == 3 ||
+	      (map == 1 && ((op >= 0x70 && op <= 0x73) || op == 0xc2 || (op >= 0xc4 && op <= 0xc6)));
+	end = i + disp + (imm ? 1 : 0);
+	return end <= len && end <= 15 ? end : 0;
+}

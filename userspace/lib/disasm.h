@@ -51,5 +51,12 @@ const char *disasm__library(void);
  */
 size_t disasm__one(struct disasm *d, const uint8_t *code, size_t len, uint64_t addr,
 		   struct disasm_insn *out);
+/*
+ * For x86-64 code, the length of a VEX- or EVEX-encoded instruction at
+ * @code[0..@len) from its encoding alone: for the vector instructions that
+ * the capstone at hand does not know (capstone 4 lacks much of AVX-512).
+ * 0 for any other machine or instruction, or when @len cuts it short.
+ */
+size_t disasm__vector_length(const struct disasm *d, const uint8_t *code, size_t len);
 
 #endif

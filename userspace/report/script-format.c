@@ -515,8 +515,11 @@ static void print_insn(struct script_format *f, struct session *s, const struct 
 		got = script_code__read(&f->code, s, res->dso, res->map_addr, code, sizeof(code));
 	if (got && f->code.dis) {
 		n = disasm__one(f->code.dis, code, got, res->addr, &in);
-		if (!in.valid)
-			n = 0;
+		if (!in.valid) {
+			/* a vector instruction capstone does not know: its length as perf's decoder gives it */
+			n = disasm__vector_length(f->code.dis, code, got);
+			memcpy(in.bytes, code, n);
+		}
 	}
 	if (fl & SF_INSNLEN)
 		fprintf(out, " ilen: %zu", n);

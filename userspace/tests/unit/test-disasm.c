@@ -117,9 +117,59 @@ static void test_elf_code(void)
 	      "ELF: a 32-bit file is -ENOEXEC");
 }
 
+/*
+ * disasm__vector_length(): VEX and EVEX instructions' lengths from their
+ * encoding, against capstone's where capstone knows them, and the AVX-512
+ * one it does not (vptestnmb, in glibc's __strrchr_evex).
+ */
+static void test_vector_length(void)
+{
+	static const struct {
+		const char *what;
+		uint8_t code[16];
+		size_t len, want;
+	} cases[] = {
+		{ "EVEX vptestnmb ymm19 (not in capstone 4)", { 0x62, 0xb2, 0x66, 0x20, 0x26, 0xc3 }, 6, 6 },
+		{ "EVEX vmovaps zmm0, [rax+0x40] (disp8)", { 0x62, 0xf1, 0x7c, 0x48, 0x28, 0x40, 0x01 }, 7, 7 },
+		{ "EVEX vmovaps zmm0, [rsp+0x100] (SIB, disp32)",
+		  { 0x62, 0xf1, 0x7c, 0x48, 0x28, 0x84, 0x24, 0x00, 0x01, 0x00, 0x00 }, 11, 11 },
+		{ "VEX vmovaps xmm0, [rip+0] (two-byte VEX, RIP-relative)",
+		  { 0xc5, 0xf8, 0x28, 0x05, 0x00, 0x00, 0x00, 0x00 }, 8, 8 },
+		{ "VEX vpalignr xmm0, xmm0, xmm1, 8 (0F3A: an immediate)",
+		  { 0xc4, 0xe3, 0x79, 0x0f, 0xc1, 0x08 }, 6, 6 },
+		{ "VEX vpshufd xmm0, xmm1, 0x1b (0F 70: an immediate)", { 0xc5, 0xf9, 0x70, 0xc1, 0x1b }, 5, 5 },
+		{ "VEX vzeroupper (no ModRM)", { 0xc5, 0xf8, 0x77, 0x90 }, 4, 3 },
+		{ "an address-size prefix before EVEX", { 0x67, 0x62, 0xf1, 0x7c, 0x48, 0x28, 0x00 }, 7, 7 },
+		{ "EVEX cut short", { 0x62, 0xf1, 0x7c, 0x48, 0x28, 0x40 }, 6, 0 },
+		{ "not VEX or EVEX (nop)", { 0x90 }, 1, 0 },
+	};
+	struct disasm_insn in;
+	struct disasm *d;
+	char line[160];
+	size_t c, got;
+
+	if (disasm__new(EM_X86_64, DISASM_INTEL, &d)) {
+		check(0, "x86-64: a disassembler for the vector lengths");
+		return;
+	}
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		got = disasm__vector_length(d, cases[c].code, cases[c].len);
+		snprintf(line, sizeof(line), "vector length: %s: %zu", cases[c].what, got);
+		check(got == cases[c].want, line);
+		/* where capstone decodes it, the same length */
+		if (got && disasm__one(d, cases[c].code, cases[c].len, 0, &in) && in.valid) {
+			snprintf(line, sizeof(line), "vector length: %s: capstone's too (%u)", cases[c].what,
+				 in.size);
+			check(in.size == got, line);
+		}
+	}
+	disasm__delete(d);
+}
+
 int main(void)
 {
 	test_x86();
+	test_vector_length();
 	test_aarch64();
 	test_elf_code();
 	return tap_done();
