@@ -84,6 +84,7 @@ struct top {
 	char dir[64], data[96], log[96];
 	pid_t recorder, workload;
 	int workload_status;
+	int go, exec_err; /* start_workload()'s pipes until release_workload(), else -1 */
 	uint32_t last_pid; /* the last process given to side_files__add() */
 	struct side_files side;
 	uint64_t next_refresh, delay_ns;
@@ -184,23 +185,37 @@ static int parse_args(struct top *t, int argc, char **argv)
 	return 0;
 }
 
-/* Start COMMAND; it is the process shown. 0 or -errno after the error is printed. */
+/*
+ * COMMAND's process, held before its exec until the recorder follows it
+ * (release_workload()), so that nothing it starts is missed; it is the
+ * process shown. 0 or -errno.
+ */
 static int start_workload(struct top *t)
 {
-	int fds[2], err = 0;
+	int fds[2], go[2], err;
 	ssize_t n;
+	char c;
 
 	if (pipe2(fds, O_CLOEXEC))
 		return -errno;
-	t->workload = fork();
-	if (t->workload < 0) {
+	if (pipe2(go, O_CLOEXEC)) {
 		err = -errno;
 		close(fds[0]);
 		close(fds[1]);
 		return err;
 	}
+	t->workload = fork();
+	if (t->workload < 0) {
+		err = -errno;
+		close(fds[0]);
+		close(fds[1]);
+		close(go[0]);
+		close(go[1]);
+		return err;
+	}
 	if (!t->workload) {
 		close(fds[0]);
+		close(go[1]);
 		/* the browser owns the terminal: the command reads and writes none of it */
 		if (t->tui) {
 			int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -211,6 +226,11 @@ static int start_workload(struct top *t)
 				dup2(null, STDERR_FILENO);
 			}
 		}
+		do
+			n = read(go[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(127); /* top gave up before the recorder followed */
 		execvp(t->argv[0], t->argv);
 		err = errno;
 		n = write(fds[1], &err, sizeof(err));
@@ -218,15 +238,32 @@ static int start_workload(struct top *t)
 		_exit(127);
 	}
 	close(fds[1]);
-	n = read(fds[0], &err, sizeof(err));
-	close(fds[0]);
+	close(go[0]);
+	t->exec_err = fds[0];
+	t->go = go[1];
+	t->pid = t->workload;
+	return 0;
+}
+
+/* COMMAND let go, once the recorder follows its process: 0, or -errno after its exec's error is printed. */
+static int release_workload(struct top *t)
+{
+	ssize_t n;
+	int err = 0;
+
+	n = write(t->go, "g", 1);
+	close(t->go);
+	t->go = -1;
+	if (n == 1)
+		n = read(t->exec_err, &err, sizeof(err));
+	close(t->exec_err);
+	t->exec_err = -1;
 	if (n == sizeof(err)) {
 		fprintf(stderr, "jrec top: %s: %s\n", t->argv[0], strerror(err));
 		waitpid(t->workload, NULL, 0);
 		t->workload = 0;
 		return -err;
 	}
-	t->pid = t->workload;
 	return 0;
 }
 
@@ -474,6 +511,10 @@ static int run_stdio(struct top *t)
 
 static void cleanup(struct top *t)
 {
+	if (t->go >= 0)
+		close(t->go); /* a command never let go ends before its exec */
+	if (t->exec_err >= 0)
+		close(t->exec_err);
 	if (t->workload) {
 		kill(t->workload, SIGTERM);
 		waitpid(t->workload, NULL, 0);
@@ -498,7 +539,7 @@ static void cleanup(struct top *t)
 
 int cmd_top(int argc, char **argv)
 {
-	struct top t = { .delay = 2.0, .sort = "comm,dso,sym", .tui = -1 };
+	struct top t = { .delay = 2.0, .sort = "comm,dso,sym", .tui = -1, .go = -1, .exec_err = -1 };
 	struct browser_source src = { .name = "jrec top", .build = top_build, .tick = top_tick,
 				      .interval_ms = SIDE_POLL_MS, .ctx = &t };
 	struct sigaction sa = { .sa_handler = on_stop };
@@ -546,6 +587,8 @@ int cmd_top(int argc, char **argv)
 		ret = side_files__add(&t.side, (uint32_t)t.pid);
 	if (!ret)
 		ret = start_recorder(&t);
+	if (!ret && t.argv)
+		ret = release_workload(&t);
 	if (!ret) {
 		/* after the children started: they keep the default */
 		signal(SIGPIPE, SIG_IGN);
