@@ -2,7 +2,7 @@
 /*
  * browser-term: the browser's terminal (browser-term.h), set up with
  * ncurses, by a thread with nothing else to do while the report reads its
- * recording (browser__open_early()), or at once.
+ * recording (browser__open_early()), or at once; and its lines put in.
  */
 #include <locale.h>
 #include <ncurses.h>
@@ -108,15 +108,6 @@ void browser__use_locale(void)
 		uselocale(term_locale);
 }
 
-void browser__open_early(void)
-{
-	pthread_mutex_lock(&early.lock);
-	if (!early.settled)
-		early.scr = browser_term__open(&early.colour);
-	early.settled = true;
-	pthread_mutex_unlock(&early.lock);
-}
-
 bool browser__ready(void)
 {
 	bool ready;
@@ -128,6 +119,11 @@ bool browser__ready(void)
 	ready = early.scr != NULL;
 	pthread_mutex_unlock(&early.lock);
 	return ready;
+}
+
+void browser__open_early(void)
+{
+	browser__ready();
 }
 
 SCREEN *browser_term__take_early(bool *colour)
@@ -148,4 +144,36 @@ void browser__close_early(void)
 	bool colour;
 
 	browser_term__close(browser_term__take_early(&colour));
+}
+
+/*
+ * @text on line @y, cut to the screen's width, in @attr, the line to its
+ * end too when @whole, its first @ncol columns in colour pair @pair (0:
+ * none): the cells that waddnstr() and mvchgat() make of it, put in at
+ * once (waddchnstr()) when it is printable ASCII, where waddnstr() would
+ * decode it a byte at a time in the locale's encoding; else through them.
+ */
+void browser_term__put_line(int y, const char *text, attr_t attr, bool whole, int ncol, short pair)
+{
+	chtype cells[512];
+	int n, k, cols = COLS;
+
+	if (ncol > cols)
+		ncol = cols;
+	for (n = 0; n < cols && (unsigned char)text[n] >= 0x20 && (unsigned char)text[n] < 0x7f; n++)
+		;
+	if ((n < cols && text[n]) || cols > (int)(sizeof(cells) / sizeof(cells[0]))) {
+		attron(attr);
+		mvaddnstr(y, 0, text, cols);
+		if (whole)
+			mvchgat(y, 0, -1, attr, 0, NULL);
+		if (pair)
+			mvchgat(y, 0, ncol, attr, pair, NULL);
+		attroff(attr);
+		return;
+	}
+	for (k = 0; k < n || (whole && k < cols) || (pair && k < ncol); k++)
+		cells[k] = (k < n ? (chtype)(unsigned char)text[k] : ' ') | attr |
+			   (pair && k < ncol ? COLOR_PAIR(pair) : 0);
+	mvaddchnstr(y, 0, cells, k);
 }

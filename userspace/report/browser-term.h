@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * browser-term: the terminal the browser draws on (browser.c): set up with
- * ncurses, or taken over from browser__open_early() (browser.h).
+ * ncurses, or taken over from browser__open_early() (browser.h); its lines.
  */
 #ifndef JREC_BROWSER_TERM_H
 #define JREC_BROWSER_TERM_H
@@ -24,5 +24,11 @@ void browser_term__close(SCREEN *scr);
 
 /* The screen browser__open_early() opened, once it is open; NULL when there is none. The caller owns it. */
 SCREEN *browser_term__take_early(bool *colour);
+
+/*
+ * @text on line @y, cut to the screen's width, in @attr, the line to its
+ * end too when @whole, its first @ncol columns in colour pair @pair (0: none).
+ */
+void browser_term__put_line(int y, const char *text, attr_t attr, bool whole, int ncol, short pair);
 
 #endif

@@ -282,38 +282,6 @@ static int body_rows(void)
 	return LINES > 3 ? LINES - 3 : 1;
 }
 
-/*
- * @text on line @y, cut to the screen's width, in @attr, the line to its
- * end too when @whole, its first @ncol columns in colour pair @pair (0:
- * none): the cells that waddnstr() and mvchgat() make of it, put in at
- * once (waddchnstr()) when it is printable ASCII, where waddnstr() would
- * decode it a byte at a time in the locale's encoding; else through them.
- */
-static void put_line(int y, const char *text, attr_t attr, bool whole, int ncol, short pair)
-{
-	chtype cells[512];
-	int n, k, cols = COLS;
-
-	if (ncol > cols)
-		ncol = cols;
-	for (n = 0; n < cols && (unsigned char)text[n] >= 0x20 && (unsigned char)text[n] < 0x7f; n++)
-		;
-	if ((n < cols && text[n]) || cols > (int)(sizeof(cells) / sizeof(cells[0]))) {
-		attron(attr);
-		mvaddnstr(y, 0, text, cols);
-		if (whole)
-			mvchgat(y, 0, -1, attr, 0, NULL);
-		if (pair)
-			mvchgat(y, 0, ncol, attr, pair, NULL);
-		attroff(attr);
-		return;
-	}
-	for (k = 0; k < n || (whole && k < cols) || (pair && k < ncol); k++)
-		cells[k] = (k < n ? (chtype)(unsigned char)text[k] : ' ') | attr |
-			   (pair && k < ncol ? COLOR_PAIR(pair) : 0);
-	mvaddchnstr(y, 0, cells, k);
-}
-
 static void draw(struct browser *b)
 {
 	int rows = body_rows(), y;
@@ -325,8 +293,8 @@ static void draw(struct browser *b)
 		b->top = b->cur - (size_t)rows + 1;
 	erase();
 	title(b, buf, sizeof(buf));
-	put_line(0, buf, A_BOLD, false, 0, 0);
-	put_line(1, b->columns, A_NORMAL, false, 0, 0);
+	browser_term__put_line(0, buf, A_BOLD, false, 0, 0);
+	browser_term__put_line(1, b->columns, A_NORMAL, false, 0, 0);
 	for (y = 0; y < rows && b->top + (size_t)y < b->nr; y++) {
 		size_t i = b->top + (size_t)y;
 		const struct bline *l = &b->lines[i];
@@ -336,11 +304,11 @@ static void draw(struct browser *b)
 		double pct = hist__rank_pct(b->d.h, e);
 		int pair = pct >= PCT_RED ? PAIR_RED : pct >= PCT_GREEN ? PAIR_GREEN : 0;
 
-		put_line(2 + y, text, i == b->cur ? A_REVERSE : A_NORMAL, i == b->cur, pct_cols,
-			 !l->text && b->colour ? (short)pair : 0);
+		browser_term__put_line(2 + y, text, i == b->cur ? A_REVERSE : A_NORMAL, i == b->cur,
+				       pct_cols, !l->text && b->colour ? (short)pair : 0);
 	}
 	status(b, buf, sizeof(buf));
-	put_line(LINES - 1, buf, A_REVERSE, true, 0, 0);
+	browser_term__put_line(LINES - 1, buf, A_REVERSE, true, 0, 0);
 	refresh();
 }
 
