@@ -44,10 +44,54 @@ struct vm_area_struct;
 #error "jmmap: unknown unmap_vmas() signature; teach compat-probe.sh"
 #endif
 
+/*
+ * A variable on the stack that the kernel's INIT_STACK_ALL_ZERO (Debian's
+ * kernels are built with it) would zero, where the code writes every field
+ * it reads first (GCC 12 and clang know the attribute).
+ */
+#if __has_attribute(__uninitialized__)
+#define jmmap_noinit __attribute__((__uninitialized__))
+#else
+#define jmmap_noinit
+#endif
+
 struct jmmap_unmapped {
 	struct ma_state mas; /* a copy */
 	unsigned long last;
 };
+
+/*
+ * The first vma unmap_vmas() zaps, or NULL, and whether it is the only one
+ * (*@only), from the arguments alone: the walk's state is copied
+ * (jmmap_unmapped_first()) only for a call that unmaps more. The same
+ * bounds as there: the walk would start past its limit.
+ */
+static inline struct vm_area_struct *jmmap_unmapped_peek(struct pt_regs *regs, bool *only)
+{
+#ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
+	const char *desc = (const char *)regs_get_kernel_argument(regs, 1);
+
+	if (!desc || !*(struct ma_state *const *)(desc + JMMAP_UNMAP_DESC_OFF_MAS))
+		return NULL;
+	*only = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_RESET) >
+		*(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_END) - 1;
+	return *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
+#elif defined(JMMAP_HAVE_UNMAP_VMAS_MAS)
+	const struct ma_state *mas = (const struct ma_state *)regs_get_kernel_argument(regs, 1);
+
+	if (!mas)
+		return NULL;
+	*only = mas->index > regs_get_kernel_argument(regs, 5) - 1;
+	return (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+#else
+	struct vm_area_struct *vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+
+	if (!regs_get_kernel_argument(regs, 1) || !vma)
+		return NULL;
+	*only = vma->vm_end > regs_get_kernel_argument(regs, 4) - 1;
+	return vma;
+#endif
+}
 
 /* The first vma unmap_vmas() zaps, or NULL; @it then gives the others. */
 static inline struct vm_area_struct *jmmap_unmapped_first(struct pt_regs *regs,
@@ -90,12 +134,18 @@ static inline struct vm_area_struct *jmmap_unmapped_first(struct pt_regs *regs,
 #endif
 }
 
+/* Whether the first vma is the only one: nothing to walk after it. */
+static inline bool jmmap_unmapped_only(const struct jmmap_unmapped *it)
+{
+	return it->mas.index > it->last;
+}
+
 static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *it)
 {
 	struct vm_area_struct *vma;
 
 	/* past the limit already (one vma unmapped): nothing to walk */
-	if (it->mas.index > it->last)
+	if (jmmap_unmapped_only(it))
 		return NULL;
 	vma = mas_find(&it->mas, it->last);
 

@@ -35,7 +35,7 @@ struct jmmap_batch {
 
 static DEFINE_RAW_SPINLOCK(batches_lock);
 static DEFINE_HASHTABLE(batches, 8);
-static atomic_t batches_queued = ATOMIC_INIT(0);
+atomic_t jmmap_batches_queued = ATOMIC_INIT(0);
 static struct jmmap_pool batch_pool;
 
 /*
@@ -90,7 +90,7 @@ void jmmap_batch_drain(struct callback_head *cb)
 		jmmap_pending_finish(p, NULL, true);
 	}
 	jmmap_pool_put(&batch_pool, b);
-	atomic_dec(&batches_queued);
+	atomic_dec(&jmmap_batches_queued);
 }
 
 /* batch-run.S: jmmap_batch_drain(cb), then a jump to module_put(THIS_MODULE). */
@@ -107,14 +107,11 @@ static struct jmmap_batch *batch_of_current_locked(void)
 	return NULL;
 }
 
-bool jmmap_defer_queued(void)
+bool jmmap_defer_queued_own(void)
 {
 	unsigned long flags;
 	bool queued;
 
-	/* Only the task itself adds its batch: none anywhere, none of its own. */
-	if (!atomic_read(&batches_queued))
-		return false;
 	raw_spin_lock_irqsave(&batches_lock, flags);
 	queued = batch_of_current_locked() != NULL;
 	raw_spin_unlock_irqrestore(&batches_lock, flags);
@@ -179,12 +176,12 @@ void jmmap_defer(struct jmmap_pending *p)
 	raw_spin_lock_irqsave(&batches_lock, flags);
 	hash_add(batches, &b->hnode, (unsigned long)current);
 	raw_spin_unlock_irqrestore(&batches_lock, flags);
-	atomic_inc(&batches_queued);
+	atomic_inc(&jmmap_batches_queued);
 	if (task_work_add(current, &b->work, TWA_RESUME)) {
 		raw_spin_lock_irqsave(&batches_lock, flags);
 		hash_del(&b->hnode);
 		raw_spin_unlock_irqrestore(&batches_lock, flags);
-		atomic_dec(&batches_queued);
+		atomic_dec(&jmmap_batches_queued);
 		list_del_init(&p->node);
 		module_put(THIS_MODULE);
 		goto free;
@@ -205,6 +202,6 @@ int jmmap_defer_init(void)
 void jmmap_defer_exit(void)
 {
 	/* Every batch pins the module, so none can be left. */
-	WARN_ON(atomic_read(&batches_queued));
+	WARN_ON(atomic_read(&jmmap_batches_queued));
 	jmmap_pool_destroy(&batch_pool);
 }

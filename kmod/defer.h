@@ -9,6 +9,8 @@
 #ifndef JMMAP_DEFER_H
 #define JMMAP_DEFER_H
 
+#include <linux/atomic.h>
+
 #include "record.h"
 
 /* Task context, at load: the pool of batches. */
@@ -27,10 +29,20 @@ void jmmap_defer_exit(void);
  */
 void jmmap_defer(struct jmmap_pending *p);
 
+/* Tasks with a batch queued (defer.c): while none has, no lock is taken. */
+extern atomic_t jmmap_batches_queued;
+/* The same for the current task alone, under the batches' lock. */
+bool jmmap_defer_queued_own(void);
+
 /*
  * Whether records of the current task are queued: one that needs nothing
- * from task context may be given out at once only when none is. Any context.
+ * from task context may be given out at once only when none is. Only the
+ * task itself adds its batch, so while no task has one it has none, and the
+ * lock is not taken. Any context.
  */
-bool jmmap_defer_queued(void);
+static inline bool jmmap_defer_queued(void)
+{
+	return atomic_read(&jmmap_batches_queued) && jmmap_defer_queued_own();
+}
 
 #endif

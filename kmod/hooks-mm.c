@@ -62,7 +62,13 @@ static bool current_is_user(void)
 	return !(current->flags & (PF_KTHREAD | PF_EXITING)) && current->mm;
 }
 
-static int current_syscall(void)
+/* Whether a session follows process @tgid (the hooks run with preemption disabled). */
+static bool followed(u32 tgid)
+{
+	return jmmap_wants(tgid) & JMMAP_WANTS_EXEC;
+}
+
+static __always_inline int current_syscall(void)
 {
 	if (in_compat_syscall())
 		return -1;
@@ -178,22 +184,11 @@ static void exec_overlaps(struct mm_struct *mm, struct exec_walk *w)
 	}
 }
 
-/*
- * A record with no file (MUNMAP, or the MMAP3 of an anonymous mapping):
- * nothing to read for it, so it is given to the sessions at once, written
- * straight into their rings (fixed-rec.h), unless records of the task's
- * are queued for task_work ahead of it (an exec's, a file mapping's): then
- * it goes behind them.
- */
-static void emit_fileless(const struct jmmap_fixed_rec *f, enum jmmap_want want)
+/* emit_fileless() for a task with records queued: behind them. */
+static noinline void defer_fileless(const struct jmmap_fixed_rec *f, enum jmmap_want want)
 {
-	struct jmmap_pending *p;
+	struct jmmap_pending *p = jmmap_pending_new();
 
-	if (!jmmap_defer_queued()) {
-		jmmap_emit_fixed(f, want);
-		return;
-	}
-	p = jmmap_pending_new();
 	if (!p) {
 		jmmap_lost_alloc(f->type, f->pid, want, NULL);
 		return;
@@ -204,18 +199,33 @@ static void emit_fileless(const struct jmmap_fixed_rec *f, enum jmmap_want want)
 	jmmap_defer(p);
 }
 
+/*
+ * A record with no file (MUNMAP, or the MMAP3 of an anonymous mapping):
+ * nothing to read for it, so it is given to the sessions at once, written
+ * straight into their rings (fixed-rec.h), unless records of the task's
+ * are queued for task_work ahead of it (an exec's, a file mapping's): then
+ * it goes behind them.
+ */
+static __always_inline void emit_fileless(const struct jmmap_fixed_rec *f, enum jmmap_want want)
+{
+	if (jmmap_defer_queued())
+		defer_fileless(f, want);
+	else
+		jmmap_emit_fixed(f, want);
+}
+
 static void queue_munmap(u64 time, unsigned long start, unsigned long end, u32 cause)
 {
-	struct jmmap_fixed_rec f = {
-		.type = JMMAP_REC_MUNMAP,
-		.cause = cause,
-		.pid = (u32)current->tgid,
-		.tid = (u32)current->pid,
-		.time = time,
-		.start = start,
-		.len = end - start,
-	};
+	/* a MUNMAP: the fields of MMAP3 alone are never read (fixed-rec.h) */
+	struct jmmap_fixed_rec f jmmap_noinit;
 
+	f.type = JMMAP_REC_MUNMAP;
+	f.cause = cause;
+	f.pid = (u32)current->tgid;
+	f.tid = (u32)current->pid;
+	f.time = time;
+	f.start = start;
+	f.len = end - start;
 	emit_fileless(&f, JMMAP_WANT_EXEC_MAPS);
 }
 
@@ -250,7 +260,7 @@ static enum jmmap_want want_of_prot(u32 prot)
 static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pgoff,
 			struct vm_area_struct *vma, struct file *file, u32 prot, u16 cause)
 {
-	struct jmmap_fixed_rec f;
+	struct jmmap_fixed_rec f jmmap_noinit; /* fill_mmap3() sets every field */
 	struct jmmap_pending *p;
 
 	fill_mmap3(&f, time, start, len, pgoff, vma, file != NULL, prot, cause);
@@ -343,22 +353,15 @@ static void mark_replaced(unsigned long addr, unsigned long len)
 	st->syscall = current_syscall();
 }
 
-static void mmap_pre(struct pt_regs *regs)
+/* mmap_pre() for a mapping that may be of interest: the sessions asked. */
+static noinline void mmap_followed(struct pt_regs *regs, unsigned long vm_flags, bool replace)
 {
 	struct exec_walk w;
 	u32 tgid = (u32)current->tgid, i, wants;
-	unsigned long addr, len, vm_flags;
-	bool replace, keep;
+	unsigned long addr, len;
+	bool keep;
 	u64 time;
 
-	if (!current_is_user())
-		return;
-	drop_stale_stash();
-	vm_flags = regs_get_kernel_argument(regs, 3);
-	replace = may_replace();
-	/* a data mapping that replaces nothing: of interest only to some sessions */
-	if (!replace && !(vm_flags & VM_EXEC) && !jmmap_data_wanted())
-		return;
 	wants = jmmap_wants(tgid);
 	if (!wants)
 		return;
@@ -384,15 +387,26 @@ static void mmap_pre(struct pt_regs *regs)
 		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0);
 }
 
+static noinline void mmap_pre(struct pt_regs *regs)
+{
+	unsigned long vm_flags = regs_get_kernel_argument(regs, 3);
+	bool replace;
+
+	drop_stale_stash();
+	replace = may_replace();
+	/* a data mapping that replaces nothing: of interest only to some sessions */
+	if (!replace && !(vm_flags & VM_EXEC) && !jmmap_data_wanted())
+		return;
+	mmap_followed(regs, vm_flags, replace);
+}
+
 /* --------------------------------------------------------- mprotect_fixup */
 
-static void mprotect_pre(struct pt_regs *regs)
+static noinline void mprotect_pre(struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
 	unsigned long start, end, newflags, oldflags;
 
-	if (!current_is_user())
-		return;
 	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
 	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
 	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
@@ -405,7 +419,7 @@ static void mprotect_pre(struct pt_regs *regs)
 	 * stash of the task's is dropped, or taken over by stash_new().
 	 */
 	if (!((oldflags ^ newflags) & VM_EXEC) || end <= start ||
-	    !jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS)) {
+	    !followed((u32)current->tgid)) {
 		drop_stale_stash();
 		return;
 	}
@@ -430,7 +444,7 @@ static void brk_grown(struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_EXEC) || current_syscall() != __NR_brk)
 		return;
-	if (!jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
+	if (!followed((u32)current->tgid))
 		return;
 	start = PAGE_ALIGN(current->mm->brk);
 	end = PAGE_ALIGN(current_syscall_arg(0));
@@ -440,14 +454,11 @@ static void brk_grown(struct vm_area_struct *vma)
 		    JMMAP_CAUSE_BRK);
 }
 
-static void perf_mmap_pre(struct pt_regs *regs)
+/* perf_mmap_pre() once there may be something to report: a stash, or code. */
+static noinline void perf_mmap_stashed(struct vm_area_struct *vma)
 {
-	struct vm_area_struct *vma;
 	struct stash *st;
 
-	if (!current_is_user())
-		return;
-	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
 	if (vma->vm_mm != current->mm)
 		return;
 	st = stash_find(current, false);
@@ -469,8 +480,7 @@ static void perf_mmap_pre(struct pt_regs *regs)
 		break;
 	case STASH_MPROTECT_EXEC:
 		/* mprotect_pre() left this to the record's consumer; a file is pinned first */
-		if (vma->vm_file &&
-		    !jmmap_anyone_wants((u32)current->tgid, JMMAP_WANT_EXEC_MAPS))
+		if (vma->vm_file && !followed((u32)current->tgid))
 			break;
 		queue_mmap3(st->time, st->start, st->len, st->pgoff, vma, vma->vm_file,
 			    vm_prot(st->newflags), JMMAP_CAUSE_MPROTECT);
@@ -482,6 +492,15 @@ static void perf_mmap_pre(struct pt_regs *regs)
 		break;
 	}
 	stash_release(st);
+}
+
+static noinline void perf_mmap_pre(struct pt_regs *regs)
+{
+	struct vm_area_struct *vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+
+	/* the most common call, after a data mapping: nothing stashed anywhere, no code */
+	if (stash_claimed(false) || (vma->vm_flags & VM_EXEC))
+		perf_mmap_stashed(vma);
 }
 
 /* ----------------------------------------------------------------- munmap */
@@ -503,19 +522,41 @@ static bool is_mapping_syscall(int nr)
  * again). A task's own exit (PF_EXITING) and another mm's teardown never
  * get here.
  */
-static void unmap_vmas_pre(struct pt_regs *regs)
+/*
+ * The MUNMAPs of the executable parts of the vmas unmap_vmas() zaps, a call
+ * that unmaps more than one (struct exec_walk).
+ */
+static noinline void unmap_walk(struct pt_regs *regs, u32 cause)
 {
 	struct jmmap_unmapped it;
 	struct vm_area_struct *vma;
 	struct exec_walk w;
-	struct stash *st;
-	u32 i;
-	int nr;
 	u64 time;
+	u32 i;
 
-	if (!current_is_user())
+	exec_walk_init(&w, 0, ULONG_MAX);
+	for (vma = jmmap_unmapped_first(regs, &it); vma; vma = jmmap_unmapped_next(&it)) {
+		if (!exec_walk_add(&w, vma)) {
+			exec_walk_rest(&w, jmmap_unmapped_last(&it));
+			break;
+		}
+	}
+	if (!w.n)
 		return;
-	vma = jmmap_unmapped_first(regs, &it);
+	time = jmmap_now();
+	for (i = 0; i < w.n; i++)
+		queue_munmap(time, w.r[i].start, w.r[i].end, cause);
+}
+
+static noinline void unmap_vmas_pre(struct pt_regs *regs)
+{
+	struct vm_area_struct *vma;
+	struct stash *st;
+	bool only;
+	u32 cause;
+	int nr;
+
+	vma = jmmap_unmapped_peek(regs, &only);
 	if (!vma || vma->vm_mm != current->mm)
 		return;
 	nr = current_syscall();
@@ -530,20 +571,15 @@ static void unmap_vmas_pre(struct pt_regs *regs)
 	}
 	if (is_mapping_syscall(nr))
 		return;
-	/* whose they are, jmmap_emit() tells */
-	exec_walk_init(&w, 0, ULONG_MAX);
-	for (; vma; vma = jmmap_unmapped_next(&it)) {
-		if (!exec_walk_add(&w, vma)) {
-			exec_walk_rest(&w, jmmap_unmapped_last(&it));
-			break;
-		}
-	}
-	if (!w.n)
+	/* whose they are, jmmap_emit_fixed() tells */
+	cause = nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP;
+	/* the common unmap, of one vma: no walk */
+	if (only) {
+		if (vma->vm_flags & VM_EXEC)
+			queue_munmap(jmmap_now(), vma->vm_start, vma->vm_end, cause);
 		return;
-	time = jmmap_now();
-	for (i = 0; i < w.n; i++)
-		queue_munmap(time, w.r[i].start, w.r[i].end,
-			     nr == __NR_mremap ? JMMAP_UNMAP_MREMAP : JMMAP_UNMAP_MUNMAP);
+	}
+	unmap_walk(regs, cause);
 }
 
 /* ----------------------------------------------------------------- mremap */
@@ -611,15 +647,15 @@ static bool mremap_resolve(struct jmmap_pending *p)
  * mremap of a traced process is queued, and dropped there when it failed or
  * did not concern executable code.
  */
-static void mremap_pre(struct pt_regs *regs)
+static noinline void mremap_pre(struct pt_regs *regs)
 {
 	unsigned long args[6];
 	struct jmmap_pending *p;
 	u32 tgid = (u32)current->tgid;
 
-	if (!current_is_user() || in_compat_syscall())
+	if (in_compat_syscall())
 		return;
-	if (!jmmap_anyone_wants(tgid, JMMAP_WANT_EXEC_MAPS))
+	if (!followed(tgid))
 		return;
 	p = jmmap_pending_new();
 	if (!p) {
@@ -644,8 +680,9 @@ static void mremap_pre(struct pt_regs *regs)
  * FTRACE_OPS_FL_RECURSION ftrace leaves recursion and preemption to the
  * callback. There is no recursion to stop: the handlers call none of the
  * five functions, and nothing calls those from interrupt context, so
- * mm_entry() only disables preemption (what every hook here is written
- * for). This is what an entry kprobe on these functions uses underneath,
+ * mm_entry() only leaves out kernel threads and exiting tasks and disables
+ * preemption (what every hook here is written for, the sessions' walks
+ * included: session.c). This is what an entry kprobe on these functions uses underneath,
  * without the kprobe's lookup and bookkeeping on every hit; one ops is one
  * update of the kernel's code to arm all of them, and one to disarm.
  *
@@ -672,13 +709,15 @@ static struct mm_hook {
 /*
  * The handlers are called directly, the most called first: an indirect
  * call costs a retpoline on the kernels that mitigate Spectre v2 with them.
+ * Each is a function of its own (noinline), with a frame for what it needs:
+ * inlined here, all five paid for the largest one's at every call.
  */
 static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
 			     struct ftrace_regs *fregs)
 {
 	struct pt_regs *regs;
 
-	if (!fregs)
+	if (!fregs || !current_is_user())
 		return;
 	regs = jmmap_ftrace_args(fregs);
 	preempt_disable_notrace();

@@ -9,6 +9,7 @@
 #include <linux/poll.h>
 #include <linux/spinlock.h>
 #include <linux/threads.h>
+#include <linux/timekeeping.h>
 #include <linux/types.h>
 #include <linux/wait.h>
 
@@ -97,22 +98,30 @@ int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma);
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st);
 void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header *rec);
 
-/* Records about a process with this tgid: who wants them. */
+/* Records about a process with this tgid: who wants them (any context). */
 enum jmmap_want {
 	JMMAP_WANT_EXEC_MAPS, /* executable mappings, unmaps, the process tree */
 	JMMAP_WANT_DATA_MAPS, /* non-executable mappings too */
 };
 bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want);
-/* The same for both kinds at once, in one walk of the sessions: JMMAP_WANTS_* bits. */
+/*
+ * The same for both kinds at once, in one walk of the sessions: JMMAP_WANTS_*
+ * bits. With preemption disabled (the mm hooks).
+ */
 #define JMMAP_WANTS_EXEC (1U << JMMAP_WANT_EXEC_MAPS)
 #define JMMAP_WANTS_DATA (1U << JMMAP_WANT_DATA_MAPS)
 u32 jmmap_wants(u32 tgid);
 /* Whether any session asked for non-executable mappings: no walk, a flag. */
-bool jmmap_data_wanted(void);
+extern bool jmmap_data_sessions;
+static inline bool jmmap_data_wanted(void)
+{
+	return READ_ONCE(jmmap_data_sessions);
+}
 void jmmap_emit(const struct jmmap_rec_header *rec, u32 tgid, enum jmmap_want want);
 /*
  * The same for a record without a file (fixed-rec.h: MUNMAP, MMAP3 of
  * anonymous memory) about @f->pid, laid out in each session's ring in place.
+ * With preemption disabled (the mm hooks).
  */
 struct jmmap_fixed_rec;
 void jmmap_emit_fixed(const struct jmmap_fixed_rec *f, enum jmmap_want want);
@@ -151,7 +160,15 @@ static inline bool jmmap_session_follows(struct jmmap_session *s, u32 tgid)
 /* Any context: follow @tgid or not. */
 void jmmap_target_set(struct jmmap_session *s, u32 tgid, bool follow);
 
-/* time of every record */
-u64 jmmap_now(void);
+/*
+ * The time of every record: the clock perf stamps its records with when
+ * asked for CLOCK_MONOTONIC (jrec asks), so that a record and a sample taken
+ * at once compare as such; it reads no seqcount a writer could hold, in any
+ * context.
+ */
+static inline u64 jmmap_now(void)
+{
+	return ktime_get_mono_fast_ns();
+}
 
 #endif

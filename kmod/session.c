@@ -31,23 +31,13 @@ static LIST_HEAD(jmmap_sessions);
 static DEFINE_MUTEX(jmmap_sessions_mutex);
 static unsigned int jmmap_sessions_open; /* under jmmap_sessions_mutex */
 /* Some published session has JMMAP_CONFIG_DATA_MMAPS; set under the mutex. */
-static bool jmmap_data_sessions;
+bool jmmap_data_sessions;
 /* What the first session's opening and the last one's closing do (jmmap_sessions_init()). */
 static const struct jmmap_arming *jmmap_arming;
 
 void jmmap_sessions_init(const struct jmmap_arming *arming)
 {
 	jmmap_arming = arming;
-}
-
-/*
- * The clock perf stamps its records with when asked for CLOCK_MONOTONIC
- * (jrec asks), so that a record and a sample taken at once compare as such;
- * it reads no seqcount a writer could hold, in any context.
- */
-u64 jmmap_now(void)
-{
-	return ktime_get_mono_fast_ns();
 }
 
 static void wakeup_readers(struct irq_work *work)
@@ -129,11 +119,6 @@ static void update_data_sessions(void)
 	list_for_each_entry(s, &jmmap_sessions, node)
 		any |= session_wants_data(s);
 	WRITE_ONCE(jmmap_data_sessions, any);
-}
-
-bool jmmap_data_wanted(void)
-{
-	return READ_ONCE(jmmap_data_sessions);
 }
 
 int jmmap_session_publish(struct jmmap_session *s)
@@ -245,7 +230,7 @@ out:
  * at most @size below @head reads as a full ring. Acquire: the reader was
  * done with the bytes before it.
  */
-static u64 page_tail(const struct jmmap_ring_page *pg, u64 head, u32 size)
+static __always_inline u64 page_tail(const struct jmmap_ring_page *pg, u64 head, u32 size)
 {
 	u64 tail = smp_load_acquire(&pg->data_tail);
 
@@ -253,13 +238,13 @@ static u64 page_tail(const struct jmmap_ring_page *pg, u64 head, u32 size)
 }
 
 /* Whether @fill bytes queued are enough to wake or report to a reader. */
-static bool fill_ready(const struct jmmap_session *s, u32 fill)
+static __always_inline bool fill_ready(const struct jmmap_session *s, u32 fill)
 {
 	return fill && fill >= READ_ONCE(s->wakeup_bytes);
 }
 
 /* Lock held. */
-static u64 ring_tail(const struct jmmap_session *s, u64 head)
+static __always_inline u64 ring_tail(const struct jmmap_session *s, u64 head)
 {
 	return page_tail(s->page, head, s->size);
 }
@@ -271,7 +256,7 @@ static u64 ring_tail(const struct jmmap_session *s, u64 head)
  * is looked at again only when by that tail @len more bytes would not fit,
  * or would be enough to wake a reader: most writes never read it.
  */
-static u32 ring_fill(struct jmmap_session *s, u32 len)
+static __always_inline u32 ring_fill(struct jmmap_session *s, u32 len)
 {
 	u64 fill = s->head - s->tail_seen;
 
@@ -283,7 +268,7 @@ static u32 ring_fill(struct jmmap_session *s, u32 len)
 }
 
 /* Lock held: whether @len more bytes fit. */
-static bool ring_has_room(struct jmmap_session *s, u32 len)
+static __always_inline bool ring_has_room(struct jmmap_session *s, u32 len)
 {
 	return (u64)ring_fill(s, len) + len <= s->size;
 }
@@ -304,7 +289,7 @@ static void ring_copy_in(struct jmmap_session *s, const void *src, u32 len)
  * once data_head moves past it. Whether that fill is worth a wake-up (the
  * tail was looked up again by ring_has_room() if it could be).
  */
-static bool ring_commit(struct jmmap_session *s, u32 len, u32 type)
+static __always_inline bool ring_commit(struct jmmap_session *s, u32 len, u32 type)
 {
 	s->head += len;
 	smp_store_release(&s->page->data_head, s->head);
@@ -404,7 +389,7 @@ static void wake_readers(struct jmmap_session *s)
  * record is lost, later ones are dropped too until the LOST record fits
  * ahead of them, so that a reader sees the gap where it happened.
  */
-static bool ring_reserve(struct jmmap_session *s, u32 len)
+static __always_inline bool ring_reserve(struct jmmap_session *s, u32 len)
 {
 	queue_lost_locked(s, len);
 	return !s->lost_owed && ring_has_room(s, len);
@@ -484,13 +469,22 @@ static bool session_wants(struct jmmap_session *s, u32 tgid, enum jmmap_want wan
 	return session_covers(s, tgid);
 }
 
+/*
+ * The registry's walks for the mm hooks (hooks-mm.c): they run with
+ * preemption disabled, which is a read-side critical section of RCU by
+ * itself (its flavours are one since 4.20: jmmap_session_unpublish()'s
+ * synchronize_rcu() waits for it, on PREEMPT_RT too), so these take no
+ * rcu_read_lock() of their own.
+ */
+#define for_each_session_atomic(s)                                                                 \
+	list_for_each_entry_rcu(s, &jmmap_sessions, node, rcu_read_lock_any_held())
+
 u32 jmmap_wants(u32 tgid)
 {
 	struct jmmap_session *s;
 	u32 ret = 0;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+	for_each_session_atomic(s) {
 		if (!session_covers(s, tgid))
 			continue;
 		ret |= JMMAP_WANTS_EXEC;
@@ -499,13 +493,17 @@ u32 jmmap_wants(u32 tgid)
 			break;
 		}
 	}
-	rcu_read_unlock();
 	return ret;
 }
 
 bool jmmap_anyone_wants(u32 tgid, enum jmmap_want want)
 {
-	return jmmap_wants(tgid) & (1U << want);
+	bool ret;
+
+	rcu_read_lock();
+	ret = jmmap_wants(tgid) & (1U << want);
+	rcu_read_unlock();
+	return ret;
 }
 
 /* Give @rec to every session entitled to records about @tgid. */
@@ -525,12 +523,10 @@ void jmmap_emit_fixed(const struct jmmap_fixed_rec *f, enum jmmap_want want)
 {
 	struct jmmap_session *s;
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(s, &jmmap_sessions, node) {
+	for_each_session_atomic(s) {
 		if (session_wants(s, f->pid, want))
 			session_write_fixed(s, f);
 	}
-	rcu_read_unlock();
 }
 
 /* The cookie fields of MMAP3 and EXEC, in this order: kind, len, bytes. */

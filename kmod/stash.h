@@ -65,12 +65,18 @@ static inline struct stash *stash_slot(bool unmap, u32 h, u32 i)
 	return &jmmap_stash_table[unmap][(h + i) & (STASH_SLOTS - 1)];
 }
 
+/* Whether any task holds a stash of the class: if not, no lookup finds one. */
+static inline bool stash_claimed(bool unmap)
+{
+	return atomic_read(&jmmap_stash_claimed[unmap]) != 0;
+}
+
 /* @task's stash of the class, still claimed, or NULL. */
 static inline struct stash *stash_find(struct task_struct *task, bool unmap)
 {
 	u32 h, i;
 
-	if (!atomic_read(&jmmap_stash_claimed[unmap]))
+	if (!stash_claimed(unmap))
 		return NULL;
 	h = hash_ptr(task, STASH_BITS);
 	for (i = 0; i < STASH_PROBE; i++) {
@@ -84,26 +90,29 @@ static inline struct stash *stash_find(struct task_struct *task, bool unmap)
 
 /*
  * A slot for the current task's new stash of the class, or NULL (lost): its
- * own if a call that failed left one (overwritten), else a free one.
+ * own if a call that failed left one (overwritten), else a free one. While
+ * the class has no slot claimed, the task has none of its own to look for
+ * (the common case: a task whose last call took its stash). A free slot
+ * taken by another task meanwhile fails the cmpxchg: the next one is tried.
  */
 static inline struct stash *stash_claim(bool unmap)
 {
-	struct task_struct *me = current, *owner;
-	u32 h = hash_ptr(me, STASH_BITS), i, n_free = 0;
-	struct stash *st, *free[STASH_PROBE];
+	struct task_struct *me = current;
+	u32 h = hash_ptr(me, STASH_BITS), i;
+	struct stash *st;
 
+	if (stash_claimed(unmap)) {
+		for (i = 0; i < STASH_PROBE; i++) {
+			st = stash_slot(unmap, h, i);
+			if (READ_ONCE(st->task) == me)
+				return st;
+		}
+	}
 	for (i = 0; i < STASH_PROBE; i++) {
 		st = stash_slot(unmap, h, i);
-		owner = READ_ONCE(st->task);
-		if (owner == me)
-			return st;
-		if (!owner)
-			free[n_free++] = st;
-	}
-	for (i = 0; i < n_free; i++) {
-		if (!cmpxchg(&free[i]->task, NULL, me)) {
+		if (!READ_ONCE(st->task) && !cmpxchg(&st->task, NULL, me)) {
 			atomic_inc(&jmmap_stash_claimed[unmap]);
-			return free[i];
+			return st;
 		}
 	}
 	return NULL;
