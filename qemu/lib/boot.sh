@@ -57,6 +57,10 @@ qemu_boot() {
 	if [ -n "${JMMAP_QEMU_ICOUNT:-}" ]; then
 		args+=(-icount "$JMMAP_QEMU_ICOUNT")
 	fi
+	# a TCG plugin with its arguments (scripts/guest-profile's counter)
+	if [ -n "${JMMAP_QEMU_PLUGIN:-}" ]; then
+		args+=(-plugin "$JMMAP_QEMU_PLUGIN")
+	fi
 	if [ -f "$work/scratch.img" ]; then
 		args+=(-drive "file=$work/scratch.img,format=raw,if=virtio,cache=unsafe")
 	fi
