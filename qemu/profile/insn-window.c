@@ -46,7 +46,7 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 EXPORT int qemu_plugin_version = 1;
 
 /* "JMPROF<<" and "JMPROF>>", little-endian, as the guest's immediates */
-#define WINDOW_OPEN 0x3c3c464f52504d4aULL
+#define WINDOW_OPEN  0x3c3c464f52504d4aULL
 #define WINDOW_CLOSE 0x3e3e464f52504d4aULL
 
 enum mark { MARK_NONE, MARK_OPEN, MARK_CLOSE };
@@ -128,8 +128,7 @@ static void at_exit(qemu_plugin_id_t id, void *userdata)
 	fclose(f);
 }
 
-EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc,
-			       char **argv)
+EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv)
 {
 	int i;
 

@@ -19,6 +19,16 @@ bool map_name__is_anon(const char *name);
  * process may describe that code in a perf map. A subset of the above.
  */
 bool map_name__is_jit_anon(const char *name);
+/*
+ * Exactly "//anon", the kernel's name for anonymous memory in its records
+ * (a JIT's code, the most common mapping a recorder sees): inline, with no
+ * call, and no byte read past the name's end.
+ */
+static inline bool map_name__is_slash_anon(const char *name)
+{
+	return name[0] == '/' && name[1] == '/' && name[2] == 'a' && name[3] == 'n' &&
+	       name[4] == 'o' && name[5] == 'n' && !name[6];
+}
 /* A jitdump, jit-<PID>.dump in any directory, as perf requires. */
 bool map_name__is_jitdump(const char *path);
 /*

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 
 #include "jmmap-reader.h"
+#include "map-names.h"
 #include "perf-reader.h"
 #include "procfs.h"
 #include "record.h"
@@ -218,7 +219,7 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	 * watch__pid() too).
 	 */
 	if (m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major && !m->dev_minor && !m->ino &&
-	    !m->ino_generation && !strcmp(name, "//anon")) {
+	    !m->ino_generation && map_name__is_slash_anon(name)) {
 		err = emit_anon_mmap2(r, m);
 		return err ? err : watch__pid(r, m->pid, m->time);
 	}

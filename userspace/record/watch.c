@@ -276,9 +276,8 @@ int watch__jmmap(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	 * Files only: "//anon", a JIT's code and the most common MMAP3 of all,
 	 * starts with a slash too, and is told apart before the other names.
 	 */
-	if (!r->bid || !(m->prot & PROT_EXEC) || name[0] != '/' ||
-	    (name[1] == '/' && !strncmp(name, "//anon", 6)) || map_name__is_anon(name) ||
-	    map_name__is_jitdump(name))
+	if (!r->bid || !(m->prot & PROT_EXEC) || name[0] != '/' || map_name__is_slash_anon(name) ||
+	    map_name__is_anon(name) || map_name__is_jitdump(name))
 		return 0;
 	memset(&bm, 0, sizeof(bm));
 	bm.pid = m->pid;

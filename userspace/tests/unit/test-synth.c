@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "map-names.h"
 #include "perf-reader.h"
 #include "record/record.h"
 #include "tap.h"
@@ -198,5 +199,11 @@ int main(void)
 	with_id = 1; /* as with -e a,b */
 	run(0);
 	run(1);
+	/* the anonymous MMAP2's encoded copy is for exactly "//anon" */
+	check(map_name__is_slash_anon("//anon"), "\"//anon\" is anonymous memory's name");
+	check(!map_name__is_slash_anon("//anon2") && !map_name__is_slash_anon("//ano") &&
+		      !map_name__is_slash_anon("/anon") && !map_name__is_slash_anon("//anon:x") &&
+		      !map_name__is_slash_anon(""),
+	      "\"//anon2\", \"//ano\", \"/anon\", \"//anon:x\" and \"\" are not");
 	return tap_done();
 }
