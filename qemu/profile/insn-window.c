@@ -15,7 +15,10 @@
  * how many times it ran. A block that left early (an exception, an I/O
  * access under -icount) is counted whole: a fault is rare enough here.
  *
- *   -plugin insn-window.so,arg=out=FILE
+ *   -plugin insn-window.so,arg=out=FILE[,arg=window=K]
+ *
+ * With window=K only the K-th window counts (1 the first): one run of a
+ * sequence that opens a window per run.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,6 +65,7 @@ static struct block *blocks;
 static uint64_t windows;
 static bool open_now;
 static char *out_path;
+static uint64_t only_window; /* 0: every window */
 
 static void block_ran(unsigned int vcpu, void *userdata)
 {
@@ -71,7 +75,7 @@ static void block_ran(unsigned int vcpu, void *userdata)
 		open_now = true;
 		windows++;
 	}
-	if (open_now)
+	if (open_now && (!only_window || windows == only_window))
 		b->runs++;
 	if (b->mark == MARK_CLOSE)
 		open_now = false;
@@ -132,9 +136,12 @@ EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int
 {
 	int i;
 
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			out_path = argv[i] + 4;
+		else if (!strncmp(argv[i], "window=", 7))
+			only_window = strtoull(argv[i] + 7, NULL, 10);
+	}
 	if (!out_path) {
 		fprintf(stderr, "insn-window: no out=FILE\n");
 		return -1;
