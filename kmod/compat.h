@@ -61,83 +61,87 @@ struct jmmap_unmapped {
 };
 
 /*
- * The first vma unmap_vmas() zaps, or NULL, and whether it is the only one
- * (*@only), from the arguments alone: the walk's state is copied
- * (jmmap_unmapped_first()) only for a call that unmaps more. The same
- * bounds as there: the walk would start past its limit.
+ * What unmap_vmas() was given, the one place that reads it for each
+ * signature: the first vma, the walk over the others (the kernel's own
+ * maple state, or the detached tree on 6.1) and its bounds: it starts at
+ * @index and stops past @last. False when the arguments name no walk.
  */
-static inline struct vm_area_struct *jmmap_unmapped_peek(struct pt_regs *regs, bool *only)
+struct jmmap_unmap_args {
+	struct vm_area_struct *vma;
+	const struct ma_state *mas; /* 6.6+ and 7.2 */
+	struct maple_tree *mt;      /* 6.1 */
+	unsigned long index, last;
+};
+
+static inline bool jmmap_unmap_args(struct pt_regs *regs, struct jmmap_unmap_args *a)
 {
 #ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
 	const char *desc = (const char *)regs_get_kernel_argument(regs, 1);
 
-	if (!desc || !*(struct ma_state *const *)(desc + JMMAP_UNMAP_DESC_OFF_MAS))
-		return NULL;
-	*only = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_RESET) >
-		*(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_END) - 1;
-	return *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
+	if (!desc)
+		return false;
+	a->mas = *(struct ma_state *const *)(desc + JMMAP_UNMAP_DESC_OFF_MAS);
+	if (!a->mas)
+		return false;
+	a->index = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_RESET);
+	a->last = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_END) - 1;
+	a->vma = *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
 #elif defined(JMMAP_HAVE_UNMAP_VMAS_MAS)
-	const struct ma_state *mas = (const struct ma_state *)regs_get_kernel_argument(regs, 1);
-
-	if (!mas)
-		return NULL;
-	*only = mas->index > regs_get_kernel_argument(regs, 5) - 1;
-	return (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+	a->mas = (const struct ma_state *)regs_get_kernel_argument(regs, 1);
+	if (!a->mas)
+		return false;
+	a->index = a->mas->index;
+	a->last = regs_get_kernel_argument(regs, 5) - 1;
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
 #else
-	struct vm_area_struct *vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
-
-	if (!regs_get_kernel_argument(regs, 1) || !vma)
-		return NULL;
-	*only = vma->vm_end > regs_get_kernel_argument(regs, 4) - 1;
-	return vma;
+	a->mt = (struct maple_tree *)regs_get_kernel_argument(regs, 1);
+	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+	if (!a->mt || !a->vma)
+		return false;
+	a->index = a->vma->vm_end;
+	a->last = regs_get_kernel_argument(regs, 4) - 1;
 #endif
+	return true;
+}
+
+/*
+ * The first vma unmap_vmas() zaps, or NULL, and whether it is the only one
+ * (*@only): the walk would start past its limit. From the arguments alone:
+ * the walk's state is copied (jmmap_unmapped_first()) only for a call that
+ * unmaps more.
+ */
+static inline struct vm_area_struct *jmmap_unmapped_peek(struct pt_regs *regs, bool *only)
+{
+	struct jmmap_unmap_args a jmmap_noinit; /* read only as set */
+
+	if (!jmmap_unmap_args(regs, &a))
+		return NULL;
+	*only = a.index > a.last;
+	return a.vma;
 }
 
 /* The first vma unmap_vmas() zaps, or NULL; @it then gives the others. */
 static inline struct vm_area_struct *jmmap_unmapped_first(struct pt_regs *regs,
 							   struct jmmap_unmapped *it)
 {
+	struct jmmap_unmap_args a jmmap_noinit; /* read only as set */
+
+	if (!jmmap_unmap_args(regs, &a))
+		return NULL;
 #ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
-	const char *desc = (const char *)regs_get_kernel_argument(regs, 1);
-	const struct ma_state *mas;
-
-	if (!desc)
-		return NULL;
-	mas = *(struct ma_state *const *)(desc + JMMAP_UNMAP_DESC_OFF_MAS);
-	if (!mas)
-		return NULL;
-	it->mas = *mas;
-	mas_set(&it->mas, *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_RESET));
-	it->last = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_END) - 1;
-	return *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
+	it->mas = *a.mas;
+	mas_set(&it->mas, a.index);
 #elif defined(JMMAP_HAVE_UNMAP_VMAS_MAS)
-	const struct ma_state *mas = (const struct ma_state *)regs_get_kernel_argument(regs, 1);
-
-	if (!mas)
-		return NULL;
-	it->mas = *mas;
-	it->last = regs_get_kernel_argument(regs, 5) - 1;
-	return (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+	it->mas = *a.mas;
 #else
-	struct maple_tree *mt = (struct maple_tree *)regs_get_kernel_argument(regs, 1);
-	struct vm_area_struct *vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
-
-	if (!mt || !vma)
-		return NULL;
 	{
-		MA_STATE(mas, mt, vma->vm_end, vma->vm_end);
+		MA_STATE(mas, a.mt, a.index, a.index);
 
 		it->mas = mas;
 	}
-	it->last = regs_get_kernel_argument(regs, 4) - 1;
-	return vma;
 #endif
-}
-
-/* Whether the first vma is the only one: nothing to walk after it. */
-static inline bool jmmap_unmapped_only(const struct jmmap_unmapped *it)
-{
-	return it->mas.index > it->last;
+	it->last = a.last;
+	return a.vma;
 }
 
 static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *it)
@@ -145,7 +149,7 @@ static inline struct vm_area_struct *jmmap_unmapped_next(struct jmmap_unmapped *
 	struct vm_area_struct *vma;
 
 	/* past the limit already (one vma unmapped): nothing to walk */
-	if (jmmap_unmapped_only(it))
+	if (it->mas.index > it->last)
 		return NULL;
 	vma = mas_find(&it->mas, it->last);
 

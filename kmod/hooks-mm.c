@@ -512,17 +512,6 @@ static bool is_mapping_syscall(int nr)
 }
 
 /*
- * unmap_vmas(): the munmap path calls it only after the vmas were split at
- * the range's ends and taken out of the tree for good, to zap their pages.
- * That is where the executable code went away: report it, timed now, one
- * MUNMAP per executable vma (struct exec_walk), caused by the system call
- * (mremap() moving or shrinking; munmap(), brk() shrinking an executable
- * heap, shmdt() and the rest as munmap). Not what a new mapping replaced
- * (mark_replaced()), nor the teardown of a mapping that failed (mmap()
- * again). A task's own exit (PF_EXITING) and another mm's teardown never
- * get here.
- */
-/*
  * The MUNMAPs of the executable parts of the vmas unmap_vmas() zaps, a call
  * that unmaps more than one (struct exec_walk).
  */
@@ -548,6 +537,17 @@ static noinline void unmap_walk(struct pt_regs *regs, u32 cause)
 		queue_munmap(time, w.r[i].start, w.r[i].end, cause);
 }
 
+/*
+ * unmap_vmas(): the munmap path calls it only after the vmas were split at
+ * the range's ends and taken out of the tree for good, to zap their pages.
+ * That is where the executable code went away: report it, timed now, one
+ * MUNMAP per executable vma (struct exec_walk), caused by the system call
+ * (mremap() moving or shrinking; munmap(), brk() shrinking an executable
+ * heap, shmdt() and the rest as munmap). Not what a new mapping replaced
+ * (mark_replaced()), nor the teardown of a mapping that failed (mmap()
+ * again). A task's own exit (PF_EXITING) and another mm's teardown never
+ * get here.
+ */
 static noinline void unmap_vmas_pre(struct pt_regs *regs)
 {
 	struct vm_area_struct *vma;
@@ -682,9 +682,10 @@ static noinline void mremap_pre(struct pt_regs *regs)
  * five functions, and nothing calls those from interrupt context, so
  * mm_entry() only leaves out kernel threads and exiting tasks and disables
  * preemption (what every hook here is written for, the sessions' walks
- * included: session.c). This is what an entry kprobe on these functions uses underneath,
- * without the kprobe's lookup and bookkeeping on every hit; one ops is one
- * update of the kernel's code to arm all of them, and one to disarm.
+ * included: session.c). This is what an entry kprobe on these functions
+ * uses underneath, without the kprobe's lookup and bookkeeping on every
+ * hit; one ops is one update of the kernel's code to arm all of them, and
+ * one to disarm.
  *
  * The ops is filtered by address, not by name: matching a name makes
  * ftrace look up the symbol of every traceable function in the kernel and
