@@ -122,6 +122,12 @@ has JMMAP_HAVE_MNT_IDMAP 'int generic_permission\(struct mnt_idmap' linux/fs.h
 # guest_memfd's inaccessible ones (6.11), and those removed from it (7.x).
 has JMMAP_HAVE_MAPPING_INACCESSIBLE 'static inline bool mapping_inaccessible\(' linux/pagemap.h
 has JMMAP_HAVE_MAPPING_NO_DIRECT_MAP 'static inline bool mapping_no_direct_map\(' linux/pagemap.h
+# ftrace's direct calls on an ops's functions: register_ftrace_direct_multi()
+# (6.1), renamed register_ftrace_direct() when the one-function API went
+# (6.5), whose unregister then took free_filters.
+has JMMAP_HAVE_FTRACE_DIRECT_MULTI 'int register_ftrace_direct_multi\(struct ftrace_ops' linux/ftrace.h
+has JMMAP_HAVE_FTRACE_DIRECT_OPS 'int register_ftrace_direct\(struct ftrace_ops' linux/ftrace.h
+has JMMAP_HAVE_FTRACE_DIRECT_FREE_FILTERS 'int unregister_ftrace_direct(_multi)?\(struct ftrace_ops \*ops, unsigned long addr,$' linux/ftrace.h
 # sched_process_exit gained group_dead (6.16): the probe's prototype follows.
 if sed -n '/sched_process_exit,/,/TP_ARGS/p' "$(hdr trace/events/sched.h)" | grep -q 'bool group_dead'; then
 	echo "#define JMMAP_HAVE_SCHED_EXIT_GROUP_DEAD 1"

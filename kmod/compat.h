@@ -55,6 +55,33 @@ struct vm_area_struct;
 #define jmmap_noinit
 #endif
 
+/*
+ * A hooked function's arguments as its hooks read them (hooks-mm.c), laid
+ * out as jmmap_mm_direct (mm-direct.S) leaves them on the stack when ftrace
+ * calls it straight from the function's entry: the six arguments passed in
+ * registers (rdi, rsi, rdx, rcx, r8, r9), the return address of that call
+ * (into the function, after its fentry call), the function's own return
+ * address, then the arguments its caller passed on the stack. The hooks
+ * read at most JMMAP_STACK_ARGS of those (the seventh of mprotect_fixup()
+ * on 6.6+); jmmap_args_from_ftrace() fills the same from ftrace's saved
+ * registers when the functions are called through ftrace's list instead.
+ */
+#define JMMAP_STACK_ARGS 1
+
+struct jmmap_args {
+	unsigned long reg[6];
+	unsigned long fentry_ret;
+	unsigned long caller_ret;
+	unsigned long stack[JMMAP_STACK_ARGS];
+};
+
+/* Argument @n (from 0) of the hooked function. */
+static __always_inline unsigned long jmmap_arg(const struct jmmap_args *a, unsigned int n)
+{
+	BUILD_BUG_ON(n >= 6 + JMMAP_STACK_ARGS);
+	return n < 6 ? a->reg[n] : READ_ONCE(a->stack[n - 6]);
+}
+
 struct jmmap_unmapped {
 	struct ma_state mas; /* a copy */
 	unsigned long last;
@@ -73,10 +100,10 @@ struct jmmap_unmap_args {
 	unsigned long index, last;
 };
 
-static inline bool jmmap_unmap_args(struct pt_regs *regs, struct jmmap_unmap_args *a)
+static inline bool jmmap_unmap_args(const struct jmmap_args *args, struct jmmap_unmap_args *a)
 {
 #ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
-	const char *desc = (const char *)regs_get_kernel_argument(regs, 1);
+	const char *desc = (const char *)jmmap_arg(args, 1);
 
 	if (!desc)
 		return false;
@@ -87,19 +114,19 @@ static inline bool jmmap_unmap_args(struct pt_regs *regs, struct jmmap_unmap_arg
 	a->last = *(const unsigned long *)(desc + JMMAP_UNMAP_DESC_OFF_TREE_END) - 1;
 	a->vma = *(struct vm_area_struct *const *)(desc + JMMAP_UNMAP_DESC_OFF_FIRST);
 #elif defined(JMMAP_HAVE_UNMAP_VMAS_MAS)
-	a->mas = (const struct ma_state *)regs_get_kernel_argument(regs, 1);
+	a->mas = (const struct ma_state *)jmmap_arg(args, 1);
 	if (!a->mas)
 		return false;
 	a->index = a->mas->index;
-	a->last = regs_get_kernel_argument(regs, 5) - 1;
-	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+	a->last = jmmap_arg(args, 5) - 1;
+	a->vma = (struct vm_area_struct *)jmmap_arg(args, 2);
 #else
-	a->mt = (struct maple_tree *)regs_get_kernel_argument(regs, 1);
-	a->vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 2);
+	a->mt = (struct maple_tree *)jmmap_arg(args, 1);
+	a->vma = (struct vm_area_struct *)jmmap_arg(args, 2);
 	if (!a->mt || !a->vma)
 		return false;
 	a->index = a->vma->vm_end;
-	a->last = regs_get_kernel_argument(regs, 4) - 1;
+	a->last = jmmap_arg(args, 4) - 1;
 #endif
 	return true;
 }
@@ -110,23 +137,24 @@ static inline bool jmmap_unmap_args(struct pt_regs *regs, struct jmmap_unmap_arg
  * the walk's state is copied (jmmap_unmapped_first()) only for a call that
  * unmaps more.
  */
-static inline struct vm_area_struct *jmmap_unmapped_peek(struct pt_regs *regs, bool *only)
+static inline struct vm_area_struct *jmmap_unmapped_peek(const struct jmmap_args *args,
+							  bool *only)
 {
 	struct jmmap_unmap_args a jmmap_noinit; /* read only as set */
 
-	if (!jmmap_unmap_args(regs, &a))
+	if (!jmmap_unmap_args(args, &a))
 		return NULL;
 	*only = a.index > a.last;
 	return a.vma;
 }
 
 /* The first vma unmap_vmas() zaps, or NULL; @it then gives the others. */
-static inline struct vm_area_struct *jmmap_unmapped_first(struct pt_regs *regs,
+static inline struct vm_area_struct *jmmap_unmapped_first(const struct jmmap_args *args,
 							   struct jmmap_unmapped *it)
 {
 	struct jmmap_unmap_args a jmmap_noinit; /* read only as set */
 
-	if (!jmmap_unmap_args(regs, &a))
+	if (!jmmap_unmap_args(args, &a))
 		return NULL;
 #ifdef JMMAP_HAVE_UNMAP_VMAS_DESC
 	it->mas = *a.mas;
@@ -206,22 +234,57 @@ static inline struct vm_area_struct *jmmap_unmapped_last(const struct jmmap_unma
 #endif
 
 /*
- * Argument @n of the function whose entry ftrace called from.
- * regs_get_kernel_argument() reads those past the sixth from the stack with
- * copy_from_kernel_nofault(), as a probe at any instruction must; at the
- * entry the saved stack pointer is the caller's own, and a slot inside the
- * task's stack (regs_get_kernel_stack_nth_addr() checks) is mapped: it is
- * read as it is. Slot 0 is the return address.
+ * struct jmmap_args from what ftrace saved at the function's entry. Its
+ * saved stack pointer is the caller's own there: slot 0 the return address,
+ * then the arguments on the stack, read inside the task's stack
+ * (regs_get_kernel_stack_nth_addr() checks) as they are.
  */
-static __always_inline unsigned long jmmap_entry_arg(struct pt_regs *regs, unsigned int n)
+static __always_inline void jmmap_args_from_ftrace(struct jmmap_args *a, struct pt_regs *regs,
+						   unsigned long ip)
 {
 	unsigned long *slot;
+	unsigned int i;
 
-	if (n < 6)
-		return regs_get_kernel_argument(regs, n);
-	slot = regs_get_kernel_stack_nth_addr(regs, n - 5);
-	return slot ? READ_ONCE(*slot) : 0;
+	for (i = 0; i < 6; i++)
+		a->reg[i] = regs_get_kernel_argument(regs, i);
+	a->fentry_ret = ip + MCOUNT_INSN_SIZE;
+	slot = regs_get_kernel_stack_nth_addr(regs, 0);
+	a->caller_ret = slot ? READ_ONCE(*slot) : 0;
+	for (i = 0; i < JMMAP_STACK_ARGS; i++) {
+		slot = regs_get_kernel_stack_nth_addr(regs, i + 1);
+		a->stack[i] = slot ? READ_ONCE(*slot) : 0;
+	}
 }
+
+/*
+ * ftrace's direct calls (CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS): the
+ * fentry calls of an ops's functions made calls of one trampoline of the
+ * caller's, with no ftrace trampoline and no list walk between. -ENODEV
+ * where the kernel has none.
+ */
+#if !defined(CONFIG_DYNAMIC_FTRACE_WITH_DIRECT_CALLS)
+static inline int jmmap_ftrace_direct_on(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -ENODEV;
+}
+
+static inline int jmmap_ftrace_direct_off(struct ftrace_ops *ops, unsigned long addr)
+{
+	return -ENODEV;
+}
+#elif defined(JMMAP_HAVE_FTRACE_DIRECT_MULTI)
+#define jmmap_ftrace_direct_on(ops, addr) register_ftrace_direct_multi(ops, addr)
+#ifdef JMMAP_HAVE_FTRACE_DIRECT_FREE_FILTERS
+#define jmmap_ftrace_direct_off(ops, addr) unregister_ftrace_direct_multi(ops, addr, false)
+#else
+#define jmmap_ftrace_direct_off(ops, addr) unregister_ftrace_direct_multi(ops, addr)
+#endif
+#elif defined(JMMAP_HAVE_FTRACE_DIRECT_OPS) && defined(JMMAP_HAVE_FTRACE_DIRECT_FREE_FILTERS)
+#define jmmap_ftrace_direct_on(ops, addr) register_ftrace_direct(ops, addr)
+#define jmmap_ftrace_direct_off(ops, addr) unregister_ftrace_direct(ops, addr, false)
+#else
+#error "jmmap: unknown ftrace direct-call interface; teach compat-probe.sh"
+#endif
 
 /*
  * A vma's flags, set or cleared by a driver's mmap: through vm_flags_set()

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * jmmap memory hooks: ftrace callbacks at the entry of the functions that
- * create, change and remove mappings. They run with preemption disabled and
+ * jmmap memory hooks: callbacks at the entry of the functions that create,
+ * change and remove mappings, through ftrace (mm-ops.c says how), all
+ * entering at jmmap_mm_entry(). They run with preemption disabled and
  * never sleep; the current task holds its mmap_lock in all of them, so its
  * vmas are stable.
  *
@@ -24,11 +25,11 @@
  * No kretprobes or exit hooks: their return trampolines outlive
  * unregistration, and on Debian's 6.1 loading and unloading the module while
  * tasks sleep inside a probed function crashed the kernel. Entry callbacks
- * are fully synchronised by unregister_ftrace_function().
+ * are fully synchronised by their unregistration (ftrace's own), and the
+ * direct trampoline by the module's exit (mm-ops.c).
  */
 #include <asm/syscall.h>
 #include <linux/ftrace.h>
-#include <linux/kprobes.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
 #include <linux/ptrace.h>
@@ -354,7 +355,7 @@ static void mark_replaced(unsigned long addr, unsigned long len)
 }
 
 /* mmap_pre() for a mapping that may be of interest: the sessions asked. */
-static noinline void mmap_followed(struct pt_regs *regs, unsigned long vm_flags, bool replace)
+static noinline void mmap_followed(const struct jmmap_args *in, unsigned long vm_flags, bool replace)
 {
 	struct exec_walk w;
 	u32 tgid = (u32)current->tgid, i, wants;
@@ -365,8 +366,8 @@ static noinline void mmap_followed(struct pt_regs *regs, unsigned long vm_flags,
 	wants = jmmap_wants(tgid);
 	if (!wants)
 		return;
-	addr = regs_get_kernel_argument(regs, 1);
-	len = regs_get_kernel_argument(regs, 2);
+	addr = jmmap_arg(in, 1);
+	len = jmmap_arg(in, 2);
 	/* A replaced range noted by an earlier call that failed must not linger. */
 	stash_release(stash_find(current, true));
 	replace = replace && (wants & JMMAP_WANTS_EXEC);
@@ -384,12 +385,12 @@ static noinline void mmap_followed(struct pt_regs *regs, unsigned long vm_flags,
 			mark_replaced(addr, len);
 	}
 	if (keep)
-		stash_new(STASH_MMAP, time, addr, len, regs_get_kernel_argument(regs, 4), 0);
+		stash_new(STASH_MMAP, time, addr, len, jmmap_arg(in, 4), 0);
 }
 
-static noinline void mmap_pre(struct pt_regs *regs)
+static noinline void mmap_pre(const struct jmmap_args *in)
 {
-	unsigned long vm_flags = regs_get_kernel_argument(regs, 3);
+	unsigned long vm_flags = jmmap_arg(in, 3);
 	bool replace;
 
 	drop_stale_stash();
@@ -397,20 +398,20 @@ static noinline void mmap_pre(struct pt_regs *regs)
 	/* a data mapping that replaces nothing: of interest only to some sessions */
 	if (!replace && !(vm_flags & VM_EXEC) && !jmmap_data_wanted())
 		return;
-	mmap_followed(regs, vm_flags, replace);
+	mmap_followed(in, vm_flags, replace);
 }
 
 /* --------------------------------------------------------- mprotect_fixup */
 
-static noinline void mprotect_pre(struct pt_regs *regs)
+static noinline void mprotect_pre(const struct jmmap_args *in)
 {
 	struct vm_area_struct *vma;
 	unsigned long start, end, newflags, oldflags;
 
-	vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_VMA);
-	start = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_START);
-	end = regs_get_kernel_argument(regs, JMMAP_MPROTECT_ARG_END);
-	newflags = jmmap_entry_arg(regs, JMMAP_MPROTECT_ARG_NEWFLAGS);
+	vma = (struct vm_area_struct *)jmmap_arg(in, JMMAP_MPROTECT_ARG_VMA);
+	start = jmmap_arg(in, JMMAP_MPROTECT_ARG_START);
+	end = jmmap_arg(in, JMMAP_MPROTECT_ARG_END);
+	newflags = jmmap_arg(in, JMMAP_MPROTECT_ARG_NEWFLAGS);
 	oldflags = vma->vm_flags;
 	/*
 	 * Only a process some session follows claims a slot: a call that fails
@@ -494,9 +495,9 @@ static noinline void perf_mmap_stashed(struct vm_area_struct *vma)
 	stash_release(st);
 }
 
-static noinline void perf_mmap_pre(struct pt_regs *regs)
+static noinline void perf_mmap_pre(const struct jmmap_args *in)
 {
-	struct vm_area_struct *vma = (struct vm_area_struct *)regs_get_kernel_argument(regs, 0);
+	struct vm_area_struct *vma = (struct vm_area_struct *)jmmap_arg(in, 0);
 
 	/* the most common call, after a data mapping: nothing stashed anywhere, no code */
 	if (stash_claimed(false) || (vma->vm_flags & VM_EXEC))
@@ -515,7 +516,7 @@ static bool is_mapping_syscall(int nr)
  * The MUNMAPs of the executable parts of the vmas unmap_vmas() zaps, a call
  * that unmaps more than one (struct exec_walk).
  */
-static noinline void unmap_walk(struct pt_regs *regs, u32 cause)
+static noinline void unmap_walk(const struct jmmap_args *in, u32 cause)
 {
 	struct jmmap_unmapped it;
 	struct vm_area_struct *vma;
@@ -524,7 +525,7 @@ static noinline void unmap_walk(struct pt_regs *regs, u32 cause)
 	u32 i;
 
 	exec_walk_init(&w, 0, ULONG_MAX);
-	for (vma = jmmap_unmapped_first(regs, &it); vma; vma = jmmap_unmapped_next(&it)) {
+	for (vma = jmmap_unmapped_first(in, &it); vma; vma = jmmap_unmapped_next(&it)) {
 		if (!exec_walk_add(&w, vma)) {
 			exec_walk_rest(&w, jmmap_unmapped_last(&it));
 			break;
@@ -548,7 +549,7 @@ static noinline void unmap_walk(struct pt_regs *regs, u32 cause)
  * again). A task's own exit (PF_EXITING) and another mm's teardown never
  * get here.
  */
-static noinline void unmap_vmas_pre(struct pt_regs *regs)
+static noinline void unmap_vmas_pre(const struct jmmap_args *in)
 {
 	struct vm_area_struct *vma;
 	struct stash *st;
@@ -556,7 +557,7 @@ static noinline void unmap_vmas_pre(struct pt_regs *regs)
 	u32 cause;
 	int nr;
 
-	vma = jmmap_unmapped_peek(regs, &only);
+	vma = jmmap_unmapped_peek(in, &only);
 	if (!vma || vma->vm_mm != current->mm)
 		return;
 	nr = current_syscall();
@@ -579,7 +580,7 @@ static noinline void unmap_vmas_pre(struct pt_regs *regs)
 			queue_munmap(jmmap_now(), vma->vm_start, vma->vm_end, cause);
 		return;
 	}
-	unmap_walk(regs, cause);
+	unmap_walk(in, cause);
 }
 
 /* ----------------------------------------------------------------- mremap */
@@ -647,7 +648,7 @@ static bool mremap_resolve(struct jmmap_pending *p)
  * mremap of a traced process is queued, and dropped there when it failed or
  * did not concern executable code.
  */
-static noinline void mremap_pre(struct pt_regs *regs)
+static noinline void mremap_pre(const struct jmmap_args *in)
 {
 	unsigned long args[6];
 	struct jmmap_pending *p;
@@ -674,139 +675,55 @@ static noinline void mremap_pre(struct pt_regs *regs)
 }
 
 /*
- * One ftrace_ops for the five functions: ftrace calls mm_entry() from a
- * function's entry (its fentry call) with the argument registers saved,
- * through a trampoline made for the ops, which calls it directly: without
- * FTRACE_OPS_FL_RECURSION ftrace leaves recursion and preemption to the
- * callback. There is no recursion to stop: the handlers call none of the
- * five functions, and nothing calls those from interrupt context, so
- * mm_entry() only leaves out kernel threads and exiting tasks and disables
- * preemption (what every hook here is written for, the sessions' walks
- * included: session.c). This is what an entry kprobe on these functions
- * uses underneath, without the kprobe's lookup and bookkeeping on every
- * hit; one ops is one update of the kernel's code to arm all of them, and
- * one to disarm.
- *
- * The ops is filtered by address, not by name: matching a name makes
- * ftrace look up the symbol of every traceable function in the kernel and
- * its modules, seconds under emulation. The addresses are the functions'
- * fentry sites, which is where ftrace calls from, found once at load with
- * kprobes registered disabled (kallsyms_lookup_name() is not exported to
- * modules; a disabled kprobe changes no code).
+ * Every mm hook comes here, either way it is armed (mm-ops.c), with the
+ * function's arguments: @in->fentry_ret tells which function it is. The
+ * handlers are called directly, the most called first: an indirect call
+ * costs a retpoline on the kernels that mitigate Spectre v2 with them. Each
+ * is a function of its own (noinline), with a frame for what it needs:
+ * inlined here, all five paid for the largest one's at every call. Called
+ * with neither recursion protection nor preemption disabled: there is no
+ * recursion to stop, since the handlers call none of the five functions
+ * and nothing calls those from interrupt context, so this only leaves out
+ * kernel threads and exiting tasks and disables preemption (what every
+ * hook here is written for, the sessions' walks included: session.c).
  */
-enum mm_hook_id { HOOK_PERF_MMAP, HOOK_MMAP, HOOK_MPROTECT, HOOK_UNMAP_VMAS, HOOK_MREMAP };
-
-static struct mm_hook {
-	const char *symbol;
-	unsigned long ip;
-} mm_hooks[] = {
-	[HOOK_PERF_MMAP] = { "perf_event_mmap" },
-	[HOOK_MMAP] = { JMMAP_MMAP_SYMBOL },
-	[HOOK_MPROTECT] = { JMMAP_MPROTECT_SYMBOL },
-	[HOOK_UNMAP_VMAS] = { JMMAP_UNMAP_VMAS_SYMBOL },
-	[HOOK_MREMAP] = { JMMAP_MREMAP_SYMBOL },
-};
-
-/*
- * The handlers are called directly, the most called first: an indirect
- * call costs a retpoline on the kernels that mitigate Spectre v2 with them.
- * Each is a function of its own (noinline), with a frame for what it needs:
- * inlined here, all five paid for the largest one's at every call.
- */
-static void notrace mm_entry(unsigned long ip, unsigned long parent_ip, struct ftrace_ops *op,
-			     struct ftrace_regs *fregs)
+void notrace jmmap_mm_entry(const struct jmmap_args *in)
 {
-	struct pt_regs *regs;
+	unsigned long ip = in->fentry_ret - MCOUNT_INSN_SIZE;
 
-	if (!fregs || !current_is_user())
+	if (!current_is_user())
 		return;
-	regs = jmmap_ftrace_args(fregs);
 	preempt_disable_notrace();
-	if (ip == mm_hooks[HOOK_PERF_MMAP].ip)
-		perf_mmap_pre(regs);
-	else if (ip == mm_hooks[HOOK_MMAP].ip)
-		mmap_pre(regs);
-	else if (ip == mm_hooks[HOOK_MPROTECT].ip)
-		mprotect_pre(regs);
-	else if (ip == mm_hooks[HOOK_UNMAP_VMAS].ip)
-		unmap_vmas_pre(regs);
-	else if (ip == mm_hooks[HOOK_MREMAP].ip)
-		mremap_pre(regs);
+	if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_PERF_MMAP])
+		perf_mmap_pre(in);
+	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MMAP])
+		mmap_pre(in);
+	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MPROTECT])
+		mprotect_pre(in);
+	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_UNMAP_VMAS])
+		unmap_vmas_pre(in);
+	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MREMAP])
+		mremap_pre(in);
 	preempt_enable_notrace();
-}
-
-static struct ftrace_ops mm_ops;
-static bool mm_ops_registered;
-
-/* At load: where each function's entry is. */
-static int find_hooks(void)
-{
-	static struct kprobe kps[ARRAY_SIZE(mm_hooks)];
-	static struct kprobe *ptrs[ARRAY_SIZE(mm_hooks)];
-	size_t i;
-	int err;
-
-	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++) {
-		memset(&kps[i], 0, sizeof(kps[i]));
-		kps[i].symbol_name = mm_hooks[i].symbol;
-		kps[i].flags = KPROBE_FLAG_DISABLED;
-		ptrs[i] = &kps[i];
-	}
-	err = register_kprobes(ptrs, ARRAY_SIZE(ptrs));
-	if (err) {
-		pr_err("jmmap: cannot find the mm functions (%d); is one inlined?\n", err);
-		return err;
-	}
-	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
-		mm_hooks[i].ip = (unsigned long)kps[i].addr;
-	unregister_kprobes(ptrs, ARRAY_SIZE(ptrs));
-	return 0;
 }
 
 int jmmap_hooks_mm_init(void)
 {
 	int err;
 
-	err = find_hooks();
+	err = jmmap_mm_ops_init();
 	return err ? err : jmmap_stash_init();
 }
 
 void jmmap_hooks_mm_exit(void)
 {
+	jmmap_mm_ops_exit();
 	jmmap_stash_exit();
-}
-
-/* Unregistering waits until no callback runs any more (ftrace's own sync). */
-static void hooks_off(void)
-{
-	if (mm_ops_registered)
-		unregister_ftrace_function(&mm_ops);
-	mm_ops_registered = false;
-	ftrace_free_filter(&mm_ops);
 }
 
 int jmmap_hooks_mm_register(void)
 {
-	unsigned long ips[ARRAY_SIZE(mm_hooks)];
-	size_t i;
-	int err;
-
-	/* Armed again after a disarm: from a clean ops. */
-	memset(&mm_ops, 0, sizeof(mm_ops));
-	mm_ops.func = mm_entry;
-	mm_ops.flags = 0; /* the arguments are enough (jmmap_ftrace_args()) */
-	for (i = 0; i < ARRAY_SIZE(mm_hooks); i++)
-		ips[i] = mm_hooks[i].ip;
-	err = ftrace_set_filter_ips(&mm_ops, ips, ARRAY_SIZE(ips), 0, 1);
-	if (!err)
-		err = register_ftrace_function(&mm_ops);
-	if (err) {
-		pr_err("jmmap: cannot trace the mm functions (%d)\n", err);
-		hooks_off();
-		return err;
-	}
-	mm_ops_registered = true;
-	return 0;
+	return jmmap_mm_ops_arm();
 }
 
 /*
@@ -816,6 +733,6 @@ int jmmap_hooks_mm_register(void)
  */
 void jmmap_hooks_mm_unregister(void)
 {
-	hooks_off();
+	jmmap_mm_ops_disarm();
 	jmmap_stash_clear();
 }

@@ -12,13 +12,32 @@ int jmmap_arm(void);
 void jmmap_disarm(void);
 
 /* hooks-mm.c: callbacks at the entry of mmap_region, mprotect_fixup, unmap_vmas, ... */
-int jmmap_hooks_mm_init(void); /* at load: the table of stashes */
+int jmmap_hooks_mm_init(void); /* at load: the functions' sites, the table of stashes */
 void jmmap_hooks_mm_exit(void);
 int jmmap_hooks_mm_register(void);
 void jmmap_hooks_mm_unregister(void);
 struct task_struct;
 /* A task exits: forget what it was doing. */
 void jmmap_hooks_mm_task_exit(struct task_struct *task);
+
+/* mm-ops.c: the functions the mm hooks hook, and how (ftrace) */
+enum jmmap_mm_hook {
+	JMMAP_HOOK_PERF_MMAP,
+	JMMAP_HOOK_MMAP,
+	JMMAP_HOOK_MPROTECT,
+	JMMAP_HOOK_UNMAP_VMAS,
+	JMMAP_HOOK_MREMAP,
+	JMMAP_HOOK_NR
+};
+/* each function's fentry site, found at load */
+extern unsigned long jmmap_mm_hook_ip[JMMAP_HOOK_NR];
+int jmmap_mm_ops_init(void); /* at load: the sites */
+void jmmap_mm_ops_exit(void); /* at unload */
+int jmmap_mm_ops_arm(void);
+void jmmap_mm_ops_disarm(void);
+struct jmmap_args;
+/* hooks-mm.c: where every mm hook enters, either way (compat.h: struct jmmap_args) */
+void jmmap_mm_entry(const struct jmmap_args *in);
 
 /* hooks-proc.c: sched_process_exec/fork/exit tracepoints */
 int jmmap_hooks_proc_register(void);

@@ -37,7 +37,11 @@
 
 /*
  * One open of /dev/jmmap. Writers (hooks) take @lock only, a raw spinlock
- * (hooks run with preemption disabled); the one reader at a time holds
+ * (hooks run with preemption disabled). It is taken in task context only:
+ * by the mm hooks, the tracepoints of a task's own fork, exec and exit,
+ * task_work, and the file's operations; no interrupt handler, softirq or
+ * irq_work takes it, so interrupts stay enabled under it. The one reader at
+ * a time holds
  * @read_mutex while it copies out, or reads the ring it mapped, and writers
  * never touch the bytes between the reader's tail (page->data_tail) and
  * @head. Writers never wake readers themselves (a wake-up takes a lock that

@@ -159,7 +159,6 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 {
 	u64 bytes = cfg->buffer_bytes;
 	struct jmmap_ring_page *pg, *old;
-	unsigned long flags;
 	int err = 0;
 
 	if (cfg->flags & ~(u64)JMMAP_CONFIG_DATA_MMAPS)
@@ -194,7 +193,7 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 			goto out;
 		}
 		mutex_lock(&s->read_mutex);
-		raw_spin_lock_irqsave(&s->lock, flags);
+		raw_spin_lock(&s->lock);
 		if (s->mapped) {
 			old = pg; /* a reader maps the ring it has */
 			err = -EBUSY;
@@ -206,7 +205,7 @@ int jmmap_session_set_config(struct jmmap_session *s, const struct jmmap_config 
 			s->head = 0;
 			s->tail_seen = 0;
 		}
-		raw_spin_unlock_irqrestore(&s->lock, flags);
+		raw_spin_unlock(&s->lock);
 		mutex_unlock(&s->read_mutex);
 		if (!err)
 			synchronize_rcu(); /* ring_ready() may still look at the old page */
@@ -341,17 +340,16 @@ static void count_lost_locked(struct jmmap_session *s, u32 type)
  */
 static bool queue_owed_lost(struct jmmap_session *s)
 {
-	unsigned long flags;
 	bool queued = false;
 
 	if (!READ_ONCE(s->lost_owed))
 		return false;
-	raw_spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock(&s->lock);
 	if (s->lost_owed) {
 		queue_lost_locked(s, 0);
 		queued = !s->lost_owed;
 	}
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock(&s->lock);
 	return queued;
 }
 
@@ -399,10 +397,9 @@ static __always_inline bool ring_reserve(struct jmmap_session *s, u32 len)
 void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header *rec)
 {
 	u32 type = rec->type < JMMAP_REC_MAX ? rec->type : 0;
-	unsigned long flags;
 	bool wake;
 
-	raw_spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock(&s->lock);
 	if (ring_reserve(s, rec->size)) {
 		ring_copy_in(s, rec, rec->size);
 		wake = ring_commit(s, rec->size, type);
@@ -410,7 +407,7 @@ void jmmap_session_write(struct jmmap_session *s, const struct jmmap_rec_header 
 		count_lost_locked(s, type);
 		wake = true; /* a reader behind should catch up */
 	}
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock(&s->lock);
 	if (wake)
 		wake_readers(s);
 }
@@ -436,10 +433,9 @@ static noinline void ring_fill_fixed_wrapped(struct jmmap_session *s,
 static void session_write_fixed(struct jmmap_session *s, const struct jmmap_fixed_rec *f)
 {
 	u32 len = jmmap_fixed_rec_size(f), off;
-	unsigned long flags;
 	bool wake;
 
-	raw_spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock(&s->lock);
 	if (ring_reserve(s, len)) {
 		off = (u32)(s->head & (s->size - 1));
 		if (off + len <= s->size)
@@ -451,7 +447,7 @@ static void session_write_fixed(struct jmmap_session *s, const struct jmmap_fixe
 		count_lost_locked(s, f->type);
 		wake = true;
 	}
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock(&s->lock);
 	if (wake)
 		wake_readers(s);
 }
@@ -595,16 +591,15 @@ void jmmap_emit_cookie(struct jmmap_rec_header *rec, size_t cookie_off, struct f
  */
 static void jmmap_session_count_lost(struct jmmap_session *s, u16 type)
 {
-	unsigned long flags;
 	bool queued;
 
 	if (type >= JMMAP_REC_MAX)
 		type = 0;
-	raw_spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock(&s->lock);
 	count_lost_locked(s, type);
 	queue_lost_locked(s, 0);
 	queued = !s->lost_owed;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock(&s->lock);
 	if (queued)
 		wake_readers(s);
 }
@@ -670,11 +665,11 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 	if (mutex_lock_interruptible(&s->read_mutex))
 		return -ERESTARTSYS;
 	for (;;) {
-		raw_spin_lock_irq(&s->lock);
+		raw_spin_lock(&s->lock);
 		head = s->head;
 		tail = ring_tail(s, head);
 		s->tail_seen = tail;
-		raw_spin_unlock_irq(&s->lock);
+		raw_spin_unlock(&s->lock);
 		if (head != tail)
 			break;
 		if (nonblock) {
@@ -709,11 +704,11 @@ ssize_t jmmap_session_read(struct jmmap_session *s, char __user *ubuf, size_t co
 	ret = copy_out(s, ubuf, tail, n);
 	if (ret)
 		goto out;
-	raw_spin_lock_irq(&s->lock);
+	raw_spin_lock(&s->lock);
 	smp_store_release(&s->page->data_tail, tail + n);
 	s->tail_seen = tail + n;
 	queue_lost_locked(s, 0);
-	raw_spin_unlock_irq(&s->lock);
+	raw_spin_unlock(&s->lock);
 	ret = n;
 out:
 	mutex_unlock(&s->read_mutex);
@@ -731,17 +726,17 @@ out:
  */
 int jmmap_session_mmap(struct jmmap_session *s, struct vm_area_struct *vma)
 {
-	unsigned long len = vma->vm_end - vma->vm_start, off, flags;
+	unsigned long len = vma->vm_end - vma->vm_start, off;
 	int err = 0;
 
 	if (vma->vm_pgoff || !(vma->vm_flags & VM_MAYSHARE) || (vma->vm_flags & VM_EXEC))
 		return -EINVAL;
-	raw_spin_lock_irqsave(&s->lock, flags);
+	raw_spin_lock(&s->lock);
 	if (len != PAGE_SIZE + (unsigned long)s->size)
 		err = -EINVAL;
 	else
 		s->mapped = true;
-	raw_spin_unlock_irqrestore(&s->lock, flags);
+	raw_spin_unlock(&s->lock);
 	if (err)
 		return err;
 	jmmap_vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
@@ -760,8 +755,8 @@ __poll_t jmmap_session_poll(struct jmmap_session *s, struct file *file, poll_tab
 
 void jmmap_session_stats(struct jmmap_session *s, struct jmmap_stats *st)
 {
-	raw_spin_lock_irq(&s->lock);
+	raw_spin_lock(&s->lock);
 	memcpy(st->emitted, s->emitted, sizeof(s->emitted));
 	memcpy(st->lost, s->lost, sizeof(s->lost));
-	raw_spin_unlock_irq(&s->lock);
+	raw_spin_unlock(&s->lock);
 }

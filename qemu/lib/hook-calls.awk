@@ -45,7 +45,7 @@ function edge(from, to) {
 }
 
 END {
-	split("probe_exec probe_fork probe_exit mm_entry", roots, " ")
+	split("probe_exec probe_fork probe_exit jmmap_mm_direct mm_ftrace_entry", roots, " ")
 	for (i = 1; i in roots; i++) {
 		q[++tail] = roots[i]
 		path[roots[i]] = roots[i]

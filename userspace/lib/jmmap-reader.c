@@ -252,6 +252,29 @@ int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_R
 	return 0;
 }
 
+/*
+ * Where the copy's pieces stop: glibc's memcpy() moves a piece this small
+ * with vector registers, one of a few hundred bytes with a `rep movsb`.
+ */
+#define COPY_PIECE 2048
+
+/* @len bytes from the ring at byte position @pos to @out, in pieces. */
+static void copy_pieces(uint8_t *out, const uint8_t *data, uint64_t mask, uint64_t pos,
+			uint64_t len)
+{
+	while (len) {
+		uint64_t off = pos & mask;
+		uint64_t piece = len < COPY_PIECE ? len : COPY_PIECE;
+
+		if (piece > mask + 1 - off)
+			piece = mask + 1 - off; /* to the ring's end; the rest from its start */
+		memcpy(out, data + off, (size_t)piece);
+		out += piece;
+		pos += piece;
+		len -= piece;
+	}
+}
+
 long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
 			     uint8_t *out)
 {
@@ -261,20 +284,14 @@ long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, 
 	/* headers are 8 bytes at 8-byte positions, so that none wraps */
 	if (size < 8 || size & mask || tail % 8 || head - tail > size)
 		return -EINVAL;
+	/* every header first, then the bytes in a few large pieces */
 	for (pos = tail; pos != head;) {
-		uint64_t off = pos & mask;
-		uint32_t rec = g32(&j, data + off + FIELD(jmmap_rec_header, size));
-		uint8_t *to = out + (pos - tail);
+		uint32_t rec = g32(&j, data + (pos & mask) + FIELD(jmmap_rec_header, size));
 
 		if (!size_possible(rec) || rec > head - pos)
 			return -EINVAL;
-		if (off + rec <= size) {
-			memcpy(to, data + off, rec);
-		} else {
-			memcpy(to, data + off, (size_t)(size - off));
-			memcpy(to + (size - off), data, (size_t)(rec - (size - off)));
-		}
 		pos += rec;
 	}
+	copy_pieces(out, data, mask, tail, head - tail);
 	return (long)(head - tail);
 }

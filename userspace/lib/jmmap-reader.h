@@ -71,11 +71,13 @@ int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_R
 /*
  * The records of a mapped ring (struct jmmap_ring_page): those between byte
  * positions @tail and @head of the @size-byte buffer @data (a power of two)
- * copied to @out, which has room for @head - @tail bytes, a record at a time
- * (one large copy would be a `rep movsb`, which is what read() costs) and
- * one that wraps at the buffer's end in two pieces. The bytes copied, or
- * -EINVAL for positions or a header the module never writes (a tail that
- * is not a multiple of 8 among them).
+ * copied to @out, which has room for @head - @tail bytes. Every record's
+ * header is checked before a byte is copied; then the bytes go in pieces of
+ * up to 2 KiB (one large copy would be a `rep movsb`, which is what read()
+ * costs, a copy per record a call per record), a record that wraps at the
+ * buffer's end in two. The bytes copied, or -EINVAL for positions or a
+ * header the module never writes (a tail that is not a multiple of 8 among
+ * them).
  */
 long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
 			     uint8_t *out);
