@@ -21,13 +21,24 @@
 #include "stored-syms.h"
 #include "strpool.h"
 
-#define MAX_PINNED_FDS 512 /* beyond this, queued jobs open map_files late */
 /*
- * The thread's nice value while the workload runs: reading and hashing a
- * mapped library and building its symbol table cost some milliseconds,
- * which on a busy CPU the workload would otherwise pay for (on the guest
- * benchmark's one CPU, 3 of its mapping loop's first 30 ms). The recorder
- * drains what is left at its own priority when it stops.
+ * Beyond this, queued jobs open map_files late; and at most a quarter of
+ * the descriptors the recorder may open, since pinned files stay open
+ * until the queue is drained (pin_budget()).
+ */
+#define MAX_PINNED_FDS 512
+/*
+ * Reading and hashing a mapped library and building its symbol table cost
+ * some milliseconds, which on a busy CPU the workload would pay for (on the
+ * guest benchmark's one CPU, 1.5 to 4 ms of its mapping loop's first 30,
+ * at nice 19 as at SCHED_IDLE: the scheduler gives even those whole slices
+ * now and then). So a job whose file is pinned (its map_files descriptor
+ * open) waits for the recorder to drain the queue, when the recording (or
+ * one of its files) ends, as perf collects build-ids at the end: the
+ * descriptor keeps the mapped inode, whatever happens to the path. Only a
+ * job without one, past MAX_PINNED_FDS or whose map_files could not be
+ * opened, is the thread's while the workload runs, at nice 19, before its
+ * file can go.
  */
 #define WORKER_NICE 19
 
@@ -48,7 +59,8 @@ struct bidcache {
 	pthread_cond_t cond;
 	struct job *head, *tail;
 	int stopping;
-	unsigned int pinned;
+	unsigned int queued, pinned; /* jobs in the queue, and those of them pinned */
+	unsigned int pin_max;
 	unsigned int nr_linked, nr_cloned; /* of the SAVED: hard links, reflinks */
 	struct strpool keys; /* the mappings queued so far, as keys */
 	/* results, appended by the thread under lock */
@@ -292,19 +304,26 @@ out:
 }
 
 /*
- * Take the next job and process it, the lock held on entry and on return;
- * 0 when the queue was empty.
+ * Take the first job of the queue, or with @unpinned_only the first whose
+ * file is not pinned, and process it, the lock held on entry and on
+ * return; 0 when there was none.
  */
-static int run_one(struct bidcache *c)
+static int run_one(struct bidcache *c, int unpinned_only)
 {
+	struct job *j, *prev = NULL;
 	struct bidcache_result r;
-	struct job *j = c->head;
 
+	for (j = c->head; j && unpinned_only && j->fd >= 0; j = j->next)
+		prev = j;
 	if (!j)
 		return 0;
-	c->head = j->next;
-	if (!c->head)
-		c->tail = NULL;
+	if (prev)
+		prev->next = j->next;
+	else
+		c->head = j->next;
+	if (c->tail == j)
+		c->tail = prev;
+	c->queued--;
 	if (j->fd >= 0)
 		c->pinned--;
 	pthread_mutex_unlock(&c->lock);
@@ -327,13 +346,25 @@ static void *worker(void *arg)
 	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE);
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		while (!c->head && !c->stopping)
+		/* only unpinned jobs until the recorder stops (WORKER_NICE) */
+		while (c->queued == c->pinned && !c->stopping)
 			pthread_cond_wait(&c->cond, &c->lock);
-		if (!run_one(c))
+		if (!run_one(c, !c->stopping))
 			break;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
+}
+
+/* How many files the queue may keep open: see MAX_PINNED_FDS. */
+static unsigned int pin_budget(void)
+{
+	struct rlimit nofile;
+
+	if (getrlimit(RLIMIT_NOFILE, &nofile) || nofile.rlim_cur == RLIM_INFINITY ||
+	    nofile.rlim_cur / 4 >= MAX_PINNED_FDS)
+		return MAX_PINNED_FDS;
+	return (unsigned int)(nofile.rlim_cur / 4);
 }
 
 int bidcache__new(const char *dir, struct bidcache **out)
@@ -346,6 +377,7 @@ int bidcache__new(const char *dir, struct bidcache **out)
 		return -ENOMEM;
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->cond, NULL);
+	c->pin_max = pin_budget();
 	if (dir) {
 		c->dir = strdup(dir);
 		if (!c->dir) {
@@ -411,7 +443,7 @@ int bidcache__add(struct bidcache *c, const struct bidcache_map *m)
 	}
 	j->slot = c->nr_res;
 	memset(&c->res[c->nr_res++], 0, sizeof(c->res[0]));
-	if (c->pinned < MAX_PINNED_FDS) {
+	if (c->pinned < c->pin_max) {
 		char mf[80];
 
 		snprintf(mf, sizeof(mf), "/proc/%u/map_files/%llx-%llx", m->pid,
@@ -427,7 +459,9 @@ int bidcache__add(struct bidcache *c, const struct bidcache_map *m)
 	else
 		c->head = j;
 	c->tail = j;
-	pthread_cond_signal(&c->cond);
+	c->queued++;
+	if (j->fd < 0)
+		pthread_cond_signal(&c->cond);
 	pthread_mutex_unlock(&c->lock);
 	return 0;
 }
@@ -439,8 +473,8 @@ void bidcache__stop(struct bidcache *c)
 	pthread_mutex_lock(&c->lock);
 	c->stopping = 1;
 	pthread_cond_signal(&c->cond);
-	/* the caller's priority takes what the niced thread has not begun */
-	while (run_one(c))
+	/* the caller's priority takes what the thread has not begun */
+	while (run_one(c, 0))
 		;
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->thread, NULL);
@@ -459,11 +493,14 @@ int bidcache__results_so_far(struct bidcache *c, struct bidcache_result **out, s
 	size_t i;
 
 	pthread_mutex_lock(&c->lock);
+	/* the queue first, at the caller's priority: the pinned jobs wait for this */
+	while (run_one(c, 0))
+		;
 	*nr = 0;
 	*out = malloc((c->nr_res + 1) * sizeof(**out));
 	if (!*out)
 		err = -ENOMEM;
-	/* a file still queued has no result (no path) yet: the next file has it */
+	/* a file the thread is still reading has no result (no path) yet: the next file has it */
 	for (i = 0; *out && i < c->nr_res; i++)
 		if (c->res[i].path)
 			(*out)[(*nr)++] = c->res[i];

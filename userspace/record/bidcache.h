@@ -14,7 +14,10 @@
  * copy (checked against the cookie again). A cookie already in the cache is
  * not saved again; its entry is marked as used now (the least recently used
  * entries go first when the cache is pruned). The thread never blocks the
- * caller: enqueueing only takes a short lock.
+ * caller: enqueueing only takes a short lock. A mapping whose file is
+ * pinned waits for the caller to drain the queue (bidcache__stop(),
+ * bidcache__results_so_far()), so that the work is not done on the
+ * workload's CPU time while it runs.
  */
 #ifndef JREC_BIDCACHE_H
 #define JREC_BIDCACHE_H
@@ -58,9 +61,9 @@ int bidcache__new(const char *dir, struct bidcache **out);
 int bidcache__add(struct bidcache *c, const struct bidcache_map *m);
 
 /*
- * Drain the queue and stop the thread. The thread runs at a low priority
- * (nice 19) so that it does not compete with the workload; the caller
- * processes whatever the thread has not begun, at the caller's priority.
+ * Drain the queue and stop the thread. While the workload runs, the thread
+ * takes only the mappings whose file could not be pinned, at a low priority
+ * (nice 19); the caller processes the rest, at the caller's priority.
  */
 void bidcache__stop(struct bidcache *c);
 
@@ -68,9 +71,10 @@ void bidcache__stop(struct bidcache *c);
 size_t bidcache__results(struct bidcache *c, const struct bidcache_result **out);
 
 /*
- * While the thread runs (jrec record --switch-output): a copy of the
- * results so far, in @out, without the files still queued (free() it; the
- * paths and symbols stay the cache's until bidcache__free()). 0 or -ENOMEM.
+ * While the thread runs (jrec record --switch-output): the queue drained
+ * by the caller, then a copy of the results so far, in @out, without a
+ * file the thread is still reading (free() it; the paths and symbols stay
+ * the cache's until bidcache__free()). 0 or -ENOMEM.
  */
 int bidcache__results_so_far(struct bidcache *c, struct bidcache_result **out, size_t *nr);
 
