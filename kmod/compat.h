@@ -59,7 +59,8 @@ struct vm_area_struct;
  * A hooked function's arguments as its hooks read them (hooks-mm.c), laid
  * out as jmmap_mm_direct (mm-direct.S) leaves them on the stack when ftrace
  * calls it straight from the function's entry: the six arguments passed in
- * registers (rdi, rsi, rdx, rcx, r8, r9), the return address of that call
+ * registers (rdi, rsi, rdx, rcx, r8, r9), on kernels built with frame
+ * pointers the frame it makes, the return address of that call
  * (into the function, after its fentry call), the function's own return
  * address, then the arguments its caller passed on the stack. The hooks
  * read at most JMMAP_STACK_ARGS of those (the seventh of mprotect_fixup()
@@ -70,6 +71,9 @@ struct vm_area_struct;
 
 struct jmmap_args {
 	unsigned long reg[6];
+#ifdef CONFIG_FRAME_POINTER
+	unsigned long frame; /* the caller's frame pointer, where kernels keep a chain of them */
+#endif
 	unsigned long fentry_ret;
 	unsigned long caller_ret;
 	unsigned long stack[JMMAP_STACK_ARGS];

@@ -27,6 +27,11 @@ SYM_TYPED_FUNC_START(jmmap_mm_direct)
 #ifdef CONFIG_MITIGATION_CALL_DEPTH_TRACKING
 	CALL_DEPTH_ACCOUNT
 #endif
+#ifdef CONFIG_FRAME_POINTER
+	/* a frame above the saved registers, for an unwinder that follows rbp */
+	push	%rbp
+	mov	%rsp, %rbp
+#endif
 	push	%r9
 	push	%r8
 	push	%rcx
@@ -41,5 +46,8 @@ SYM_TYPED_FUNC_START(jmmap_mm_direct)
 	pop	%rcx
 	pop	%r8
 	pop	%r9
+#ifdef CONFIG_FRAME_POINTER
+	pop	%rbp
+#endif
 	RET
 SYM_FUNC_END(jmmap_mm_direct)
