@@ -251,6 +251,9 @@ static __always_inline void jmmap_args_from_ftrace(struct jmmap_args *a, struct 
 
 	for (i = 0; i < 6; i++)
 		a->reg[i] = regs_get_kernel_argument(regs, i);
+#ifdef CONFIG_FRAME_POINTER
+	a->frame = 0; /* no frame of jmmap's on this way in */
+#endif
 	a->fentry_ret = ip + MCOUNT_INSN_SIZE;
 	slot = regs_get_kernel_stack_nth_addr(regs, 0);
 	a->caller_ret = slot ? READ_ONCE(*slot) : 0;
