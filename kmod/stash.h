@@ -98,16 +98,11 @@ static inline struct stash *stash_find(struct task_struct *task, bool unmap)
 static inline struct stash *stash_claim(bool unmap)
 {
 	struct task_struct *me = current;
+	struct stash *st = stash_find(me, unmap);
 	u32 h = hash_ptr(me, STASH_BITS), i;
-	struct stash *st;
 
-	if (stash_claimed(unmap)) {
-		for (i = 0; i < STASH_PROBE; i++) {
-			st = stash_slot(unmap, h, i);
-			if (READ_ONCE(st->task) == me)
-				return st;
-		}
-	}
+	if (st)
+		return st;
 	for (i = 0; i < STASH_PROBE; i++) {
 		st = stash_slot(unmap, h, i);
 		if (!READ_ONCE(st->task) && !cmpxchg(&st->task, NULL, me)) {
