@@ -205,22 +205,30 @@ long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JM
 {
 	const struct jr j = {false};
 	size_t off = 0;
-	long size;
 
 	if (each && (uintptr_t)bytes % 8)
 		each->err = -EINVAL;
-	while ((size = record_size(&j, bytes, len, off)) > 0) {
-		uint16_t type = g16(&j, bytes + off + FIELD(jmmap_rec_header, type));
+	/* every MMAP3 of a JIT passes here: one load for the header, then by type */
+	while (len - off >= sizeof(struct jmmap_rec_header)) {
+		struct jmmap_rec_header h;
 
-		if (type < JMMAP_REC_MAX)
-			nr_by_type[type]++;
-		if (type == JMMAP_REC_MMAP3 && each && !each->err)
-			scan_mmap3(bytes + off, (uint32_t)size, each);
-		if (type == JMMAP_REC_LOST)
-			lost_sum(&j, bytes + off, (uint32_t)size, lost);
-		off += (size_t)size;
+		memcpy(&h, bytes + off, sizeof(h));
+		if (!size_possible(h.size))
+			return -EINVAL;
+		if (h.size > len - off)
+			break; /* cut off: the rest comes with the next read */
+		if (h.type == JMMAP_REC_MMAP3) {
+			nr_by_type[JMMAP_REC_MMAP3]++;
+			if (each && !each->err)
+				scan_mmap3(bytes + off, h.size, each);
+		} else if (h.type < JMMAP_REC_MAX) {
+			nr_by_type[h.type]++;
+			if (h.type == JMMAP_REC_LOST)
+				lost_sum(&j, bytes + off, h.size, lost);
+		}
+		off += h.size;
 	}
-	return size < 0 ? -EINVAL : (long)off;
+	return (long)off;
 }
 
 int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_REC_SLOTS],
@@ -275,23 +283,31 @@ static void copy_pieces(uint8_t *out, const uint8_t *data, uint64_t mask, uint64
 	}
 }
 
+long jmmap_reader__copy_ring_raw(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
+				 uint8_t *out)
+{
+	/* headers are 8 bytes at 8-byte positions, so that none wraps */
+	if (size < 8 || size & (size - 1) || tail % 8 || head % 8 || head - tail > size)
+		return -EINVAL;
+	copy_pieces(out, data, size - 1, tail, head - tail);
+	return (long)(head - tail);
+}
+
 long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
 			     uint8_t *out)
 {
 	const struct jr j = {false};
-	uint64_t mask = size - 1, pos;
+	long len = jmmap_reader__copy_ring_raw(data, size, tail, head, out), off;
 
-	/* headers are 8 bytes at 8-byte positions, so that none wraps */
-	if (size < 8 || size & mask || tail % 8 || head - tail > size)
-		return -EINVAL;
-	/* every header first, then the bytes in a few large pieces */
-	for (pos = tail; pos != head;) {
-		uint32_t rec = g32(&j, data + (pos & mask) + FIELD(jmmap_rec_header, size));
+	if (len < 0)
+		return len;
+	/* the headers as copied: what the caller will read, whatever the ring holds now */
+	for (off = 0; off < len;) {
+		uint32_t rec = g32(&j, out + off + FIELD(jmmap_rec_header, size));
 
-		if (!size_possible(rec) || rec > head - pos)
+		if (!size_possible(rec) || rec > (uint64_t)(len - off))
 			return -EINVAL;
-		pos += rec;
+		off += rec;
 	}
-	copy_pieces(out, data, mask, tail, head - tail);
-	return (long)(head - tail);
+	return len;
 }

@@ -71,15 +71,23 @@ int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_R
 /*
  * The records of a mapped ring (struct jmmap_ring_page): those between byte
  * positions @tail and @head of the @size-byte buffer @data (a power of two)
- * copied to @out, which has room for @head - @tail bytes. Every record's
- * header is checked before a byte is copied; then the bytes go in pieces of
- * up to 2 KiB (one large copy would be a `rep movsb`, which is what read()
- * costs, a copy per record a call per record), a record that wraps at the
- * buffer's end in two. The bytes copied, or -EINVAL for positions or a
- * header the module never writes (a tail that is not a multiple of 8 among
- * them).
+ * copied to @out, which has room for @head - @tail bytes. The bytes go in
+ * pieces of up to 2 KiB (one large copy would be a `rep movsb`, which is
+ * what read() costs, a copy per record a call per record), a record that
+ * wraps at the buffer's end in two; then every header of the copy is
+ * checked, the copy being what the caller reads whatever the ring holds by
+ * then. The bytes copied, or -EINVAL for positions or a header the module
+ * never writes (a tail that is not a multiple of 8 among them).
  */
 long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
 			     uint8_t *out);
+/*
+ * The same copy with the positions checked and not the headers: for a
+ * caller that frames the copy with jmmap_reader__scan() at once and takes
+ * anything short of whole records as -EINVAL (the recorder: one walk over
+ * the records, not two).
+ */
+long jmmap_reader__copy_ring_raw(const uint8_t *data, uint64_t size, uint64_t tail, uint64_t head,
+				 uint8_t *out);
 
 #endif

@@ -73,6 +73,8 @@ static int writer_alloc(int fd, int pipe, struct perf_writer **out)
 		free(w);
 		return -ENOMEM;
 	}
+	/* touched now, as perf's ring is: not a page fault at a time while the workload runs */
+	memset(w->buf, 0, w->buf_cap);
 	w->fd = fd;
 	w->pipe = pipe;
 	*out = w;

@@ -80,7 +80,8 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t len);
 /*
  * Room for a record of @len bytes (at most 64 KiB) at the data section's
  * end, into which the caller writes it before it calls anything else of the
- * writer's; perf_writer__commit() then appends it. 0 or -errno.
+ * writer's; perf_writer__commit() then appends it, or the first bytes of
+ * it (a record built by a fixed-size copy larger than itself). 0 or -errno.
  */
 int perf_writer__reserve(struct perf_writer *w, size_t len, void **room);
 void perf_writer__commit(struct perf_writer *w, size_t len);

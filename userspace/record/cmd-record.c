@@ -21,6 +21,7 @@
 #include "buildid-cache.h"
 #include "commands.h"
 #include "jmmap-reader.h"
+#include "map-names.h"
 #include "perf-file.h"
 #include "procfs.h"
 #include "record.h"
@@ -250,14 +251,22 @@ static int target_gone(struct record *r)
 /*
  * One of the module's MMAP3s as it is read (@name its filename): its MMAP2
  * first when perf's are off (watch__mapping() starts the jitdump and
- * perf-map watches), then what the watches do with it.
+ * perf-map watches), then what the watches do with it: nothing for a JIT's
+ * "//anon", the most common of all, which has no file for them.
  */
 static int on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
 {
 	struct record *r = ctx;
-	int err = r->mmap2_from_jmmap ? synth__mmap3(r, m, name) : 0;
+	int err;
 
-	return err ? err : watch__jmmap(r, m, name);
+	if (r->mmap2_from_jmmap) {
+		err = synth__mmap3(r, m, name);
+		if (err)
+			return err < 0 ? err : 0; /* 1: "//anon" */
+	} else if (map_name__is_slash_anon(name)) {
+		return 0;
+	}
+	return watch__jmmap(r, m, name);
 }
 
 /* Read the module's records and look at the new ones. */

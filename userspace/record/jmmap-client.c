@@ -175,8 +175,9 @@ static int spool(struct jmmap_client *s)
 }
 
 /*
- * The records of the mapped ring, from this reader's tail to data_head,
- * appended to @b (jmmap_reader__copy_ring()). Then data_tail moves, and the
+ * The bytes of the mapped ring, from this reader's tail to data_head,
+ * appended to @b (jmmap_reader__copy_ring_raw(): the caller frames them, and
+ * anything but whole records is -EINVAL). Then data_tail moves, and the
  * module may write there again. Bytes taken, or -EINVAL.
  */
 static long take_ring(struct jmmap_client *s, struct buf *b)
@@ -191,7 +192,8 @@ static long take_ring(struct jmmap_client *s, struct buf *b)
 	err = buf__reserve(b, (size_t)(head - s->ring_tail));
 	if (err)
 		return err;
-	taken = jmmap_reader__copy_ring(data, s->ring_size, s->ring_tail, head, b->data + b->len);
+	taken = jmmap_reader__copy_ring_raw(data, s->ring_size, s->ring_tail, head,
+					    b->data + b->len);
 	if (taken < 0)
 		return taken;
 	s->ring_tail = head;
@@ -238,8 +240,9 @@ int jmmap_client__read(struct jmmap_client *s, struct jm_scan_mmap3 *each)
 		got += (size_t)n;
 	}
 	whole = jmmap_reader__scan(b->data + from, got, s->nr_by_type, &s->lost, each);
-	if (whole < 0)
-		return (int)whole;
+	/* the module hands out whole records: a ring's copy holds nothing else */
+	if (whole < 0 || (s->ring && (size_t)whole != got))
+		return -EINVAL;
 	b->len += (size_t)whole;
 	s->partial = got - (size_t)whole;
 	s->nr_records = 0;

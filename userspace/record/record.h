@@ -226,7 +226,11 @@ int workload__reap(struct record *r);
 int synth__kernel(struct record *r);
 int synth__process(struct record *r, pid_t pid);
 int synth__all(struct record *r);
-/* The MMAP2 of one of the module's MMAP3s (@name its filename), when perf would write one. */
+/*
+ * The MMAP2 of one of the module's MMAP3s (@name its filename), when perf
+ * would write one. 1 for a JIT's "//anon" code, which has no file for the
+ * watches to look at (watch__jmmap()); else 0, or -errno.
+ */
 int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name);
 
 /* watch.c: side files and binaries, driven by the records seen. */

@@ -165,8 +165,8 @@ static int synth_map(const struct procfs_map *m, void *arg)
  */
 static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
 {
-	uint8_t *room;
-	size_t size;
+	uint8_t *room, *trailer;
+	size_t size, trailer_len;
 	int n;
 
 	if (!r->anon_mmap2_size) {
@@ -182,10 +182,12 @@ static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
 		r->anon_mmap2_idlen = (uint8_t)idlen;
 	}
 	size = r->anon_mmap2_size;
-	n = perf_writer__reserve(r->w, size, (void **)&room);
+	trailer_len = r->anon_mmap2_idlen;
+	/* room for the whole template, copied by a fixed-size memcpy(); @size bytes of it kept */
+	n = perf_writer__reserve(r->w, sizeof(r->anon_mmap2), (void **)&room);
 	if (n)
 		return n;
-	memcpy(room, r->anon_mmap2, size);
+	memcpy(room, r->anon_mmap2, sizeof(r->anon_mmap2));
 	memcpy(room + PR_MMAP2_OFF_PID, &m->pid, 4);
 	memcpy(room + PR_MMAP2_OFF_TID, &m->tid, 4);
 	memcpy(room + PR_MMAP2_OFF_START, &m->start, 8);
@@ -194,9 +196,10 @@ static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
 	memcpy(room + PR_MMAP2_OFF_PROT, &m->prot, 4);
 	memcpy(room + PR_MMAP2_OFF_FLAGS, &m->flags, 4);
 	/* of the trailer, only its first fields differ: {pid, tid} and time (sample_id()) */
-	memcpy(room + size - r->anon_mmap2_idlen, &m->pid, 4);
-	memcpy(room + size - r->anon_mmap2_idlen + 4, &m->tid, 4);
-	memcpy(room + size - r->anon_mmap2_idlen + 8, &m->time, 8);
+	trailer = room + size - trailer_len;
+	memcpy(trailer, &m->pid, 4);
+	memcpy(trailer + 4, &m->tid, 4);
+	memcpy(trailer + 8, &m->time, 8);
 	perf_writer__commit(r->w, size);
 	r->round_written = 1;
 	return 0;
@@ -218,10 +221,12 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	 * build-id, device or inode (a JIT's code: watch__mapping() would call
 	 * watch__pid() too).
 	 */
-	if (m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major && !m->dev_minor && !m->ino &&
-	    !m->ino_generation && map_name__is_slash_anon(name)) {
+	if (map_name__is_slash_anon(name) &&
+	    !(m->cookie_kind | m->dev_major | m->dev_minor | m->ino | m->ino_generation)) {
 		err = emit_anon_mmap2(r, m);
-		return err ? err : watch__pid(r, m->pid, m->time);
+		if (!err)
+			err = watch__pid(r, m->pid, m->time);
+		return err ? err : 1;
 	}
 	memset(&mm, 0, sizeof(mm));
 	mm.pid = m->pid;
