@@ -273,11 +273,15 @@ static int on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx
 static int read_jmmap(struct record *r)
 {
 	struct jm_scan_mmap3 each = { on_mmap3, r, 0 };
-	int err;
+	int err, watched;
 
 	if (r->jm_broken)
 		return 0;
 	err = jmmap_client__read(r->jm, &each);
+	/* the perf map of the process whose JIT code came last (synth__mmap3()) */
+	watched = synth__anon_watch(r);
+	if (!err)
+		err = watched;
 	if (err == -EINVAL) {
 		/* keep sampling; the records read so far are kept */
 		if (!r->opts.quiet)

@@ -150,6 +150,14 @@ struct record {
 	uint8_t anon_mmap2[128];
 	uint16_t anon_mmap2_size;
 	uint8_t anon_mmap2_idlen; /* its sample_id's bytes, at the end */
+	/*
+	 * The process of the last "//anon" code synth__mmap3() wrote, not yet
+	 * given to watch__pid() (0: none), and that mapping's time: a JIT's run
+	 * of mappings asks once a read of the module's records, not once each
+	 * (synth__anon_watch()).
+	 */
+	uint32_t anon_watch_pid;
+	uint64_t anon_watch_time;
 	uint64_t kernel_text;
 	int kernel_text_err;
 	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */
@@ -232,6 +240,8 @@ int synth__all(struct record *r);
  * watches to look at (watch__jmmap()); else 0, or -errno.
  */
 int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name);
+/* watch__pid() for the process synth__mmap3() left (r->anon_watch_pid), if any. 0 or -errno. */
+int synth__anon_watch(struct record *r);
 
 /* watch.c: side files and binaries, driven by the records seen. */
 int watch__init(struct record *r);

@@ -205,6 +205,16 @@ static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
 	return 0;
 }
 
+int synth__anon_watch(struct record *r)
+{
+	uint32_t pid = r->anon_watch_pid;
+
+	if (!pid)
+		return 0;
+	r->anon_watch_pid = 0;
+	return watch__pid(r, pid, r->anon_watch_time);
+}
+
 int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name)
 {
 	struct pr_mmap mm;
@@ -224,8 +234,11 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	if (map_name__is_slash_anon(name) &&
 	    !(m->cookie_kind | m->dev_major | m->dev_minor | m->ino | m->ino_generation)) {
 		err = emit_anon_mmap2(r, m);
-		if (!err)
-			err = watch__pid(r, m->pid, m->time);
+		if (!err && r->anon_watch_pid != m->pid) {
+			err = synth__anon_watch(r);
+			r->anon_watch_pid = m->pid;
+		}
+		r->anon_watch_time = m->time;
 		return err ? err : 1;
 	}
 	memset(&mm, 0, sizeof(mm));
