@@ -240,14 +240,18 @@ int jmmap_client__read(struct jmmap_client *s, struct jm_scan_mmap3 *each)
 		got += (size_t)n;
 	}
 	whole = jmmap_reader__scan(b->data + from, got, s->nr_by_type, &s->lost, each);
-	/* the module hands out whole records: a ring's copy holds nothing else */
-	if (whole < 0 || (s->ring && (size_t)whole != got))
-		return -EINVAL;
+	if (whole < 0)
+		return (int)whole;
 	b->len += (size_t)whole;
 	s->partial = got - (size_t)whole;
 	s->nr_records = 0;
 	for (int i = 0; i < JMMAP_REC_MAX; i++)
 		s->nr_records += s->nr_by_type[i];
+	/* the module hands out whole records: a ring's copy holds nothing else */
+	if (s->ring && s->partial) {
+		s->partial = 0;
+		return -EINVAL;
+	}
 	return each ? each->err : 0;
 }
 

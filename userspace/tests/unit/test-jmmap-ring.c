@@ -4,22 +4,32 @@
  * record that wraps at the ring's end comes out whole, after the one before
  * it; positions and headers the module never writes (a tail not at a record
  * boundary, a head past the ring, a record longer than what is queued) are
- * -EINVAL with nothing promised copied.
+ * -EINVAL with nothing promised copied. And the recorder's read of a
+ * mapped ring (jmmap_client__read()): one walk frames and counts the copy,
+ * each MMAP3 goes to its callback, and a copy that ends inside a record is
+ * -EINVAL with the whole records before it kept.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "jmmap-reader.h"
+#include "record/jmmap-client.h"
 #include "tap.h"
 
 #define RING 128
 
-/* @rec (@len bytes) into @ring at byte position @pos, wrapping. */
-static void put(uint8_t *ring, uint64_t pos, const void *rec, size_t len)
+/* @rec (@len bytes) into the @size-byte @ring at byte position @pos, wrapping. */
+static void put_in(uint8_t *ring, uint64_t size, uint64_t pos, const void *rec, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		ring[(pos + i) % RING] = ((const uint8_t *)rec)[i];
+		ring[(pos + i) % size] = ((const uint8_t *)rec)[i];
+}
+
+static void put(uint8_t *ring, uint64_t pos, const void *rec, size_t len)
+{
+	put_in(ring, RING, pos, rec, len);
 }
 
 static void munmap_rec(struct jmmap_rec_munmap *m, uint64_t start)
@@ -32,6 +42,78 @@ static void munmap_rec(struct jmmap_rec_munmap *m, uint64_t start)
 	m->start = start;
 	m->len = 4096;
 	m->cause = JMMAP_UNMAP_MUNMAP;
+}
+
+static int count_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
+{
+	/* the name as the module pads it */
+	if (m->start == 0x30000 && !strcmp(name, "//anon"))
+		++*(int *)ctx;
+	else
+		*(int *)ctx = -1000;
+	return 0;
+}
+
+#define CLIENT_RING 256
+
+/* Two MUNMAPs and an MMAP3 through a mapped ring, as the recorder reads it. */
+static void client_read(void)
+{
+	struct {
+		struct jmmap_ring_page page;
+		uint8_t data[CLIENT_RING];
+	} r __attribute__((aligned(8)));
+	struct {
+		struct jmmap_rec_mmap3 m;
+		char name[8];
+	} code;
+	struct jmmap_rec_munmap a, b;
+	struct jmmap_client s;
+	int seen = 0;
+	struct jm_scan_mmap3 each = {count_mmap3, &seen, 0};
+	uint64_t pos = 3 * CLIENT_RING - 8; /* the MMAP3 wraps */
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	memset(&s, 0, sizeof(s));
+	memset(&code, 0, sizeof(code));
+	r.page.data_offset = offsetof(__typeof__(r), data);
+	r.page.data_size = CLIENT_RING;
+	s.fd = -1;
+	s.spool_fd = -1;
+	s.ring = &r.page;
+	s.ring_size = CLIENT_RING;
+	s.ring_tail = pos;
+	if (buf__reserve(&s.records, 4 * CLIENT_RING)) {
+		check(0, "memory for the records");
+		return;
+	}
+	munmap_rec(&a, 0x10000);
+	munmap_rec(&b, 0x20000);
+	code.m.hdr.type = JMMAP_REC_MMAP3;
+	code.m.hdr.size = sizeof(code);
+	code.m.start = 0x30000;
+	code.m.prot = 5;
+	memcpy(code.name, "//anon", 7);
+	put_in(r.data, CLIENT_RING, pos, &code, sizeof(code));
+	put_in(r.data, CLIENT_RING, pos + sizeof(code), &a, sizeof(a));
+	r.page.data_head = pos + sizeof(code) + sizeof(a);
+	err = jmmap_client__read(&s, &each);
+	check(!err && seen == 1 && s.nr_records == 2 && s.nr_by_type[JMMAP_REC_MMAP3] == 1 &&
+		      s.nr_by_type[JMMAP_REC_MUNMAP] == 1 && s.records.len == sizeof(code) + sizeof(a) &&
+		      !memcmp(s.records.data, &code, sizeof(code)) && r.page.data_tail == r.page.data_head,
+	      "the recorder's read: an MMAP3 that wraps and a MUNMAP, framed, counted, kept, the "
+	      "MMAP3 given to its callback once, the tail moved to the head");
+	/* b's header says it is whole; the module moved data_head to its middle */
+	pos = r.page.data_head;
+	put_in(r.data, CLIENT_RING, pos, &b, sizeof(b));
+	put_in(r.data, CLIENT_RING, pos + sizeof(b), &a, sizeof(a));
+	r.page.data_head = pos + sizeof(b) + sizeof(a) - 8;
+	err = jmmap_client__read(&s, &each);
+	check(err == -EINVAL && s.nr_by_type[JMMAP_REC_MUNMAP] == 2 &&
+		      s.records.len == sizeof(code) + sizeof(a) + sizeof(b) && !s.partial,
+	      "a copy that ends inside a record: EINVAL, the whole record before it kept and counted");
+	buf__release(&s.records);
 }
 
 int main(void)
@@ -73,5 +155,6 @@ int main(void)
 	put(ring, tail, &a, sizeof(a));
 	check(jmmap_reader__copy_ring(ring, RING, tail, head, out) == -EINVAL,
 	      "a header smaller than itself: EINVAL");
+	client_read();
 	return tap_done();
 }
