@@ -205,30 +205,22 @@ long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JM
 {
 	const struct jr j = {false};
 	size_t off = 0;
+	long size;
 
 	if (each && (uintptr_t)bytes % 8)
 		each->err = -EINVAL;
-	/* every MMAP3 of a JIT passes here: one load for the header, then by type */
-	while (len - off >= sizeof(struct jmmap_rec_header)) {
-		struct jmmap_rec_header h;
+	while ((size = record_size(&j, bytes, len, off)) > 0) {
+		uint16_t type = g16(&j, bytes + off + FIELD(jmmap_rec_header, type));
 
-		memcpy(&h, bytes + off, sizeof(h));
-		if (!size_possible(h.size))
-			return -EINVAL;
-		if (h.size > len - off)
-			break; /* cut off: the rest comes with the next read */
-		if (h.type == JMMAP_REC_MMAP3) {
-			nr_by_type[JMMAP_REC_MMAP3]++;
-			if (each && !each->err)
-				scan_mmap3(bytes + off, h.size, each);
-		} else if (h.type < JMMAP_REC_MAX) {
-			nr_by_type[h.type]++;
-			if (h.type == JMMAP_REC_LOST)
-				lost_sum(&j, bytes + off, h.size, lost);
-		}
-		off += h.size;
+		if (type < JMMAP_REC_MAX)
+			nr_by_type[type]++;
+		if (type == JMMAP_REC_MMAP3 && each && !each->err)
+			scan_mmap3(bytes + off, (uint32_t)size, each);
+		if (type == JMMAP_REC_LOST)
+			lost_sum(&j, bytes + off, (uint32_t)size, lost);
+		off += (size_t)size;
 	}
-	return (long)off;
+	return size < 0 ? -EINVAL : (long)off;
 }
 
 int jmmap_reader__stats(const void *answer, size_t len, uint64_t emitted[JMMAP_REC_SLOTS],
@@ -297,17 +289,15 @@ long jmmap_reader__copy_ring(const uint8_t *data, uint64_t size, uint64_t tail, 
 			     uint8_t *out)
 {
 	const struct jr j = {false};
-	long len = jmmap_reader__copy_ring_raw(data, size, tail, head, out), off;
+	long len = jmmap_reader__copy_ring_raw(data, size, tail, head, out), off, rec;
 
 	if (len < 0)
 		return len;
 	/* the headers as copied: what the caller will read, whatever the ring holds now */
-	for (off = 0; off < len;) {
-		uint32_t rec = g32(&j, out + off + FIELD(jmmap_rec_header, size));
-
-		if (!size_possible(rec) || rec > (uint64_t)(len - off))
-			return -EINVAL;
-		off += rec;
+	for (off = 0; off < len; off += rec) {
+		rec = record_size(&j, out, (size_t)len, (size_t)off);
+		if (rec <= 0)
+			return -EINVAL; /* impossible, or longer than what is queued */
 	}
 	return len;
 }

@@ -231,8 +231,8 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	 * build-id, device or inode (a JIT's code: watch__mapping() would call
 	 * watch__pid() too).
 	 */
-	if (map_name__is_slash_anon(name) &&
-	    !(m->cookie_kind | m->dev_major | m->dev_minor | m->ino | m->ino_generation)) {
+	if (map_name__is_slash_anon(name) && m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major &&
+	    !m->dev_minor && !m->ino && !m->ino_generation) {
 		err = emit_anon_mmap2(r, m);
 		if (!err && r->anon_watch_pid != m->pid) {
 			err = synth__anon_watch(r);
