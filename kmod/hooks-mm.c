@@ -495,12 +495,18 @@ static noinline void perf_mmap_stashed(struct vm_area_struct *vma)
 	stash_release(st);
 }
 
+/* Whether perf_event_mmap(@vma) may have something to report: a stash, or code. */
+static __always_inline bool perf_mmap_wanted(const struct vm_area_struct *vma)
+{
+	/* the most common call, after a data mapping: nothing stashed anywhere, no code */
+	return stash_claimed(false) || (vma->vm_flags & VM_EXEC);
+}
+
 static noinline void perf_mmap_pre(const struct jmmap_args *in)
 {
 	struct vm_area_struct *vma = (struct vm_area_struct *)jmmap_arg(in, 0);
 
-	/* the most common call, after a data mapping: nothing stashed anywhere, no code */
-	if (stash_claimed(false) || (vma->vm_flags & VM_EXEC))
+	if (perf_mmap_wanted(vma))
 		perf_mmap_stashed(vma);
 }
 
@@ -704,6 +710,29 @@ void notrace jmmap_mm_entry(const struct jmmap_args *in)
 		unmap_vmas_pre(in);
 	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MREMAP])
 		mremap_pre(in);
+	preempt_enable_notrace();
+}
+
+/*
+ * jmmap_mm_entry() for the two functions the direct trampoline (mm-direct.S)
+ * tells apart by itself, once it made their handlers' first test (that
+ * of perf_mmap_pre(), mmap_pre()) on the registers and it passed.
+ */
+void notrace jmmap_mm_entry_perf_mmap(const struct jmmap_args *in)
+{
+	if (!current_is_user())
+		return;
+	preempt_disable_notrace();
+	perf_mmap_stashed((struct vm_area_struct *)jmmap_arg(in, 0));
+	preempt_enable_notrace();
+}
+
+void notrace jmmap_mm_entry_mmap(const struct jmmap_args *in)
+{
+	if (!current_is_user())
+		return;
+	preempt_disable_notrace();
+	mmap_pre(in);
 	preempt_enable_notrace();
 }
 

@@ -31,6 +31,12 @@ enum jmmap_mm_hook {
 };
 /* each function's fentry site, found at load */
 extern unsigned long jmmap_mm_hook_ip[JMMAP_HOOK_NR];
+/*
+ * For the direct trampoline (mm-direct.S): the return addresses of
+ * perf_event_mmap's and mmap_region's fentry calls (0: that function's
+ * filter off), and the offset of a vma's flags.
+ */
+extern unsigned long jmmap_mm_ret_perf_mmap, jmmap_mm_ret_mmap, jmmap_vma_flags_off;
 int jmmap_mm_ops_init(void); /* at load: the sites */
 void jmmap_mm_ops_exit(void); /* at unload */
 int jmmap_mm_ops_arm(void);
@@ -38,6 +44,9 @@ void jmmap_mm_ops_disarm(void);
 struct jmmap_args;
 /* hooks-mm.c: where every mm hook enters, either way (compat.h: struct jmmap_args) */
 void jmmap_mm_entry(const struct jmmap_args *in);
+/* hooks-mm.c: the direct trampoline's own ways in for perf_event_mmap and mmap_region */
+void jmmap_mm_entry_perf_mmap(const struct jmmap_args *in);
+void jmmap_mm_entry_mmap(const struct jmmap_args *in);
 
 /* hooks-proc.c: sched_process_exec/fork/exit tracepoints */
 int jmmap_hooks_proc_register(void);

@@ -34,8 +34,15 @@
 #include <linux/moduleparam.h>
 #include <linux/rcupdate.h>
 
+#include <linux/mm.h>
+#include <linux/mman.h>
+#include <linux/ptrace.h>
+#include <linux/sched/task_stack.h>
+#include <asm/unistd.h>
+
 #include "compat.h"
 #include "hooks.h"
+#include "mm-direct.h"
 
 static const char *const mm_hook_symbol[JMMAP_HOOK_NR] = {
 	[JMMAP_HOOK_PERF_MMAP] = "perf_event_mmap",
@@ -46,6 +53,27 @@ static const char *const mm_hook_symbol[JMMAP_HOOK_NR] = {
 };
 
 unsigned long jmmap_mm_hook_ip[JMMAP_HOOK_NR];
+unsigned long jmmap_mm_ret_perf_mmap, jmmap_mm_ret_mmap, jmmap_vma_flags_off;
+
+/*
+ * What mm-direct.S reads without C (mm-direct.h) is the kernel's, and the
+ * registers it finds from the stack pointer are the task's: checked on the
+ * loading task's stack, a kernel whose stacks are laid out otherwise gets
+ * no mmap_region filter (every call takes the C way).
+ */
+static bool mm_direct_regs_found(void)
+{
+	unsigned long last = current_stack_pointer | (THREAD_SIZE - 1);
+
+	BUILD_BUG_ON(VM_EXEC != JMMAP_VM_EXEC);
+	BUILD_BUG_ON(MAP_FIXED != JMMAP_MAP_FIXED);
+	BUILD_BUG_ON(__NR_mmap != JMMAP_NR_MMAP);
+	BUILD_BUG_ON(sizeof(struct pt_regs) != JMMAP_PT_REGS_SIZE);
+	BUILD_BUG_ON(offsetof(struct pt_regs, r10) != JMMAP_PT_REGS_R10);
+	BUILD_BUG_ON(offsetof(struct pt_regs, orig_ax) != JMMAP_PT_REGS_ORIG_AX);
+	return last + 1 - TOP_OF_KERNEL_STACK_PADDING - JMMAP_PT_REGS_SIZE ==
+	       (unsigned long)task_pt_regs(current);
+}
 
 static bool ftrace_direct = true;
 module_param(ftrace_direct, bool, 0644);
@@ -96,6 +124,13 @@ int jmmap_mm_ops_init(void)
 	for (i = 0; i < JMMAP_HOOK_NR; i++)
 		jmmap_mm_hook_ip[i] = (unsigned long)kps[i].addr;
 	unregister_kprobes(ptrs, JMMAP_HOOK_NR);
+	jmmap_vma_flags_off = offsetof(struct vm_area_struct, vm_flags);
+	jmmap_mm_ret_perf_mmap = jmmap_mm_hook_ip[JMMAP_HOOK_PERF_MMAP] + MCOUNT_INSN_SIZE;
+	if (mm_direct_regs_found())
+		jmmap_mm_ret_mmap = jmmap_mm_hook_ip[JMMAP_HOOK_MMAP] + MCOUNT_INSN_SIZE;
+	else
+		pr_info("jmmap: a task's registers are not where mm-direct.S looks; "
+			"mmap_region's calls all take the C way\n");
 	return 0;
 }
 
