@@ -66,7 +66,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t by_type[JMMAP_REC_MAX] = { 0 }, again[JMMAP_REC_MAX] = { 0 }, lost = 0;
 	long whole = jmmap_reader__scan(data, size, by_type, &lost, NULL);
 	struct seen s = { NULL, size, 0 };
-	struct jm_scan_mmap3 each = { on_mmap3, &s, 0 };
+	uint64_t others = 0, known_others = 0;
+	struct jm_scan_mmap3 each = { on_mmap3, &s, 0, &others };
 	uint8_t *aligned;
 
 	if (whole > (long)size || (whole >= 0 && whole % 8))
@@ -80,6 +81,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	lost = 0;
 	if (jmmap_reader__scan(aligned, size, again, &lost, &each) != whole || each.err ||
 	    s.nr > again[JMMAP_REC_MMAP3] || memcmp(by_type, again, sizeof(again)))
+		__builtin_trap();
+	/* every record of a known type but MMAP3 and MUNMAP is among the others */
+	for (int t = 0; t < JMMAP_REC_MAX; t++)
+		if (t != JMMAP_REC_MMAP3 && t != JMMAP_REC_MUNMAP)
+			known_others += again[t];
+	if (others < known_others)
 		__builtin_trap();
 	free(aligned);
 	copy_ring(data, size);

@@ -214,8 +214,12 @@ long jmmap_reader__scan(const uint8_t *bytes, size_t len, uint64_t nr_by_type[JM
 
 		if (type < JMMAP_REC_MAX)
 			nr_by_type[type]++;
-		if (type == JMMAP_REC_MMAP3 && each && !each->err)
-			scan_mmap3(bytes + off, (uint32_t)size, each);
+		if (type == JMMAP_REC_MMAP3) {
+			if (each && !each->err)
+				scan_mmap3(bytes + off, (uint32_t)size, each);
+		} else if (type != JMMAP_REC_MUNMAP && each && each->others) {
+			++*each->others;
+		}
 		if (type == JMMAP_REC_LOST)
 			lost_sum(&j, bytes + off, (uint32_t)size, lost);
 		off += (size_t)size;

@@ -45,6 +45,8 @@ struct jm_scan_mmap3 {
 	int (*fn)(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx);
 	void *ctx;
 	int err;
+	/* if not NULL: one added for each record but MMAP3 and MUNMAP, as it is met */
+	uint64_t *others;
 };
 
 /*

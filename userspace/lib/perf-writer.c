@@ -36,16 +36,14 @@ struct writer_attr {
 };
 
 struct perf_writer {
+	struct perf_writer_buf b; /* first: perf_writer__reserve() reads it inline */
 	int fd;
 	struct perf_file_header hdr;
 	struct writer_attr *attrs;
 	size_t nr_attrs;
 	struct buf feat[PERF_FILE_FEAT_BITS];
-	uint8_t *buf;
-	size_t buf_len, buf_cap;
 	uint64_t data_written; /* bytes of the data section already in the file */
 	uint64_t file_size;
-	int begun;
 	int pipe; /* perf's pipe format, written in order */
 	uint8_t sent[PERF_FILE_FEAT_BITS]; /* pipe: the features begin() wrote */
 	ZSTD_CCtx *cctx; /* -z: the data section compressed */
@@ -67,14 +65,14 @@ static int writer_alloc(int fd, int pipe, struct perf_writer **out)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return -ENOMEM;
-	w->buf_cap = WRITER_BUF_SIZE;
-	w->buf = malloc(w->buf_cap);
-	if (!w->buf) {
+	w->b.cap = WRITER_BUF_SIZE;
+	w->b.buf = malloc(w->b.cap);
+	if (!w->b.buf) {
 		free(w);
 		return -ENOMEM;
 	}
 	/* touched now, as perf's ring is: not a page fault at a time while the workload runs */
-	memset(w->buf, 0, w->buf_cap);
+	memset(w->b.buf, 0, w->b.cap);
 	w->fd = fd;
 	w->pipe = pipe;
 	*out = w;
@@ -108,7 +106,7 @@ int perf_writer__add_attr(struct perf_writer *w, const struct perf_event_attr *a
 {
 	struct writer_attr *a;
 
-	if (w->begun)
+	if (w->b.begun)
 		return -EBUSY;
 	a = realloc(w->attrs, (w->nr_attrs + 1) * sizeof(*a));
 	if (!a)
@@ -292,7 +290,7 @@ static int begin_pipe(struct perf_writer *w)
 			err = fd__write_all(w->fd, f->data, f->len);
 		w->sent[i] = 1;
 	}
-	w->begun = !err;
+	w->b.begun = !err;
 	return err;
 }
 
@@ -316,9 +314,9 @@ static int finish_pipe(struct perf_writer *w)
 	unsigned int i;
 	int err = 0;
 
-	if (w->cctx && w->buf_len) {
-		err = write_compressed(w, w->buf, w->buf_len, ZSTD_e_end);
-		w->buf_len = 0;
+	if (w->cctx && w->b.len) {
+		err = write_compressed(w, w->b.buf, w->b.len, ZSTD_e_end);
+		w->b.len = 0;
 	}
 	if (!err)
 		err = flush_buf(w);
@@ -356,7 +354,7 @@ int perf_writer__begin(struct perf_writer *w)
 	size_t i;
 	int err;
 
-	if (w->begun)
+	if (w->b.begun)
 		return -EBUSY;
 	if (w->pipe)
 		return begin_pipe(w);
@@ -396,7 +394,7 @@ int perf_writer__begin(struct perf_writer *w)
 	if (err)
 		return err;
 	w->file_size = w->hdr.data.offset;
-	w->begun = 1;
+	w->b.begun = 1;
 	return 0;
 }
 
@@ -455,12 +453,12 @@ static int flush_buf(struct perf_writer *w)
 {
 	int err;
 
-	if (!w->buf_len)
+	if (!w->b.len)
 		return 0;
-	err = write_data(w, w->buf, w->buf_len);
+	err = write_data(w, w->b.buf, w->b.len);
 	if (err)
 		return err;
-	w->buf_len = 0;
+	w->b.len = 0;
 	return 0;
 }
 
@@ -468,51 +466,46 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t len)
 {
 	int err;
 
-	if (!w->begun)
+	if (!w->b.begun)
 		return -EINVAL;
-	if (len > w->buf_cap - w->buf_len) {
+	if (len > w->b.cap - w->b.len) {
 		err = flush_buf(w);
 		if (err)
 			return err;
-		if (len > w->buf_cap)
+		if (len > w->b.cap)
 			return write_data(w, rec, len);
 	}
-	memcpy(w->buf + w->buf_len, rec, len);
-	w->buf_len += len;
+	memcpy(w->b.buf + w->b.len, rec, len);
+	w->b.len += len;
 	return 0;
 }
 
-int perf_writer__reserve(struct perf_writer *w, size_t len, void **room)
+int perf_writer__reserve_flush(struct perf_writer *w, size_t len, void **room)
 {
 	int err;
 
-	if (!w->begun || len > UINT16_MAX)
+	if (!w->b.begun || len > UINT16_MAX)
 		return -EINVAL;
-	if (len > w->buf_cap - w->buf_len) {
+	if (len > w->b.cap - w->b.len) {
 		err = flush_buf(w);
 		if (err)
 			return err;
 	}
-	*room = w->buf + w->buf_len;
+	*room = w->b.buf + w->b.len;
 	return 0;
-}
-
-void perf_writer__commit(struct perf_writer *w, size_t len)
-{
-	w->buf_len += len;
 }
 
 int perf_writer__set_compression(struct perf_writer *w, int level)
 {
-	if (w->begun || level < 1 || level > ZSTD_maxCLevel())
+	if (w->b.begun || level < 1 || level > ZSTD_maxCLevel())
 		return -EINVAL;
-	if (w->buf_cap < COMPRESSED_BUF_SIZE) {
-		uint8_t *b = realloc(w->buf, COMPRESSED_BUF_SIZE);
+	if (w->b.cap < COMPRESSED_BUF_SIZE) {
+		uint8_t *b = realloc(w->b.buf, COMPRESSED_BUF_SIZE);
 
 		if (!b)
 			return -ENOMEM;
-		w->buf = b;
-		w->buf_cap = COMPRESSED_BUF_SIZE;
+		w->b.buf = b;
+		w->b.cap = COMPRESSED_BUF_SIZE;
 	}
 	if (!w->zrec)
 		w->zrec = malloc(UINT16_MAX);
@@ -542,7 +535,7 @@ static int compressed_feature(struct perf_writer *w)
 	struct buf b = BUF_INIT;
 	uint32_t v[5] = {0, PERF_COMP_ZSTD, (uint32_t)w->level,
 			 (uint32_t)(w->comp_bytes ? w->raw_bytes / w->comp_bytes : 0),
-			 (uint32_t)w->buf_cap};
+			 (uint32_t)w->b.cap};
 	int err = buf__append(&b, v, sizeof(v));
 
 	if (!err)
@@ -555,10 +548,10 @@ int perf_writer__flush(struct perf_writer *w)
 {
 	int err;
 
-	if (!w->begun)
+	if (!w->b.begun)
 		return -EINVAL;
 	/* with -z, small batches would cost more than they keep: they wait */
-	err = w->cctx && w->buf_len < COMPRESSED_BATCH_MIN ? 0 : flush_buf(w);
+	err = w->cctx && w->b.len < COMPRESSED_BATCH_MIN ? 0 : flush_buf(w);
 	if (err || w->pipe)
 		return err;
 	if (w->hdr.data.size == w->data_written)
@@ -658,17 +651,17 @@ int perf_writer__finish(struct perf_writer *w)
 	int err;
 
 	if (w->pipe)
-		return w->begun ? finish_pipe(w) : -EINVAL;
-	if (w->cctx && w->begun && w->buf_len) {
+		return w->b.begun ? finish_pipe(w) : -EINVAL;
+	if (w->cctx && w->b.begun && w->b.len) {
 		/*
 		 * The last batch ends the stream's frame. Never a record of the
 		 * frame's end alone: perf takes one that decompresses to nothing
 		 * for an error.
 		 */
-		err = write_compressed(w, w->buf, w->buf_len, ZSTD_e_end);
+		err = write_compressed(w, w->b.buf, w->b.len, ZSTD_e_end);
 		if (err)
 			return err;
-		w->buf_len = 0;
+		w->b.len = 0;
 	}
 	err = perf_writer__flush(w);
 	if (!err && w->cctx && !w->feat[PERF_FEAT_COMPRESSED].data)
@@ -726,7 +719,7 @@ out:
 
 uint64_t perf_writer__data_size(const struct perf_writer *w)
 {
-	return w->data_written + w->buf_len;
+	return w->data_written + w->b.len;
 }
 
 uint64_t perf_writer__file_size(const struct perf_writer *w)
@@ -750,7 +743,7 @@ void perf_writer__free(struct perf_writer *w)
 	free(w->attrs);
 	for (i = 0; i < PERF_FILE_FEAT_BITS; i++)
 		buf__release(&w->feat[i]);
-	free(w->buf);
+	free(w->b.buf);
 	free(w->zrec);
 	ZSTD_freeCCtx(w->cctx);
 	free(w);

@@ -21,6 +21,18 @@
 
 struct perf_writer;
 
+/*
+ * The writer's buffer of records not yet written: the first member of
+ * struct perf_writer, read by perf_writer__reserve() and
+ * perf_writer__commit() inline, since every record goes through them.
+ * Nothing else of the writer's is public.
+ */
+struct perf_writer_buf {
+	uint8_t *buf;
+	size_t len, cap;
+	int begun; /* perf_writer__begin() done */
+};
+
 /* Create path (mode 0600, truncated). 0 or -errno. */
 int perf_writer__new(const char *path, struct perf_writer **out);
 
@@ -82,9 +94,30 @@ int perf_writer__write(struct perf_writer *w, const void *rec, size_t len);
  * end, into which the caller writes it before it calls anything else of the
  * writer's; perf_writer__commit() then appends it, or the first bytes of
  * it (a record built by a fixed-size copy larger than itself). 0 or -errno.
+ * perf_writer__reserve_flush() is its way when the buffer has no room: what
+ * it holds is written first.
  */
-int perf_writer__reserve(struct perf_writer *w, size_t len, void **room);
-void perf_writer__commit(struct perf_writer *w, size_t len);
+int perf_writer__reserve_flush(struct perf_writer *w, size_t len, void **room);
+static inline const struct perf_writer_buf *perf_writer__buf(const struct perf_writer *w)
+{
+	return (const struct perf_writer_buf *)w;
+}
+
+static inline int perf_writer__reserve(struct perf_writer *w, size_t len, void **room)
+{
+	const struct perf_writer_buf *b = perf_writer__buf(w);
+
+	if (b->begun && len <= b->cap - b->len && len <= UINT16_MAX) {
+		*room = b->buf + b->len;
+		return 0;
+	}
+	return perf_writer__reserve_flush(w, len, room);
+}
+
+static inline void perf_writer__commit(struct perf_writer *w, size_t len)
+{
+	((struct perf_writer_buf *)w)->len += len;
+}
 
 /* Write what is buffered and update header.data.size. 0 or -errno. */
 int perf_writer__flush(struct perf_writer *w);

@@ -249,30 +249,23 @@ static int target_gone(struct record *r)
 }
 
 /*
- * One of the module's MMAP3s as it is read (@name its filename): its MMAP2
- * first when perf's are off (watch__mapping() starts the jitdump and
- * perf-map watches), then what the watches do with it: nothing for a JIT's
- * "//anon", the most common of all, which has no file for them.
+ * One of the module's MMAP3s as it is read (@name its filename), with
+ * perf's own mapping records on: what the watches do with it, nothing for a
+ * JIT's "//anon", the most common of all, which has no file for them. With
+ * perf's off, synth__on_mmap3() writes its MMAP2 first.
  */
 static int on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
 {
-	struct record *r = ctx;
-	int err;
-
-	if (r->mmap2_from_jmmap) {
-		err = synth__mmap3(r, m, name);
-		if (err)
-			return err < 0 ? err : 0; /* 1: "//anon" */
-	} else if (map_name__is_slash_anon(name)) {
+	if (map_name__is_slash_anon(name))
 		return 0;
-	}
-	return watch__jmmap(r, m, name);
+	return watch__jmmap(ctx, m, name);
 }
 
 /* Read the module's records and look at the new ones. */
 static int read_jmmap(struct record *r)
 {
-	struct jm_scan_mmap3 each = { on_mmap3, r, 0 };
+	struct jm_scan_mmap3 each = { r->mmap2_from_jmmap ? synth__on_mmap3 : on_mmap3, r, 0,
+				      &r->map_events };
 	int err, watched;
 
 	if (r->jm_broken)
@@ -331,6 +324,7 @@ static int switch_output(struct record *r)
 	r->switch_pending = 0;
 	r->last_round = 0;
 	r->round_written = 1;
+	r->anon_last.pid = 0; /* the next file has its own MMAP2s */
 	err = events__end_round(r);
 	return err ? err : output__switch(r, 0);
 }

@@ -158,6 +158,24 @@ struct record {
 	 */
 	uint32_t anon_watch_pid;
 	uint64_t anon_watch_time;
+	/*
+	 * What could change stock perf's maps, counted as it is seen: records
+	 * of the perf rings but samples, of the module's but MMAP3 and MUNMAP
+	 * (jmmap_reader__scan()), and records jrec writes but "//anon" MMAP2s.
+	 */
+	uint64_t map_events;
+	/*
+	 * The last "//anon" MMAP2 written (pid 0: none) and map_events then:
+	 * one of the same process with the same numbers, its tid and time
+	 * aside, is not written again while map_events has not moved (a W^X
+	 * JIT making the same pages executable over and over), since stock
+	 * perf's maps are the same with it or without it (jrec-data.rst,
+	 * "MMAP2 records in jmmap mode").
+	 */
+	struct {
+		uint32_t pid, prot, flags;
+		uint64_t start, len, pgoff, map_events;
+	} anon_last;
 	uint64_t kernel_text;
 	int kernel_text_err;
 	uint64_t *kaddrs; /* kernel addresses in the samples (ksamples.c) */
@@ -240,6 +258,12 @@ int synth__all(struct record *r);
  * watches to look at (watch__jmmap()); else 0, or -errno.
  */
 int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name);
+/*
+ * The recorder's callback for each MMAP3 it reads with perf's mapping
+ * records off (@ctx the record): synth__mmap3(), then the watches of what
+ * is not a JIT's "//anon" (watch__jmmap()). 0 or -errno.
+ */
+int synth__on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx);
 /* watch__pid() for the process synth__mmap3() left (r->anon_watch_pid), if any. 0 or -errno. */
 int synth__anon_watch(struct record *r);
 

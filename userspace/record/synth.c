@@ -69,6 +69,7 @@ static int emit(struct record *r, void *rec, uint8_t *end)
 
 	h->size = (uint16_t)(end - (uint8_t *)rec);
 	r->round_written = 1;
+	r->map_events++;
 	err = perf_writer__write(r->w, h, h->size);
 	return err ? err : watch__record(r, rec);
 }
@@ -131,6 +132,7 @@ static int emit_mmap2(struct record *r, const struct pr_mmap *mm, uint64_t time)
 		return n;
 	perf_writer__commit(r->w, (size_t)n);
 	r->round_written = 1;
+	r->map_events++;
 	return 0;
 }
 
@@ -160,34 +162,36 @@ static int synth_map(const struct procfs_map *m, void *arg)
 /*
  * The MMAP2 of anonymous code (a JIT's, and the one kind a JIT makes by the
  * thousand): "//anon", no device, inode or build-id, so that two differ
- * only in numbers. The first is encoded by perf_records__encode_mmap2(),
- * the others are that record with the numbers put in. 0, or -errno.
+ * only in numbers. The first is encoded by perf_records__encode_mmap2()
+ * (anon_template()), the others are that record copied into the writer's
+ * room by a fixed-size memcpy() with the numbers put in (fill_anon()).
  */
-static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
+static int anon_template(struct record *r)
 {
-	uint8_t *room, *trailer;
-	size_t size, trailer_len;
+	struct pr_mmap mm = {.filename = "//anon"};
+	uint8_t id[SYNTH_SAMPLE_ID_MAX];
+	size_t idlen = sample_id(id, r, 0, 0, 0);
 	int n;
 
-	if (!r->anon_mmap2_size) {
-		struct pr_mmap mm = {.filename = "//anon"};
-		uint8_t id[SYNTH_SAMPLE_ID_MAX];
-		size_t idlen = sample_id(id, r, 0, 0, 0);
-
-		n = perf_records__encode_mmap2(&mm, PERF_RECORD_MISC_USER, id, idlen,
-					       r->anon_mmap2, sizeof(r->anon_mmap2));
-		if (n < 0)
-			return n;
-		r->anon_mmap2_size = (uint16_t)n;
-		r->anon_mmap2_idlen = (uint8_t)idlen;
-	}
-	size = r->anon_mmap2_size;
-	trailer_len = r->anon_mmap2_idlen;
-	/* room for the whole template, copied by a fixed-size memcpy(); @size bytes of it kept */
-	n = perf_writer__reserve(r->w, sizeof(r->anon_mmap2), (void **)&room);
-	if (n)
+	n = perf_records__encode_mmap2(&mm, PERF_RECORD_MISC_USER, id, idlen, r->anon_mmap2,
+				       sizeof(r->anon_mmap2));
+	if (n < 0)
 		return n;
-	memcpy(room, r->anon_mmap2, sizeof(r->anon_mmap2));
+	r->anon_mmap2_size = (uint16_t)n;
+	r->anon_mmap2_idlen = (uint8_t)idlen;
+	return 0;
+}
+
+/* The template with @m's numbers at @room, which holds the whole template. */
+static inline void fill_anon(struct record *r, const struct jmmap_rec_mmap3 *m, uint8_t *room)
+{
+	size_t size = r->anon_mmap2_size;
+	uint8_t *trailer;
+
+	/* in 16-byte pieces, unrolled: as one copy, the compiler may make it a `rep movs` */
+#pragma GCC unroll 8
+	for (size_t i = 0; i < sizeof(r->anon_mmap2); i += 16)
+		memcpy(room + i, r->anon_mmap2 + i, 16);
 	memcpy(room + PR_MMAP2_OFF_PID, &m->pid, 4);
 	memcpy(room + PR_MMAP2_OFF_TID, &m->tid, 4);
 	memcpy(room + PR_MMAP2_OFF_START, &m->start, 8);
@@ -196,13 +200,68 @@ static int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
 	memcpy(room + PR_MMAP2_OFF_PROT, &m->prot, 4);
 	memcpy(room + PR_MMAP2_OFF_FLAGS, &m->flags, 4);
 	/* of the trailer, only its first fields differ: {pid, tid} and time (sample_id()) */
-	trailer = room + size - trailer_len;
+	trailer = room + size - r->anon_mmap2_idlen;
 	memcpy(trailer, &m->pid, 4);
 	memcpy(trailer + 4, &m->tid, 4);
 	memcpy(trailer + 8, &m->time, 8);
 	perf_writer__commit(r->w, size);
 	r->round_written = 1;
-	return 0;
+	r->anon_last.pid = m->pid;
+	r->anon_last.prot = m->prot;
+	r->anon_last.flags = m->flags;
+	r->anon_last.start = m->start;
+	r->anon_last.len = m->len;
+	r->anon_last.pgoff = m->pgoff;
+	r->anon_last.map_events = r->map_events;
+}
+
+/* Whether @m's MMAP2 would be the last one written again (r->anon_last). */
+static inline int anon_again(const struct record *r, const struct jmmap_rec_mmap3 *m)
+{
+	return r->anon_last.pid == m->pid && r->anon_last.map_events == r->map_events &&
+	       r->anon_last.start == m->start && r->anon_last.len == m->len &&
+	       r->anon_last.pgoff == m->pgoff && r->anon_last.prot == m->prot &&
+	       r->anon_last.flags == m->flags;
+}
+
+/* emit_anon_mmap2() when the template is not made yet or the writer's buffer is full. */
+static int __attribute__((noinline)) emit_anon_mmap2_slow(struct record *r,
+							   const struct jmmap_rec_mmap3 *m)
+{
+	void *room;
+	int err;
+
+	err = r->anon_mmap2_size ? 0 : anon_template(r);
+	if (!err)
+		err = perf_writer__reserve(r->w, sizeof(r->anon_mmap2), &room);
+	if (!err)
+		fill_anon(r, m, room);
+	return err;
+}
+
+/*
+ * @m's MMAP2 unless it is the last one again (anon_again()), then the watch
+ * of its process's perf map left for the end of the read
+ * (synth__anon_watch()). 1, or -errno.
+ */
+static inline int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
+{
+	const struct perf_writer_buf *b = perf_writer__buf(r->w);
+	int err = 0;
+
+	/* the common cases inline: the same again, or the template made and room for it */
+	if (!anon_again(r, m)) {
+		if (r->anon_mmap2_size && b->begun && sizeof(r->anon_mmap2) <= b->cap - b->len)
+			fill_anon(r, m, b->buf + b->len);
+		else
+			err = emit_anon_mmap2_slow(r, m);
+	}
+	if (!err && r->anon_watch_pid != m->pid) {
+		err = synth__anon_watch(r);
+		r->anon_watch_pid = m->pid;
+	}
+	r->anon_watch_time = m->time;
+	return err ? err : 1;
 }
 
 int synth__anon_watch(struct record *r)
@@ -215,32 +274,14 @@ int synth__anon_watch(struct record *r)
 	return watch__pid(r, pid, r->anon_watch_time);
 }
 
-int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name)
+/* synth__mmap3() for what is not a plain "//anon": a file's, or one named otherwise. */
+static int __attribute__((noinline)) synth_mmap3_named(struct record *r,
+							const struct jmmap_rec_mmap3 *m,
+							const char *name)
 {
 	struct pr_mmap mm;
 	int err;
 
-	/*
-	 * Only what perf itself would report (executable mappings); those that
-	 * existed before the session came from /proc already (synth__process).
-	 */
-	if (!(m->prot & PROT_EXEC) || m->cause == JMMAP_CAUSE_SNAPSHOT)
-		return 0;
-	/*
-	 * Exactly what emit_anon_mmap2()'s record holds: "//anon" with no
-	 * build-id, device or inode (a JIT's code: watch__mapping() would call
-	 * watch__pid() too).
-	 */
-	if (map_name__is_slash_anon(name) && m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major &&
-	    !m->dev_minor && !m->ino && !m->ino_generation) {
-		err = emit_anon_mmap2(r, m);
-		if (!err && r->anon_watch_pid != m->pid) {
-			err = synth__anon_watch(r);
-			r->anon_watch_pid = m->pid;
-		}
-		r->anon_watch_time = m->time;
-		return err ? err : 1;
-	}
 	memset(&mm, 0, sizeof(mm));
 	mm.pid = m->pid;
 	mm.tid = m->tid;
@@ -262,6 +303,44 @@ int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *
 	mm.filename = name[0] ? name : "//anon";
 	err = emit_mmap2(r, &mm, m->time);
 	return err ? err : watch__mapping(r, &mm, m->time);
+}
+
+/* synth__mmap3(), inline in the recorder's callback too (synth__on_mmap3()) */
+static inline __attribute__((always_inline)) int mmap3_mmap2(struct record *r,
+							     const struct jmmap_rec_mmap3 *m,
+							     const char *name)
+{
+	/*
+	 * Only what perf itself would report (executable mappings); those that
+	 * existed before the session came from /proc already (synth__process).
+	 */
+	if (!(m->prot & PROT_EXEC) || m->cause == JMMAP_CAUSE_SNAPSHOT)
+		return 0;
+	/*
+	 * Exactly what emit_anon_mmap2()'s record holds: "//anon" with no
+	 * build-id, device or inode (a JIT's code: watch__mapping() would call
+	 * watch__pid() too).
+	 */
+	if (map_name__is_slash_anon(name) && m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major &&
+	    !m->dev_minor && !m->ino && !m->ino_generation)
+		return emit_anon_mmap2(r, m);
+	return synth_mmap3_named(r, m, name);
+}
+
+int synth__mmap3(struct record *r, const struct jmmap_rec_mmap3 *m, const char *name)
+{
+	return mmap3_mmap2(r, m, name);
+}
+
+int synth__on_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
+{
+	struct record *r = ctx;
+	int err = mmap3_mmap2(r, m, name);
+
+	if (err)
+		return err < 0 ? err : 0; /* 1: "//anon", which no watch looks at */
+	/* watch__mapping() starts the jitdump and perf-map watches */
+	return watch__jmmap(r, m, name);
 }
 
 static int synth_comm(struct record *r, uint32_t pid, uint32_t tid)

@@ -70,7 +70,7 @@ static void client_read(void)
 	struct jmmap_rec_munmap a, b;
 	struct jmmap_client s;
 	int seen = 0;
-	struct jm_scan_mmap3 each = {count_mmap3, &seen, 0};
+	struct jm_scan_mmap3 each = {count_mmap3, &seen, 0, NULL};
 	uint64_t pos = 3 * CLIENT_RING - 8; /* the MMAP3 wraps */
 	int err;
 
@@ -116,6 +116,51 @@ static void client_read(void)
 	buf__release(&s.records);
 }
 
+/*
+ * What the scan counts in each->others: every record but MMAP3 and MUNMAP,
+ * of a type it knows or not (what the recorder takes for a change of perf's
+ * maps, synth.c).
+ */
+static void scan_others(void)
+{
+	struct {
+		struct jmmap_rec_mmap3 m;
+		char name[8];
+	} code;
+	struct jmmap_rec_munmap un;
+	struct jmmap_rec_fork fork;
+	struct jmmap_rec_exit unknown;
+	uint64_t recs[64], by_type[JMMAP_REC_MAX] = {0}, lost = 0, others = 0;
+	int seen = 0;
+	struct jm_scan_mmap3 each = {count_mmap3, &seen, 0, &others};
+	size_t len = 0;
+	long n;
+
+	memset(&code, 0, sizeof(code));
+	code.m.hdr.type = JMMAP_REC_MMAP3;
+	code.m.hdr.size = sizeof(code);
+	code.m.start = 0x30000;
+	memcpy(code.name, "//anon", 7);
+	munmap_rec(&un, 0x30000);
+	memset(&fork, 0, sizeof(fork));
+	fork.hdr.type = JMMAP_REC_FORK;
+	fork.hdr.size = sizeof(fork);
+	memset(&unknown, 0, sizeof(unknown));
+	unknown.hdr.type = 0x7777;
+	unknown.hdr.size = sizeof(unknown);
+	/* MMAP3, MUNMAP, FORK, MMAP3, a type from a later module, MUNMAP */
+	memcpy((uint8_t *)recs + len, &code, sizeof(code)), len += sizeof(code);
+	memcpy((uint8_t *)recs + len, &un, sizeof(un)), len += sizeof(un);
+	memcpy((uint8_t *)recs + len, &fork, sizeof(fork)), len += sizeof(fork);
+	memcpy((uint8_t *)recs + len, &code, sizeof(code)), len += sizeof(code);
+	memcpy((uint8_t *)recs + len, &unknown, sizeof(unknown)), len += sizeof(unknown);
+	memcpy((uint8_t *)recs + len, &un, sizeof(un)), len += sizeof(un);
+	n = jmmap_reader__scan((const uint8_t *)recs, len, by_type, &lost, &each);
+	check(n == (long)len && seen == 2 && others == 2 && by_type[JMMAP_REC_FORK] == 1,
+	      "the scan counts the FORK and the unknown type as others, not the two MMAP3s nor "
+	      "the two MUNMAPs");
+}
+
 int main(void)
 {
 	uint8_t ring[RING], out[2 * RING];
@@ -156,5 +201,6 @@ int main(void)
 	check(jmmap_reader__copy_ring(ring, RING, tail, head, out) == -EINVAL,
 	      "a header smaller than itself: EINVAL");
 	client_read();
+	scan_others();
 	return tap_done();
 }

@@ -5,7 +5,8 @@
  * out byte for byte as perf_records__encode_mmap2() makes it, with and
  * without the CPU in sample_id, for mappings that differ in every number;
  * a file mapping with a build-id carries it; what perf would not report
- * (no PROT_EXEC, a snapshot) gives nothing.
+ * (no PROT_EXEC, a snapshot) gives nothing; one that repeats the last
+ * with nothing between is not written again.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -104,6 +105,40 @@ static size_t expected(const struct jmmap_rec_mmap3 *m, const char *name, int wi
 	return n < 0 ? 0 : (size_t)n;
 }
 
+/*
+ * A recorder in jmmap mode writing to a new temporary file (@path, a
+ * mkstemp() template) with one event of @sample_type. 0, or -1 (said).
+ */
+static int open_recorder(struct record *r, struct record_event *ev, char *path,
+			 uint64_t sample_type)
+{
+	uint64_t id = 1;
+	int fd;
+
+	fd = mkstemp(path);
+	if (fd < 0) {
+		checkf(0, "a temporary file: %s", strerror(errno));
+		return -1;
+	}
+	close(fd);
+	memset(r, 0, sizeof(*r));
+	r->inotify_fd = -1;
+	r->mmap2_from_jmmap = 1;
+	r->ev = ev;
+	r->nr_ev = 1;
+	memset(ev, 0, sizeof(*ev));
+	ev->attr.sample_type = sample_type;
+	r->track_id = id;
+	ev->attr.sample_id_all = 1;
+	if (perf_writer__new(path, &r->w) || perf_writer__add_attr(r->w, &ev->attr, &id, 1) ||
+	    perf_writer__begin(r->w)) {
+		checkf(0, "a writer on %s", path);
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
 static void run(int with_cpu)
 {
 	char path[] = "/tmp/jrec-test-synth.XXXXXX";
@@ -113,31 +148,12 @@ static void run(int with_cpu)
 	struct perf_reader *rd = NULL;
 	char err[256];
 	struct record_event ev;
-	uint64_t id = 1;
-	int fd, i, same = 1, bad = 0;
+	int i, same = 1, bad = 0;
 
-	fd = mkstemp(path);
-	if (fd < 0) {
-		checkf(0, "a temporary file: %s", strerror(errno));
+	if (open_recorder(&r, &ev, path,
+			  PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				  (with_cpu ? PERF_SAMPLE_CPU : 0) | (with_id ? PERF_SAMPLE_ID : 0)))
 		return;
-	}
-	close(fd);
-	memset(&r, 0, sizeof(r));
-	r.inotify_fd = -1;
-	r.mmap2_from_jmmap = 1;
-	r.ev = &ev;
-	r.nr_ev = 1;
-	memset(&ev, 0, sizeof(ev));
-	ev.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			      (with_cpu ? PERF_SAMPLE_CPU : 0) | (with_id ? PERF_SAMPLE_ID : 0);
-	r.track_id = id;
-	ev.attr.sample_id_all = 1;
-	if (perf_writer__new(path, &r.w) || perf_writer__add_attr(r.w, &ev.attr, &id, 1) ||
-	    perf_writer__begin(r.w)) {
-		checkf(0, "a writer on %s", path);
-		unlink(path);
-		return;
-	}
 	for (i = 0; i < NR_MAPS; i++) {
 		mmap3(&recs[i], (uint32_t)i, "//anon");
 		/* 1: a JIT's code, no file for the watches to look at */
@@ -193,8 +209,90 @@ static void run(int with_cpu)
 	unlink(path);
 }
 
+/* The times of the MMAP2s in a recording, in order. */
+struct times {
+	uint64_t t[16];
+	int n;
+};
+
+static int collect_time(const struct pr_event *ev, void *ctx)
+{
+	struct times *g = ctx;
+	uint64_t t;
+
+	/* without CPU or ID, the trailer ends with the time */
+	if (ev->type != PERF_RECORD_MMAP2 || g->n >= 16 || ev->size < 8)
+		return 0;
+	memcpy(&t, (const uint8_t *)ev->raw + ev->size - 8, 8);
+	g->t[g->n++] = t;
+	return 0;
+}
+
+/*
+ * An "//anon" MMAP2 that would be the last one again (the same process and
+ * numbers, a W^X JIT making its page executable again) is not written
+ * while nothing that could change perf's maps came between: not after
+ * another process's, nor another range's, nor once map_events moved (a
+ * record of the rings, another MMAP2 written).
+ */
+static void repeats(void)
+{
+	char path[] = "/tmp/jrec-test-synth.XXXXXX";
+	struct record r;
+	struct record_event ev;
+	struct mmap3_rec a, file;
+	struct perf_reader *rd = NULL;
+	struct times g = {.n = 0};
+	char err[256];
+	uint64_t want[] = {1, 3, 4, 5, 6, 8, 9};
+	int i, bad = 0, same;
+
+	if (open_recorder(&r, &ev, path, PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME))
+		return;
+	mmap3(&a, 0, "//anon");
+	mmap3(&file, 7, "/usr/lib/libjit.so");
+	file.m.flags = MAP_PRIVATE;
+	for (i = 1; i <= 9; i++) {
+		a.m.time = (uint64_t)i;
+		a.m.tid = 2000 + (uint32_t)i; /* another thread of the process: the same maps */
+		if (i == 3)
+			r.map_events++; /* a record of the rings between */
+		if (i == 4)
+			a.m.len *= 2; /* another range */
+		if (i == 5)
+			a.m.pid = 1001; /* another process */
+		if (i == 6)
+			a.m.pid = 1000; /* back: the last one written was the other's */
+		if (i == 8) {
+			file.m.time = 8;
+			bad |= synth__mmap3(&r, &file.m, file.name) != 0;
+			continue;
+		}
+		bad |= synth__mmap3(&r, &a.m, a.name) != 1;
+	}
+	bad |= perf_writer__finish(r.w) != 0;
+	perf_writer__free(r.w);
+	watch__free(&r);
+	if (bad || perf_reader__open(path, &rd, err, sizeof(err)) ||
+	    perf_reader__for_each_event(rd, collect_time, &g)) {
+		checkf(0, "the repeats' recording is written and reads back (%s)", bad ? "" : err);
+		perf_reader__close(rd);
+		unlink(path);
+		return;
+	}
+	same = g.n == (int)(sizeof(want) / sizeof(want[0]));
+	for (i = 0; same && i < g.n; i++)
+		same = g.t[i] == want[i];
+	checkf(same,
+	       "nine anonymous MMAP3s and a file's: MMAP2s at times 1 3 4 5 6 8 9, the ones that "
+	       "repeat the last with nothing between (2, 7) left out (%d MMAP2s)", g.n);
+	perf_reader__close(rd);
+	unlink(path);
+}
+
 int main(void)
 {
+	repeats();
 	run(0);
 	run(1);
 	with_id = 1; /* as with -e a,b */
