@@ -284,8 +284,8 @@ static void queue_mmap3(u64 time, unsigned long start, unsigned long len, u64 pg
 
 void jmmap_hooks_mm_task_exit(struct task_struct *task)
 {
-	stash_release(stash_find(task, false));
-	stash_release(stash_find(task, true));
+	stash_release(stash_find(task, false), false);
+	stash_release(stash_find(task, true), true);
 }
 
 static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsigned long len,
@@ -314,7 +314,7 @@ static void stash_new(enum stash_kind kind, u64 time, unsigned long start, unsig
  */
 static void drop_stale_stash(void)
 {
-	stash_release(stash_find(current, false));
+	stash_release(stash_find(current, false), false);
 }
 
 /* ------------------------------------------------------------ mmap_region */
@@ -369,7 +369,7 @@ static noinline void mmap_followed(const struct jmmap_args *in, unsigned long vm
 	addr = jmmap_arg(in, 1);
 	len = jmmap_arg(in, 2);
 	/* A replaced range noted by an earlier call that failed must not linger. */
-	stash_release(stash_find(current, true));
+	stash_release(stash_find(current, true), true);
 	replace = replace && (wants & JMMAP_WANTS_EXEC);
 	keep = wants & ((vm_flags & VM_EXEC) ? JMMAP_WANTS_EXEC : JMMAP_WANTS_DATA);
 	if (!replace && !keep)
@@ -466,7 +466,7 @@ static noinline void perf_mmap_stashed(struct vm_area_struct *vma)
 	/* not the operation stashed (it failed earlier; brk() is not stashed) */
 	if (!st || st->syscall != current_syscall() || st->start < vma->vm_start ||
 	    st->start + st->len > vma->vm_end) {
-		stash_release(st);
+		stash_release(st, false);
 		brk_grown(vma);
 		return;
 	}
@@ -492,7 +492,7 @@ static noinline void perf_mmap_stashed(struct vm_area_struct *vma)
 	case STASH_REPLACED: /* not in this class */
 		break;
 	}
-	stash_release(st);
+	stash_release(st, false);
 }
 
 /* Whether perf_event_mmap(@vma) may have something to report: a stash, or code. */
@@ -572,7 +572,7 @@ static noinline void unmap_vmas_pre(const struct jmmap_args *in)
 		bool replaced = st->syscall == nr && vma->vm_start >= st->start &&
 				vma->vm_end <= st->start + st->len;
 
-		stash_release(st);
+		stash_release(st, true);
 		if (replaced)
 			return;
 	}
@@ -682,9 +682,11 @@ static noinline void mremap_pre(const struct jmmap_args *in)
 
 /*
  * Every mm hook comes here, either way it is armed (mm-ops.c), with the
- * function's arguments: @in->fentry_ret tells which function it is. The
- * handlers are called directly, the most called first: an indirect call
- * costs a retpoline on the kernels that mitigate Spectre v2 with them. Each
+ * function's arguments: @in->fentry_ret tells which function it is (but
+ * perf_event_mmap and mmap_region, which the direct trampoline sends to
+ * their own entries). The handlers are called directly, those that come
+ * here the most first: an indirect call costs a retpoline on the kernels
+ * that mitigate Spectre v2 with them. Each
  * is a function of its own (noinline), with a frame for what it needs:
  * inlined here, all five paid for the largest one's at every call. Called
  * with neither recursion protection nor preemption disabled: there is no
@@ -700,14 +702,14 @@ void notrace jmmap_mm_entry(const struct jmmap_args *in)
 	if (!current_is_user())
 		return;
 	preempt_disable_notrace();
-	if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_PERF_MMAP])
-		perf_mmap_pre(in);
-	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MMAP])
-		mmap_pre(in);
-	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MPROTECT])
+	if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MPROTECT])
 		mprotect_pre(in);
 	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_UNMAP_VMAS])
 		unmap_vmas_pre(in);
+	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_PERF_MMAP])
+		perf_mmap_pre(in);
+	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MMAP])
+		mmap_pre(in);
 	else if (ip == jmmap_mm_hook_ip[JMMAP_HOOK_MREMAP])
 		mremap_pre(in);
 	preempt_enable_notrace();

@@ -113,13 +113,12 @@ static inline struct stash *stash_claim(bool unmap)
 	return NULL;
 }
 
-/* NULL-safe; the slot may be claimed by another task at once. */
-static inline void stash_release(struct stash *st)
+/* NULL-safe, @st of the class; the slot may be claimed by another task at once. */
+static inline void stash_release(struct stash *st, bool unmap)
 {
 	if (!st)
 		return;
-	atomic_dec(&jmmap_stash_claimed[st >= jmmap_stash_table[1] &&
-					st < jmmap_stash_table[1] + STASH_SLOTS]);
+	atomic_dec(&jmmap_stash_claimed[unmap]);
 	smp_store_release(&st->task, NULL);
 }
 

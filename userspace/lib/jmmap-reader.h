@@ -38,7 +38,8 @@ int jmmap_reader__walk(const void *buf, size_t len, bool swapped, jm_event_fn fn
  * What the recorder does with each MMAP3 jmmap_reader__scan() frames: @fn
  * gets it in place (host byte order, @bytes 8-byte aligned), checked as the
  * walk checks it, with its filename ("" unless NUL-padded to the record's
- * end, as the module writes it). A non-zero return stops the calls, not the
+ * end, as the module writes it: then the record's own field, of a multiple
+ * of 8 bytes, at least 8). A non-zero return stops the calls, not the
  * framing, and is kept in @err. A JIT's every code mapping call passes here.
  */
 struct jm_scan_mmap3 {

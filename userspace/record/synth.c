@@ -244,7 +244,8 @@ static int __attribute__((noinline)) emit_anon_mmap2_slow(struct record *r,
  * of its process's perf map left for the end of the read
  * (synth__anon_watch()). 1, or -errno.
  */
-static inline int emit_anon_mmap2(struct record *r, const struct jmmap_rec_mmap3 *m)
+static inline __attribute__((always_inline)) int emit_anon_mmap2(struct record *r,
+								  const struct jmmap_rec_mmap3 *m)
 {
 	const struct perf_writer_buf *b = perf_writer__buf(r->w);
 	int err = 0;
@@ -305,6 +306,25 @@ static int __attribute__((noinline)) synth_mmap3_named(struct record *r,
 	return err ? err : watch__mapping(r, &mm, m->time);
 }
 
+/*
+ * Whether @name is "//anon": as the module pads it in its record (the
+ * scan's @name is then the record's own field, 8 bytes at least:
+ * jmmap-reader.h), one compare of 8 bytes; else by its characters.
+ */
+static inline int anon_name(const struct jmmap_rec_mmap3 *m, const char *name)
+{
+	static const char padded[8] = "//anon";
+	uint64_t v, want;
+
+	if (name == m->filename) {
+		memcpy(&v, name, 8);
+		memcpy(&want, padded, 8);
+		if (v == want)
+			return 1;
+	}
+	return map_name__is_slash_anon(name);
+}
+
 /* synth__mmap3(), inline in the recorder's callback too (synth__on_mmap3()) */
 static inline __attribute__((always_inline)) int mmap3_mmap2(struct record *r,
 							     const struct jmmap_rec_mmap3 *m,
@@ -321,7 +341,7 @@ static inline __attribute__((always_inline)) int mmap3_mmap2(struct record *r,
 	 * build-id, device or inode (a JIT's code: watch__mapping() would call
 	 * watch__pid() too).
 	 */
-	if (map_name__is_slash_anon(name) && m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major &&
+	if (anon_name(m, name) && m->cookie_kind == JMMAP_COOKIE_NONE && !m->dev_major &&
 	    !m->dev_minor && !m->ino && !m->ino_generation)
 		return emit_anon_mmap2(r, m);
 	return synth_mmap3_named(r, m, name);
