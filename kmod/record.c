@@ -3,8 +3,10 @@
  * jmmap record builder (see record.h): pending records from a pool, and
  * their completion into MMAP3, MUNMAP and EXEC records.
  */
+#include <linux/atomic.h>
 #include <linux/dcache.h>
 #include <linux/file.h>
+#include <linux/moduleparam.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 
@@ -107,6 +109,45 @@ static const char *file_name(struct file *file, const char *root, char *page)
 	return name;
 }
 
+/*
+ * For tests: the snapshot records to take as not built, as when no memory
+ * can be had for one (Debian's kernels have no fault injection). Root
+ * only; each one is counted LOST in its snapshot's session, as such a
+ * failure is (test_71_snapshot_lost).
+ */
+static atomic_t fail_snapshot_records = ATOMIC_INIT(0);
+
+static int fail_snapshot_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int err = kstrtouint(val, 0, &n);
+
+	if (!err)
+		atomic_set(&fail_snapshot_records, min_t(unsigned int, n, INT_MAX));
+	return err;
+}
+
+static int fail_snapshot_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&fail_snapshot_records));
+}
+
+static const struct kernel_param_ops fail_snapshot_ops = {
+	.set = fail_snapshot_set,
+	.get = fail_snapshot_get,
+};
+module_param_cb(fail_snapshot_records, &fail_snapshot_ops, NULL, 0600);
+MODULE_PARM_DESC(fail_snapshot_records,
+		 "for tests: the next N snapshot records are not built, as without memory for "
+		 "them, and counted lost in their session (default 0)");
+
+/* Whether this snapshot record is one to take as not built (fail_snapshot_records). */
+static bool snapshot_record_fails(void)
+{
+	return atomic_read(&fail_snapshot_records) > 0 &&
+	       atomic_dec_if_positive(&fail_snapshot_records) >= 0;
+}
+
 void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, bool can_sleep)
 {
 	struct jmmap_cookie cookie = {};
@@ -169,6 +210,11 @@ void jmmap_pending_finish(struct jmmap_pending *p, struct jmmap_session *only, b
 		memset(rec, 0, size);
 	} else if (can_sleep) {
 		rec = kzalloc(size, GFP_KERNEL);
+	}
+	if (rec && only && snapshot_record_fails()) {
+		if (rec != (char *)small)
+			kfree(rec);
+		rec = NULL;
 	}
 	if (!rec) {
 		jmmap_lost_alloc(p->r.hdr.type, p->tgid, p->want, only);
