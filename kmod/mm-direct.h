@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * jmmap: what the direct trampoline (mm-direct.S) reads by itself, with no
- * C to name it. hooks-mm.c checks each value against the kernel's own at
+ * C to name it. mm-ops.c checks each value against the kernel's own at
  * build time, and the place of the task's registers at load.
  */
 #ifndef JMMAP_MM_DIRECT_H

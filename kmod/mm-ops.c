@@ -29,16 +29,15 @@
  * kprobes registered disabled (kallsyms_lookup_name() is not exported to
  * modules; a disabled kprobe changes no code).
  */
+#include <asm/unistd.h>
 #include <linux/ftrace.h>
 #include <linux/kprobes.h>
-#include <linux/moduleparam.h>
-#include <linux/rcupdate.h>
-
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/moduleparam.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/sched/task_stack.h>
-#include <asm/unistd.h>
 
 #include "compat.h"
 #include "hooks.h"
