@@ -36,7 +36,8 @@ extern unsigned long jmmap_mm_hook_ip[JMMAP_HOOK_NR];
  * perf_event_mmap's and mmap_region's fentry calls (0: that function's
  * filter off), and the offset of a vma's flags.
  */
-extern unsigned long jmmap_mm_ret_perf_mmap, jmmap_mm_ret_mmap, jmmap_vma_flags_off;
+extern unsigned long jmmap_mm_ret_perf_mmap, jmmap_mm_ret_mmap;
+extern const unsigned long jmmap_vma_flags_off;
 int jmmap_mm_ops_init(void); /* at load: the sites */
 void jmmap_mm_ops_exit(void); /* at unload */
 int jmmap_mm_ops_arm(void);

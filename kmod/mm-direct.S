@@ -18,7 +18,8 @@
  * called. The others go through jmmap_mm_entry(), which tells them apart.
  *
  * - perf_event_mmap(vma): a stash claimed by any task, or a vma of code
- *   (perf_mmap_pre()). The offset of vm_flags is the kernel's, set at load.
+ *   (perf_mmap_pre()). The offset of vm_flags is the kernel's, built into
+ *   mm-ops.c (jmmap_vma_flags_off).
  * - mmap_region(file, addr, len, vm_flags, ...): code, a stash claimed, a
  *   session that wants data mappings, or a call that may replace mappings:
  *   anything but an mmap() system call without MAP_FIXED (mmap_pre(),

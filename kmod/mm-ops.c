@@ -52,7 +52,8 @@ static const char *const mm_hook_symbol[JMMAP_HOOK_NR] = {
 };
 
 unsigned long jmmap_mm_hook_ip[JMMAP_HOOK_NR];
-unsigned long jmmap_mm_ret_perf_mmap, jmmap_mm_ret_mmap, jmmap_vma_flags_off;
+unsigned long jmmap_mm_ret_perf_mmap, jmmap_mm_ret_mmap;
+const unsigned long jmmap_vma_flags_off = offsetof(struct vm_area_struct, vm_flags);
 
 /*
  * What mm-direct.S reads without C (mm-direct.h) is the kernel's, and the
@@ -123,7 +124,6 @@ int jmmap_mm_ops_init(void)
 	for (i = 0; i < JMMAP_HOOK_NR; i++)
 		jmmap_mm_hook_ip[i] = (unsigned long)kps[i].addr;
 	unregister_kprobes(ptrs, JMMAP_HOOK_NR);
-	jmmap_vma_flags_off = offsetof(struct vm_area_struct, vm_flags);
 	jmmap_mm_ret_perf_mmap = jmmap_mm_hook_ip[JMMAP_HOOK_PERF_MMAP] + MCOUNT_INSN_SIZE;
 	if (mm_direct_regs_found())
 		jmmap_mm_ret_mmap = jmmap_mm_hook_ip[JMMAP_HOOK_MMAP] + MCOUNT_INSN_SIZE;

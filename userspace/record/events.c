@@ -560,6 +560,8 @@ static int handle(struct record *r, const struct perf_event_header *h)
 {
 	int err;
 
+	if (h->type != PERF_RECORD_SAMPLE)
+		r->map_events++; /* perf's maps may change (synth.c, anon_again()) */
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE: {
 		struct record_event *e = (struct record_event *)events__of_sample(r, h);
@@ -583,10 +585,6 @@ static int handle(struct record *r, const struct perf_event_header *h)
 			memcpy(&lost, (const uint8_t *)h + sizeof(*h) + 8, sizeof(lost));
 			r->nr_lost += lost;
 		}
-		r->map_events++;
-		break;
-	default:
-		r->map_events++; /* perf's maps may change (synth.c, anon_again()) */
 		break;
 	}
 	err = perf_writer__write(r->w, h, h->size);

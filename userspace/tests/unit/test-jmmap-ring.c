@@ -44,6 +44,22 @@ static void munmap_rec(struct jmmap_rec_munmap *m, uint64_t start)
 	m->cause = JMMAP_UNMAP_MUNMAP;
 }
 
+/* An MMAP3 of anonymous code at 0x30000, its name padded as the module pads it. */
+struct anon_code {
+	struct jmmap_rec_mmap3 m;
+	char name[8];
+};
+
+static void anon_code(struct anon_code *code)
+{
+	memset(code, 0, sizeof(*code));
+	code->m.hdr.type = JMMAP_REC_MMAP3;
+	code->m.hdr.size = sizeof(*code);
+	code->m.start = 0x30000;
+	code->m.prot = 5;
+	memcpy(code->name, "//anon", 7);
+}
+
 static int count_mmap3(const struct jmmap_rec_mmap3 *m, const char *name, void *ctx)
 {
 	/* the name as the module pads it */
@@ -63,10 +79,7 @@ static void client_read(void)
 		struct jmmap_ring_page page;
 		uint8_t data[CLIENT_RING];
 	} r __attribute__((aligned(8)));
-	struct {
-		struct jmmap_rec_mmap3 m;
-		char name[8];
-	} code;
+	struct anon_code code;
 	struct jmmap_rec_munmap a, b;
 	struct jmmap_client s;
 	int seen = 0;
@@ -76,7 +89,6 @@ static void client_read(void)
 
 	memset(&r, 0, sizeof(r));
 	memset(&s, 0, sizeof(s));
-	memset(&code, 0, sizeof(code));
 	r.page.data_offset = offsetof(__typeof__(r), data);
 	r.page.data_size = CLIENT_RING;
 	s.fd = -1;
@@ -90,11 +102,7 @@ static void client_read(void)
 	}
 	munmap_rec(&a, 0x10000);
 	munmap_rec(&b, 0x20000);
-	code.m.hdr.type = JMMAP_REC_MMAP3;
-	code.m.hdr.size = sizeof(code);
-	code.m.start = 0x30000;
-	code.m.prot = 5;
-	memcpy(code.name, "//anon", 7);
+	anon_code(&code);
 	put_in(r.data, CLIENT_RING, pos, &code, sizeof(code));
 	put_in(r.data, CLIENT_RING, pos + sizeof(code), &a, sizeof(a));
 	r.page.data_head = pos + sizeof(code) + sizeof(a);
@@ -123,24 +131,19 @@ static void client_read(void)
  */
 static void scan_others(void)
 {
-	struct {
-		struct jmmap_rec_mmap3 m;
-		char name[8];
-	} code;
+	struct anon_code code;
 	struct jmmap_rec_munmap un;
 	struct jmmap_rec_fork fork;
 	struct jmmap_rec_exit unknown;
 	uint64_t recs[64], by_type[JMMAP_REC_MAX] = {0}, lost = 0, others = 0;
 	int seen = 0;
 	struct jm_scan_mmap3 each = {count_mmap3, &seen, 0, &others};
+	/* MMAP3, MUNMAP, FORK, MMAP3, a type from a later module, MUNMAP */
+	const void *order[] = {&code, &un, &fork, &code, &unknown, &un};
 	size_t len = 0;
 	long n;
 
-	memset(&code, 0, sizeof(code));
-	code.m.hdr.type = JMMAP_REC_MMAP3;
-	code.m.hdr.size = sizeof(code);
-	code.m.start = 0x30000;
-	memcpy(code.name, "//anon", 7);
+	anon_code(&code);
 	munmap_rec(&un, 0x30000);
 	memset(&fork, 0, sizeof(fork));
 	fork.hdr.type = JMMAP_REC_FORK;
@@ -148,13 +151,12 @@ static void scan_others(void)
 	memset(&unknown, 0, sizeof(unknown));
 	unknown.hdr.type = 0x7777;
 	unknown.hdr.size = sizeof(unknown);
-	/* MMAP3, MUNMAP, FORK, MMAP3, a type from a later module, MUNMAP */
-	memcpy((uint8_t *)recs + len, &code, sizeof(code)), len += sizeof(code);
-	memcpy((uint8_t *)recs + len, &un, sizeof(un)), len += sizeof(un);
-	memcpy((uint8_t *)recs + len, &fork, sizeof(fork)), len += sizeof(fork);
-	memcpy((uint8_t *)recs + len, &code, sizeof(code)), len += sizeof(code);
-	memcpy((uint8_t *)recs + len, &unknown, sizeof(unknown)), len += sizeof(unknown);
-	memcpy((uint8_t *)recs + len, &un, sizeof(un)), len += sizeof(un);
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		uint32_t size = ((const struct jmmap_rec_header *)order[i])->size;
+
+		memcpy((uint8_t *)recs + len, order[i], size);
+		len += size;
+	}
 	n = jmmap_reader__scan((const uint8_t *)recs, len, by_type, &lost, &each);
 	check(n == (long)len && seen == 2 && others == 2 && by_type[JMMAP_REC_FORK] == 1,
 	      "the scan counts the FORK and the unknown type as others, not the two MMAP3s nor "
